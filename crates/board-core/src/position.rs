@@ -1,0 +1,176 @@
+//! The [`Position`] trait every game implements, and the errors its parsers share.
+
+use std::{fmt, hash::Hash, str::FromStr};
+
+use thiserror::Error;
+
+use crate::{
+    player::{Outcome, Player},
+    spec::SpecError,
+    square::SquareError,
+};
+
+/// A game's rule parameters, named by a game spec string.
+///
+/// `Display` prints the canonical spec string (`gomoku:size=20,rule=exact5`, keys in a fixed
+/// order, defaults included) and `FromStr` reads any spec string for this game.
+pub trait GameConfig:
+    Clone
+    + fmt::Debug
+    + Default
+    + PartialEq
+    + Eq
+    + Send
+    + Sync
+    + fmt::Display
+    + FromStr<Err = SpecError>
+{
+    /// The game id that starts its spec strings (`"gomoku"`).
+    const GAME_ID: &'static str;
+}
+
+/// Why a move's text could not be read (before any question of legality).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum NotationError {
+    #[error(transparent)]
+    Square(#[from] SquareError),
+    #[error("'{text}' is not a move: expected {expected}")]
+    Syntax {
+        text: String,
+        expected: &'static str,
+    },
+}
+
+impl NotationError {
+    /// A syntax error quoting (at most 32 characters of) the text.
+    pub fn syntax(text: &str, expected: &'static str) -> NotationError {
+        NotationError::Syntax {
+            text: text.trim().chars().take(32).collect(),
+            expected,
+        }
+    }
+}
+
+/// Why a position string could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("bad position string: {0}")]
+pub struct PositionStringError(pub String);
+
+/// Why a move given as text was refused: unreadable, or readable but illegal.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveInputError<E> {
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    #[error(transparent)]
+    Illegal(E),
+}
+
+/// A game position with its rules.
+///
+/// The contract search, perft and the conformance harness ([`crate::testing`]) rely on:
+/// - the side to move is part of the position, and turns need not alternate: after a move
+///   the same player may be on move again;
+/// - [`generate_moves`](Position::generate_moves) lists every legal move exactly once, and
+///   nothing at all once the game is over;
+/// - [`validate`](Position::validate) accepts exactly the generated moves;
+/// - [`make_move`](Position::make_move) followed by [`unmake_move`](Position::unmake_move)
+///   restores the position and its hash bit for bit;
+/// - [`hash`](Position::hash) is maintained incrementally and always equals
+///   [`compute_hash`](Position::compute_hash);
+/// - [`format_move`](Position::format_move) and [`parse_move`](Position::parse_move) round-trip.
+pub trait Position: Clone + PartialEq + fmt::Debug + Send + Sync + Sized + 'static {
+    /// A move: small, `Copy`, comparable (moves are kept in tables and sorted in tests).
+    type Move: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static;
+    /// What `make_move` returns and `unmake_move` needs to restore the position.
+    type Undo: fmt::Debug;
+    /// The rule parameters.
+    type Config: GameConfig;
+    /// Why a move is illegal here: one variant per reason.
+    type MoveError: std::error::Error + Clone + PartialEq + Send + Sync + 'static;
+
+    /// The start position of a game under `config`.
+    fn new(config: Self::Config) -> Self;
+
+    /// The rules this position is played under.
+    fn config(&self) -> &Self::Config;
+
+    /// The player to move (in a finished game: the player who would move next).
+    fn side_to_move(&self) -> Player;
+
+    /// Moves played since the start position.
+    fn ply(&self) -> u32;
+
+    /// The incrementally maintained Zobrist hash.
+    fn hash(&self) -> u64;
+
+    /// The Zobrist hash computed from scratch (for tests; equals [`hash`](Position::hash)).
+    fn compute_hash(&self) -> u64;
+
+    /// `None` while the game goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Why the game ended, for people ("four in a row c1-f4", "no legal moves", …).
+    fn outcome_reason(&self) -> Option<String> {
+        self.outcome().map(|o| o.to_string())
+    }
+
+    /// Replaces the contents of `moves` with every legal move (none if the game is over).
+    /// The buffer is the caller's, so a search reuses its capacity instead of allocating.
+    fn generate_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// The number of legal moves; games override it with a counting shortcut (perft's
+    /// last ply calls only this).
+    fn count_moves(&self) -> u64 {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves.len() as u64
+    }
+
+    /// `Ok` exactly when `mv` is legal here; otherwise the reason.
+    fn validate(&self, mv: &Self::Move) -> Result<(), Self::MoveError>;
+
+    /// Plays a legal move (one that was generated or validated) and returns the undo record.
+    /// Given an illegal move the resulting position is meaningless, but memory-safe.
+    fn make_move(&mut self, mv: Self::Move) -> Self::Undo;
+
+    /// Takes back `mv`, which must be the last move made, with the record `make_move` gave.
+    fn unmake_move(&mut self, mv: Self::Move, undo: Self::Undo);
+
+    /// Validates, then plays. A refused move changes nothing.
+    fn play(&mut self, mv: Self::Move) -> Result<Self::Undo, Self::MoveError> {
+        self.validate(&mv)?;
+        Ok(self.make_move(mv))
+    }
+
+    /// Reads a move in the game's notation (case-insensitive, surrounding whitespace
+    /// ignored, squares also accepted separated by spaces). Checks only the syntax and that
+    /// the squares are on the board; legality is [`validate`](Position::validate)'s job.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, NotationError>;
+
+    /// Prints a move in the canonical notation of `games.md`.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Reads and validates a move given as text.
+    fn parse_legal_move(&self, text: &str) -> Result<Self::Move, MoveInputError<Self::MoveError>> {
+        let mv = self.parse_move(text)?;
+        self.validate(&mv).map_err(MoveInputError::Illegal)?;
+        Ok(mv)
+    }
+
+    /// The compact position string (FEN-like) documented in the game's crate.
+    fn to_position_string(&self) -> String;
+
+    /// Reads a position string for a game under `config`.
+    fn from_position_string(config: Self::Config, s: &str) -> Result<Self, PositionStringError>;
+
+    /// A plain-text board with column letters and row numbers.
+    fn diagram(&self) -> String;
+
+    /// Display name of a player ("Black", "White").
+    fn player_name(&self, player: Player) -> &'static str {
+        match player {
+            Player::First => "First",
+            Player::Second => "Second",
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! Save files: a header naming the format and the game spec, then one move per line.
+//!
+//! ```text
+//! boardlab-save 1
+//! game gomoku:size=15,rule=freestyle
+//! # comments and blank lines are allowed anywhere; so is a comment after a move
+//! h8
+//! i9   # the reply
+//! ```
+//!
+//! Loading replays every move through validation; the first bad line is reported with its
+//! (1-based) number and the reason, and nothing is loaded. The full description is in
+//! `docs/save-format.md`.
+
+use thiserror::Error;
+
+use crate::{
+    position::{GameConfig, MoveInputError, Position},
+    spec::{GameSpec, SpecError},
+};
+
+/// The first line of every save file.
+pub const MAGIC: &str = "boardlab-save";
+/// The format version this code writes and reads.
+pub const VERSION: u32 = 1;
+/// Largest save file accepted (a 26×26 game is a few kilobytes).
+pub const MAX_BYTES: usize = 4 << 20;
+
+/// Why a save file was refused, with the line it happened on (0 when not tied to a line).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("line {line}: {kind}")]
+pub struct LoadError<E: std::error::Error> {
+    pub line: usize,
+    pub kind: LoadErrorKind<E>,
+}
+
+/// What was wrong with a save file.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum LoadErrorKind<E: std::error::Error> {
+    #[error("save file is larger than {MAX_BYTES} bytes")]
+    TooLarge,
+    #[error("expected the header '{MAGIC} {VERSION}', found '{0}'")]
+    BadHeader(String),
+    #[error("unsupported save format version {0}: this build reads version {VERSION}")]
+    UnsupportedVersion(String),
+    #[error("expected 'game <spec>', found '{0}'")]
+    MissingGame(String),
+    #[error("bad game spec: {0}")]
+    Spec(#[from] SpecError),
+    #[error("this save file is for '{found}', not '{expected}'")]
+    WrongGame { expected: String, found: String },
+    #[error("move {number} '{text}': {error}")]
+    Move {
+        number: usize,
+        text: String,
+        error: MoveInputError<E>,
+    },
+}
+
+/// A replayed save file: the final position and the moves that led to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadedGame<P: Position> {
+    pub position: P,
+    pub moves: Vec<P::Move>,
+}
+
+/// A save file split into its parts but not yet replayed: enough to see which game it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveFile {
+    pub spec: GameSpec,
+    /// Each move's text with its 1-based line number.
+    pub moves: Vec<(usize, String)>,
+}
+
+/// Removes a `#` comment and surrounding whitespace.
+fn content(line: &str) -> &str {
+    line.split_once('#')
+        .map_or(line, |(before, _)| before)
+        .trim()
+}
+
+impl SaveFile {
+    /// Splits a save file into header, spec and move lines. `E` is the error type of the
+    /// game it will be replayed in (use `std::convert::Infallible`-like types freely).
+    pub fn parse<E: std::error::Error>(text: &str) -> Result<SaveFile, LoadError<E>> {
+        if text.len() > MAX_BYTES {
+            return Err(LoadError {
+                line: 0,
+                kind: LoadErrorKind::TooLarge,
+            });
+        }
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, content(l)))
+            .filter(|(_, l)| !l.is_empty());
+        let short = |s: &str| s.chars().take(40).collect::<String>();
+
+        let (line, header) = lines.next().unwrap_or((1, ""));
+        let mut words = header.split_whitespace();
+        if words.next() != Some(MAGIC) {
+            return Err(LoadError {
+                line,
+                kind: LoadErrorKind::BadHeader(short(header)),
+            });
+        }
+        match words.next() {
+            Some(v) if v == VERSION.to_string() && words.next().is_none() => {}
+            Some(v) => {
+                return Err(LoadError {
+                    line,
+                    kind: LoadErrorKind::UnsupportedVersion(short(v)),
+                });
+            }
+            None => {
+                return Err(LoadError {
+                    line,
+                    kind: LoadErrorKind::BadHeader(short(header)),
+                });
+            }
+        }
+
+        let (line, game) = lines.next().unwrap_or((line + 1, ""));
+        let spec = game
+            .strip_prefix("game")
+            .filter(|rest| rest.starts_with(char::is_whitespace))
+            .ok_or_else(|| LoadError {
+                line,
+                kind: LoadErrorKind::MissingGame(short(game)),
+            })?;
+        let spec = GameSpec::parse(spec).map_err(|e| LoadError {
+            line,
+            kind: e.into(),
+        })?;
+        let moves = lines.map(|(n, l)| (n, l.to_string())).collect();
+        Ok(SaveFile { spec, moves })
+    }
+
+    /// Replays the moves from the start position of the file's game.
+    /// Returns the final position and the moves played.
+    pub fn replay<P: Position>(&self) -> Result<LoadedGame<P>, LoadError<P::MoveError>> {
+        let header_line = 2;
+        if self.spec.id != <P::Config as GameConfig>::GAME_ID {
+            return Err(LoadError {
+                line: header_line,
+                kind: LoadErrorKind::WrongGame {
+                    expected: <P::Config as GameConfig>::GAME_ID.into(),
+                    found: self.spec.id.clone(),
+                },
+            });
+        }
+        let config: P::Config =
+            self.spec
+                .to_string()
+                .parse()
+                .map_err(|e: SpecError| LoadError {
+                    line: header_line,
+                    kind: e.into(),
+                })?;
+        let mut pos = P::new(config);
+        let mut played = Vec::with_capacity(self.moves.len());
+        for (number, (line, text)) in self.moves.iter().enumerate() {
+            let mv = pos.parse_legal_move(text).map_err(|error| LoadError {
+                line: *line,
+                kind: LoadErrorKind::Move {
+                    number: number + 1,
+                    text: text.chars().take(40).collect(),
+                    error,
+                },
+            })?;
+            pos.make_move(mv);
+            played.push(mv);
+        }
+        Ok(LoadedGame { position: pos, moves: played })
+    }
+}
+
+/// Reads a save file for game `P`: header, spec, and every move replayed through validation.
+pub fn load<P: Position>(text: &str) -> Result<LoadedGame<P>, LoadError<P::MoveError>> {
+    SaveFile::parse(text)?.replay()
+}
+
+/// Writes a save file: the header, the canonical spec of `config`, one move per line.
+pub fn save<P: Position>(config: &P::Config, moves: &[P::Move]) -> String {
+    let mut pos = P::new(config.clone());
+    let mut out = format!("{MAGIC} {VERSION}\ngame {config}\n");
+    for &mv in moves {
+        out.push_str(&pos.format_move(mv));
+        out.push('\n');
+        pos.make_move(mv);
+    }
+    out
+}

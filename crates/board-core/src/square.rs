@@ -1,0 +1,128 @@
+//! Squares, coordinates and the `a1` notation.
+//!
+//! A [`Square`] is a flat index `row * width + col` (row 0 = rank 1), so it means something
+//! only together with a board width; a [`Coord`] is a (column, row) pair that prints and
+//! parses on its own. [`crate::Geometry`] converts between the two for a given board.
+
+use std::{fmt, str::FromStr};
+
+use thiserror::Error;
+
+/// The largest board side any boardlab game allows (columns `a`..=`z`).
+pub const MAX_SIDE: u8 = 26;
+/// The largest number of cells on a board (26×26).
+pub const MAX_CELLS: usize = MAX_SIDE as usize * MAX_SIDE as usize;
+
+/// A flat square index on some board: `row * width + col`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Square(pub u16);
+
+impl Square {
+    #[inline]
+    pub const fn new(index: u16) -> Square {
+        Square(index)
+    }
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A column and row, both 0-based; prints as `a1` (column letter, 1-based rank).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Coord {
+    pub col: u8,
+    pub row: u8,
+}
+
+impl Coord {
+    /// A coordinate, if both parts are below [`MAX_SIDE`].
+    pub const fn new(col: u8, row: u8) -> Option<Coord> {
+        if col < MAX_SIDE && row < MAX_SIDE {
+            Some(Coord { col, row })
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Coord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.col) as char, self.row as u32 + 1)
+    }
+}
+
+/// Why a square could not be parsed or placed on a board.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SquareError {
+    #[error("'{0}' is not a square: expected a column letter a-z and a row number, like c3")]
+    Syntax(String),
+    #[error("{square} is off the {width}x{height} board")]
+    OffBoard {
+        square: String,
+        width: u8,
+        height: u8,
+    },
+}
+
+impl FromStr for Coord {
+    type Err = SquareError;
+
+    /// Parses `c3` (case-insensitive, surrounding whitespace ignored).
+    fn from_str(s: &str) -> Result<Coord, SquareError> {
+        let t = s.trim();
+        let bad = || SquareError::Syntax(t.chars().take(16).collect());
+        let bytes = t.as_bytes();
+        let (&letter, digits) = bytes.split_first().ok_or_else(bad)?;
+        let letter = letter.to_ascii_lowercase();
+        if !letter.is_ascii_lowercase()
+            || digits.is_empty()
+            || digits.len() > 2
+            || digits[0] == b'0'
+            || !digits.iter().all(u8::is_ascii_digit)
+        {
+            return Err(bad());
+        }
+        let row = digits.iter().fold(0u8, |acc, d| acc * 10 + (d - b'0'));
+        if row == 0 || row > MAX_SIDE {
+            return Err(bad());
+        }
+        Ok(Coord {
+            col: letter - b'a',
+            row: row - 1,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn parses_and_prints() {
+        assert_eq!("a1".parse::<Coord>(), Ok(Coord { col: 0, row: 0 }));
+        assert_eq!(" Z26 ".parse::<Coord>(), Ok(Coord { col: 25, row: 25 }));
+        assert_eq!(Coord { col: 2, row: 9 }.to_string(), "c10");
+        for bad in [
+            "", "a", "1", "a0", "a27", "aa1", "a01", "a1b", "é1", "a-1", "a100",
+        ] {
+            assert!(bad.parse::<Coord>().is_err(), "{bad}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn coord_round_trips(col in 0u8..26, row in 0u8..26) {
+            let c = Coord { col, row };
+            prop_assert_eq!(c.to_string().parse::<Coord>(), Ok(c));
+            prop_assert_eq!(c.to_string().to_uppercase().parse::<Coord>(), Ok(c));
+        }
+
+        #[test]
+        fn parse_never_panics(s in "\\PC{0,6}") {
+            let _ = s.parse::<Coord>();
+        }
+    }
+}
