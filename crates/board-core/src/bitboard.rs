@@ -409,8 +409,10 @@ mod tests {
         assert_eq!(set.squares().len(), model.len());
         let rebuilt: S = listed.iter().copied().collect();
         assert_eq!(rebuilt, set);
-        assert!((set ^ set).is_empty());
-        assert_eq!(set & set, set);
+        let copy = set;
+        assert!((set ^ copy).is_empty());
+        assert_eq!(set & copy, set);
+        assert_eq!(set | S::empty(), set);
         assert!(set.without_all(set).is_empty());
     }
 
