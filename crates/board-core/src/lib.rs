@@ -12,6 +12,7 @@
 //! ```
 
 pub mod bitboard;
+pub mod diagram;
 mod geometry;
 pub mod perft;
 mod player;

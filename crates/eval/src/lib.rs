@@ -1,0 +1,1 @@
+//! Reusable evaluators (work in progress).

@@ -1,0 +1,1 @@
+//! The rules of clamp (work in progress).

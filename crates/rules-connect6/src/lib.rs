@@ -1,0 +1,1 @@
+//! The rules of connect6 (work in progress).

@@ -1,0 +1,1 @@
+//! Generic game-tree search (work in progress).
