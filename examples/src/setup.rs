@@ -1,0 +1,33 @@
+//! Building a position from a spec string and a move list, generically for any game.
+
+use board_core::Position;
+
+use crate::cli_error::CliError;
+
+/// The rules named by `spec` (whose id has already picked `P`).
+pub fn config<P: Position>(spec: &str) -> Result<P::Config, CliError> {
+    spec.parse::<P::Config>().map_err(CliError::Spec)
+}
+
+/// The start position of `spec` with `moves` (whitespace-separated, canonical notation)
+/// played through validation; an error names the move, its number and the reason.
+pub fn position<P: Position>(spec: &str, moves: &str) -> Result<P, CliError> {
+    let mut pos = P::new(config::<P>(spec)?);
+    for (i, text) in moves.split_whitespace().enumerate() {
+        let mv = pos
+            .parse_legal_move(text)
+            .map_err(|e| CliError::usage(format!("move {} '{}': {e}", i + 1, short(text))))?;
+        pos.make_move(mv);
+    }
+    Ok(pos)
+}
+
+/// The game id a spec string starts with.
+pub fn game_id(spec: &str) -> Result<String, CliError> {
+    Ok(board_core::GameSpec::parse(spec)?.id)
+}
+
+/// Quotes at most 32 characters of user text in an error.
+pub fn short(text: &str) -> String {
+    text.chars().take(32).collect()
+}
