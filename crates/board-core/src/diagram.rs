@@ -40,7 +40,10 @@ mod tests {
     fn draws_with_coordinates() {
         let g = Geometry::new(4, 3).unwrap();
         let text = render(g, |sq| if sq.0 == 1 { 'X' } else { '.' });
-        assert_eq!(text, "  a b c d\n3 . . . .  3\n2 . . . .  2\n1 . X . .  1\n  a b c d\n");
+        assert_eq!(
+            text,
+            "  a b c d\n3 . . . .  3\n2 . . . .  2\n1 . X . .  1\n  a b c d\n"
+        );
         let g = Geometry::new(2, 10).unwrap();
         let text = render(g, |_| '.');
         assert!(text.starts_with("   a b\n10 . .  10\n 9 . .  9\n"));

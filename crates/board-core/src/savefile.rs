@@ -171,7 +171,10 @@ impl SaveFile {
             pos.make_move(mv);
             played.push(mv);
         }
-        Ok(LoadedGame { position: pos, moves: played })
+        Ok(LoadedGame {
+            position: pos,
+            moves: played,
+        })
     }
 }
 
