@@ -79,7 +79,7 @@ const LINES: [[usize; 3]; 8] = [
 
 impl TicTacToe {
     fn geometry() -> &'static Geometry {
-        Geometry::new(3, 3).unwrap()
+        Geometry::new(3, 3).expect("3x3 is a valid board")
     }
     fn key(p: Player, sq: usize) -> u64 {
         zobrist().piece(p.index(), Square(sq as u16))
