@@ -1,1 +1,8 @@
-//! Reusable evaluators (work in progress).
+//! Reusable evaluators for boardlab games (placeholder docs, rewritten below).
+
+mod error;
+mod util;
+pub mod windows;
+
+pub use error::EvalError;
+pub use windows::{KWindows, WindowScorer, WindowWeights, window_count};
