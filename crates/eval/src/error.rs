@@ -30,6 +30,10 @@ pub enum EvalError {
     /// A piece was removed from a square that does not hold a piece of that player.
     #[error("square index {square} holds no piece of the {player} player")]
     NotThere { square: u16, player: Player },
+    /// A line given as bit masks is malformed: longer than 32 cells, stones beyond its
+    /// length, or a cell claimed by both players.
+    #[error("malformed line of {len} cells (at most 32, masks inside the line and disjoint)")]
+    BadLine { len: u32 },
     /// The two players' piece sets share a square.
     #[error("square index {square} is in both players' sets")]
     Overlap { square: u16 },

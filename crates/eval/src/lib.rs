@@ -6,3 +6,8 @@ pub mod windows;
 
 pub use error::EvalError;
 pub use windows::{KWindows, WindowScorer, WindowWeights, window_count};
+pub mod patterns;
+pub use patterns::{
+    FoundPattern, LinePatterns, LineReport, Pattern, PatternCounts, PatternWeights, Probe, Rule,
+    analyze_line,
+};
