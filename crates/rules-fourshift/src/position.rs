@@ -1,0 +1,584 @@
+//! [`Fourshift`]: a position with its rules, implementing [`board_core::Position`].
+
+use std::fmt;
+
+use board_core::{
+    Bitboard64, BoardSet, Coord, Direction, Geometry, NotationError, Outcome, Player, Position,
+    PositionStringError, Square, SquareSet, diagram, zobrist,
+};
+
+use crate::{
+    FourshiftConfig,
+    bits::Bits,
+    board::{Board, with_stones},
+    moves::{Move, MoveError},
+};
+
+/// Which kind of move the player to move makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The player to move still has pieces in hand: they place one.
+    Placing,
+    /// All pieces are on the board: the player to move shifts one.
+    Moving,
+}
+
+/// Why a game ended (`games.md` checks these after every move, in this order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The player who just moved has `k` or more in a row, and wins.
+    Line(Player),
+    /// This player, now to move, has no legal move: a draw.
+    NoLegalMove(Player),
+    /// `max_plies` plies have been played: a draw.
+    MaxPlies,
+}
+
+impl EndReason {
+    /// The result this reason gives.
+    pub const fn outcome(self) -> Outcome {
+        match self {
+            EndReason::Line(p) => Outcome::Win(p),
+            EndReason::NoLegalMove(_) | EndReason::MaxPlies => Outcome::Draw,
+        }
+    }
+}
+
+/// An unbroken run of one player's pieces along a row, column or diagonal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Line {
+    pub player: Player,
+    /// The end with the lower square index.
+    pub start: Square,
+    /// The end with the higher square index (equal to `start` for a single piece).
+    pub end: Square,
+    /// Number of pieces.
+    pub len: u32,
+}
+
+/// What [`Position::make_move`] hands back: the hash and end state before the move (the rest
+/// is recomputed from the move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    hash: u64,
+    end: Option<EndReason>,
+}
+
+/// A fourshift position: the board, the side to move, pieces in hand, the ply count, the
+/// incremental Zobrist hash and the outcome once the game is over.
+///
+/// Boards up to 8×8 are two `u64`s; larger boards two [`BoardSet`]s. Cloning is a plain copy
+/// of a few dozen bytes (a couple of hundred beyond 8×8).
+#[derive(Clone)]
+pub struct Fourshift {
+    pub(crate) config: FourshiftConfig,
+    pub(crate) geometry: &'static Geometry,
+    pub(crate) board: Board,
+    pub(crate) side: Player,
+    /// Pieces in hand, by [`Player::index`]; always `pieces` minus the pieces on the board.
+    pub(crate) hand: [u32; 2],
+    pub(crate) ply: u32,
+    pub(crate) hash: u64,
+    pub(crate) end: Option<EndReason>,
+}
+
+impl PartialEq for Fourshift {
+    /// Equal rules, board, side, hands, ply, hash and end state (the geometry follows from
+    /// the rules).
+    fn eq(&self, other: &Self) -> bool {
+        self.config == other.config
+            && self.board == other.board
+            && self.side == other.side
+            && self.hand == other.hand
+            && self.ply == other.ply
+            && self.hash == other.hash
+            && self.end == other.end
+    }
+}
+
+impl fmt::Debug for Fourshift {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Fourshift")
+            .field("config", &self.config.to_string())
+            .field("position", &self.to_position_string())
+            .field("hash", &format_args!("{:#018x}", self.hash))
+            .field("end", &self.end)
+            .finish()
+    }
+}
+
+impl fmt::Display for Fourshift {
+    /// The position string.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_position_string())
+    }
+}
+
+impl Default for Fourshift {
+    /// The start position under the default rules.
+    fn default() -> Self {
+        Fourshift::new(FourshiftConfig::default())
+    }
+}
+
+/// Display name and diagram character of each player.
+pub(crate) const NAMES: [&str; 2] = ["Black", "White"];
+pub(crate) const PIECE_CHARS: [char; 2] = ['X', 'O'];
+
+fn number_word(n: u32) -> String {
+    const WORDS: [&str; 11] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    WORDS
+        .get(n as usize)
+        .map_or_else(|| n.to_string(), |w| w.to_string())
+}
+
+impl Fourshift {
+    /// The board's geometry (size, square notation, step tables).
+    #[inline]
+    pub fn geometry(&self) -> &'static Geometry {
+        self.geometry
+    }
+
+    /// The side of the board.
+    #[inline]
+    pub fn size(&self) -> u32 {
+        self.config.size()
+    }
+
+    /// Whose piece is on `sq` (`None` for an empty or off-board square).
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Player> {
+        with_stones!(&self.board, b => b.piece_at(sq))
+    }
+
+    /// `player`'s pieces as a set of any size.
+    pub fn stones(&self, player: Player) -> BoardSet {
+        with_stones!(&self.board, b => b.sets[player.index()].to_board_set())
+    }
+
+    /// `player`'s pieces as one word, on boards up to 8×8 (`None` beyond).
+    #[inline]
+    pub fn stones64(&self, player: Player) -> Option<Bitboard64> {
+        match &self.board {
+            Board::Word(b) => Some(Bitboard64(b.sets[player.index()])),
+            Board::Wide(_) => None,
+        }
+    }
+
+    /// Every occupied square.
+    pub fn occupied(&self) -> BoardSet {
+        with_stones!(&self.board, b => b.occupied().to_board_set())
+    }
+
+    /// Every empty square.
+    pub fn empty_squares(&self) -> BoardSet {
+        with_stones!(&self.board, b => b.empty().to_board_set())
+    }
+
+    /// Pieces `player` has yet to place.
+    #[inline]
+    pub fn in_hand(&self, player: Player) -> u32 {
+        self.hand[player.index()]
+    }
+
+    /// Pieces `player` has on the board.
+    pub fn on_board(&self, player: Player) -> u32 {
+        with_stones!(&self.board, b => b.sets[player.index()].count())
+    }
+
+    /// Whether the player to move places or shifts.
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        if self.hand[self.side.index()] > 0 {
+            Phase::Placing
+        } else {
+            Phase::Moving
+        }
+    }
+
+    /// Why the game ended, if it has.
+    #[inline]
+    pub fn end_reason(&self) -> Option<EndReason> {
+        self.end
+    }
+
+    /// The diagram character of `player`'s pieces (`X` for Black, `O` for White).
+    pub fn piece_char(player: Player) -> char {
+        PIECE_CHARS[player.index()]
+    }
+
+    /// The longest unbroken line of `player`'s pieces (the first found, scanning squares
+    /// upwards and directions east, north, north-east, south-east, on a tie), or `None` if
+    /// they have no piece on the board.
+    pub fn longest_line(&self, player: Player) -> Option<Line> {
+        let g = self.geometry;
+        let own = self.stones(player);
+        let mut best: Option<Line> = None;
+        for sq in own.squares() {
+            for axis in Direction::AXES {
+                if g.step(sq, axis.opposite()).is_some_and(|p| own.contains(p)) {
+                    continue; // not the first piece of its run
+                }
+                let (mut end, mut len) = (sq, 1);
+                while let Some(next) = g.step(end, axis).filter(|n| own.contains(*n)) {
+                    end = next;
+                    len += 1;
+                }
+                if best.is_none_or(|b| len > b.len) {
+                    best = Some(Line {
+                        player,
+                        start: sq.min(end),
+                        end: sq.max(end),
+                        len,
+                    });
+                }
+            }
+        }
+        best
+    }
+
+    /// The winner's line once the game has been won.
+    pub fn winning_line(&self) -> Option<Line> {
+        match self.end {
+            Some(EndReason::Line(p)) => self.longest_line(p),
+            _ => None,
+        }
+    }
+
+    /// Whether `player` has `k` or more pieces in a row anywhere.
+    pub fn has_k_in_a_row(&self, player: Player) -> bool {
+        let k = self.config.k();
+        with_stones!(&self.board, b => b.has_line(player, k))
+    }
+
+    /// Whether the player to move has a legal move, ignoring whether the game has ended.
+    #[inline]
+    fn mover_can_move(&self) -> bool {
+        let side = self.side;
+        let placing = self.hand[side.index()] > 0;
+        with_stones!(&self.board, b => if placing {
+            !b.empty().is_empty()
+        } else {
+            b.has_shift(side)
+        })
+    }
+
+    /// The end state after `mover` played a move ending on `to`: `games.md`'s three checks
+    /// in order.
+    #[inline]
+    fn end_after(&self, mover: Player, to: Square) -> Option<EndReason> {
+        let (k, g) = (self.config.k(), self.geometry);
+        let line = with_stones!(&self.board, b => b.has_line_through(mover, to, k, g));
+        if line {
+            Some(EndReason::Line(mover))
+        } else if !self.mover_can_move() {
+            Some(EndReason::NoLegalMove(self.side))
+        } else if self.ply >= self.config.max_plies() {
+            Some(EndReason::MaxPlies)
+        } else {
+            None
+        }
+    }
+
+    /// The end state of a position read from a string (the previous mover is the player not
+    /// to move; ply 0 has no previous mover).
+    pub(crate) fn derive_end(&self) -> Option<EndReason> {
+        let mover = self.side.other();
+        if self.ply > 0 && self.has_k_in_a_row(mover) {
+            Some(EndReason::Line(mover))
+        } else if !self.mover_can_move() {
+            Some(EndReason::NoLegalMove(self.side))
+        } else if self.ply >= self.config.max_plies() {
+            Some(EndReason::MaxPlies)
+        } else {
+            None
+        }
+    }
+
+    fn coord(&self, sq: Square) -> Coord {
+        self.geometry.coord(sq)
+    }
+
+    fn check_on_board(&self, sq: Square) -> Result<(), MoveError> {
+        if self.geometry.contains(sq) {
+            Ok(())
+        } else {
+            Err(MoveError::OffBoard {
+                index: sq.0,
+                size: self.size(),
+            })
+        }
+    }
+}
+
+impl Position for Fourshift {
+    type Move = Move;
+    type Undo = Undo;
+    type Config = FourshiftConfig;
+    type MoveError = MoveError;
+
+    fn new(config: FourshiftConfig) -> Self {
+        let geometry =
+            Geometry::square(config.size()).expect("a FourshiftConfig always has a valid size");
+        let mut pos = Fourshift {
+            config,
+            geometry,
+            board: Board::new(config.size()),
+            side: Player::First,
+            hand: [config.pieces(); 2],
+            ply: 0,
+            hash: 0,
+            end: None,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    #[inline]
+    fn config(&self) -> &FourshiftConfig {
+        &self.config
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    #[inline]
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// One key per piece (`zobrist().piece(player index, square)`) and the side to move.
+    /// Pieces in hand and the phase follow from the board, so they need no key; the ply
+    /// count is not hashed.
+    fn compute_hash(&self) -> u64 {
+        let z = zobrist();
+        let mut hash = z.side(self.side);
+        for player in Player::BOTH {
+            for sq in self.stones(player).squares() {
+                hash ^= z.piece(player.index(), sq);
+            }
+        }
+        hash
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        self.end.map(EndReason::outcome)
+    }
+
+    /// "four in a row c1-f4", "White has no legal moves", "move limit of 120 plies reached".
+    fn outcome_reason(&self) -> Option<String> {
+        Some(match self.end? {
+            EndReason::Line(p) => match self.longest_line(p) {
+                Some(line) => format!(
+                    "{} in a row {}-{}",
+                    number_word(line.len),
+                    self.coord(line.start),
+                    self.coord(line.end)
+                ),
+                None => format!("{} in a row", number_word(self.config.k())),
+            },
+            EndReason::NoLegalMove(p) => format!("{} has no legal moves", NAMES[p.index()]),
+            EndReason::MaxPlies => {
+                format!("move limit of {} plies reached", self.config.max_plies())
+            }
+        })
+    }
+
+    /// Placements lowest square first; shifts grouped by direction (north, east, south,
+    /// west), lowest destination first.
+    #[inline]
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        if self.end.is_some() {
+            return;
+        }
+        let side = self.side;
+        let placing = self.hand[side.index()] > 0;
+        with_stones!(&self.board, b => if placing {
+            b.push_places(moves)
+        } else {
+            b.push_shifts(side, moves)
+        })
+    }
+
+    #[inline]
+    fn count_moves(&self) -> u64 {
+        if self.end.is_some() {
+            return 0;
+        }
+        let side = self.side;
+        let placing = self.hand[side.index()] > 0;
+        u64::from(with_stones!(&self.board, b => if placing {
+            b.count_places()
+        } else {
+            b.count_shifts(side)
+        }))
+    }
+
+    fn validate(&self, mv: &Move) -> Result<(), MoveError> {
+        if self.end.is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let in_hand = self.hand[self.side.index()];
+        match *mv {
+            Move::Place(sq) => {
+                self.check_on_board(sq)?;
+                if in_hand == 0 {
+                    return Err(MoveError::PlaceWhileMoving);
+                }
+                if self.piece_at(sq).is_some() {
+                    return Err(MoveError::Occupied {
+                        square: self.coord(sq),
+                    });
+                }
+            }
+            Move::Shift { from, to } => {
+                self.check_on_board(from)?;
+                self.check_on_board(to)?;
+                if in_hand > 0 {
+                    return Err(MoveError::ShiftWhilePlacing { in_hand });
+                }
+                match self.piece_at(from) {
+                    None => {
+                        return Err(MoveError::NoPiece {
+                            square: self.coord(from),
+                        });
+                    }
+                    Some(p) if p != self.side => {
+                        return Err(MoveError::NotYourPiece {
+                            square: self.coord(from),
+                        });
+                    }
+                    Some(_) => {}
+                }
+                let (a, b) = (self.coord(from), self.coord(to));
+                if a.col.abs_diff(b.col) + a.row.abs_diff(b.row) != 1 {
+                    return Err(MoveError::NotAdjacent { from: a, to: b });
+                }
+                if self.piece_at(to).is_some() {
+                    return Err(MoveError::DestinationOccupied { square: b });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn make_move(&mut self, mv: Move) -> Undo {
+        let undo = Undo {
+            hash: self.hash,
+            end: self.end,
+        };
+        let z = zobrist();
+        let me = self.side;
+        let to = match mv {
+            Move::Place(to) => {
+                with_stones!(&mut self.board, b => b.toggle(me, to));
+                let hand = &mut self.hand[me.index()];
+                *hand = hand.wrapping_sub(1);
+                self.hash ^= z.piece(me.index(), to);
+                to
+            }
+            Move::Shift { from, to } => {
+                with_stones!(&mut self.board, b => {
+                    b.toggle(me, from);
+                    b.toggle(me, to);
+                });
+                self.hash ^= z.piece(me.index(), from) ^ z.piece(me.index(), to);
+                to
+            }
+        };
+        self.side = me.other();
+        self.hash ^= z.side(Player::First) ^ z.side(Player::Second);
+        self.ply = self.ply.wrapping_add(1);
+        self.end = self.end_after(me, to);
+        undo
+    }
+
+    #[inline]
+    fn unmake_move(&mut self, mv: Move, undo: Undo) {
+        let me = self.side.other();
+        match mv {
+            Move::Place(to) => {
+                with_stones!(&mut self.board, b => b.toggle(me, to));
+                let hand = &mut self.hand[me.index()];
+                *hand = hand.wrapping_add(1);
+            }
+            Move::Shift { from, to } => {
+                with_stones!(&mut self.board, b => {
+                    b.toggle(me, from);
+                    b.toggle(me, to);
+                });
+            }
+        }
+        self.side = me;
+        self.ply = self.ply.wrapping_sub(1);
+        self.hash = undo.hash;
+        self.end = undo.end;
+    }
+
+    /// `c3` (placement), `c3-c4` or `c3 c4` (shift); any case, surrounding whitespace ignored.
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        const EXPECTED: &str = "a square like c3 to place, or from-to like c3-c4 to shift";
+        let t = text.trim();
+        let (first, second) = match t.split_once('-') {
+            Some((a, b)) => (a.trim(), Some(b.trim())),
+            None => {
+                let mut parts = t.split_whitespace();
+                let first = parts.next().unwrap_or("");
+                let second = parts.next();
+                if parts.next().is_some() {
+                    return Err(NotationError::syntax(text, EXPECTED));
+                }
+                (first, second)
+            }
+        };
+        if first.is_empty() || second.is_some_and(str::is_empty) {
+            return Err(NotationError::syntax(text, EXPECTED));
+        }
+        let g = self.geometry;
+        let from = g.parse_square(first)?;
+        Ok(match second {
+            None => Move::Place(from),
+            Some(to) => Move::Shift {
+                from,
+                to: g.parse_square(to)?,
+            },
+        })
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        match mv {
+            Move::Place(sq) => self.coord(sq).to_string(),
+            Move::Shift { from, to } => format!("{}-{}", self.coord(from), self.coord(to)),
+        }
+    }
+
+    fn to_position_string(&self) -> String {
+        crate::notation::write_position(self)
+    }
+
+    fn from_position_string(config: FourshiftConfig, s: &str) -> Result<Self, PositionStringError> {
+        crate::notation::read_position(config, s)
+    }
+
+    fn diagram(&self) -> String {
+        diagram::render(self.geometry, |sq| {
+            self.piece_at(sq).map_or('.', |p| PIECE_CHARS[p.index()])
+        })
+    }
+
+    fn player_name(&self, player: Player) -> &'static str {
+        NAMES[player.index()]
+    }
+}
