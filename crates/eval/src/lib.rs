@@ -11,3 +11,5 @@ pub use patterns::{
     FoundPattern, LinePatterns, LineReport, Pattern, PatternCounts, PatternWeights, Probe, Rule,
     analyze_line,
 };
+pub mod amazons;
+pub mod mobility;
