@@ -1,0 +1,92 @@
+//! [`Evaluator`]: everything game-specific the search needs beyond the rules.
+
+use board_core::Position;
+
+/// A forced win found by a game's own tactical search (see [`Evaluator::forced_win`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ForcedWin<M> {
+    /// The first move of the win.
+    pub mv: M,
+    /// Turns until the game is won, counting `mv` itself (at least 1: `1` means `mv` wins
+    /// on the spot).
+    pub turns: u32,
+}
+
+/// The game-specific side of the search: a static evaluation plus hooks that shape the tree.
+///
+/// Only [`evaluate`](Evaluator::evaluate) is required; every other hook has a default that
+/// keeps the search exact (full-width over all legal moves, no quiescence, no shortcuts).
+/// Methods take `&self` and `&P`: state that must change move by move (incremental
+/// evaluation) belongs in the position. Wrap the game's position in a type that also
+/// implements [`Position`] and updates that state in `make_move`/`unmake_move`;
+/// [`crate::Incremental`] is a ready wrapper of that kind.
+///
+/// An evaluator is shared by all search threads, hence `Send + Sync`. Any
+/// `Fn(&P) -> i32 + Send + Sync` closure is an evaluator with the default hooks.
+pub trait Evaluator<P: Position>: Send + Sync {
+    /// The static value of a position that is not finished, from the point of view of the
+    /// side to move (higher is better for it), in centipawn-like units. A value of the
+    /// same magnitude must mean the same for either side (negamax: the opponent's view is
+    /// the negation). Results outside `±Score::MAX_EVAL` (900,000) are clamped, so they can
+    /// never be mistaken for a forced win or loss; keep real values well inside (a few
+    /// thousand is typical). Finished positions are scored by the search from
+    /// [`Position::outcome`] and never reach this method.
+    fn evaluate(&self, pos: &P) -> i32;
+
+    /// Replaces the contents of `moves` with the moves the search considers at `pos`.
+    /// Default: every legal move ([`Position::generate_moves`]).
+    ///
+    /// A game may return an ordered and pruned list instead: cells near stones and threat
+    /// responses for k-in-a-row games, pairs built from a short list of good cells for
+    /// Connect6, the top-K moves for Amazons. Every move returned must be legal; the order
+    /// given is kept among moves the search has no other preference for. An empty list for
+    /// an unfinished position makes it a leaf, scored by `evaluate` (at the root the search
+    /// falls back to all legal moves).
+    fn candidates(&self, pos: &P, moves: &mut Vec<P::Move>) {
+        pos.generate_moves(moves);
+    }
+
+    /// An ordering hint for a candidate: positive for forcing moves (captures, threats),
+    /// searched right after the transposition-table move and before killer and history
+    /// moves, highest first; negative for moves to try last; zero (the default) for quiet
+    /// moves, which killers and history order. Only ordering depends on it, never the
+    /// search's value.
+    fn move_hint(&self, pos: &P, mv: P::Move) -> i32 {
+        let _ = (pos, mv);
+        0
+    }
+
+    /// Replaces the contents of `moves` with the "noisy" moves quiescence search extends at
+    /// the horizon: moves after which the static evaluation would be misleading (a capture
+    /// that invites a recapture). Quiescence scores a horizon node as the best of its
+    /// static value (the side to move may "stand pat") and its noisy moves, recursively.
+    /// Default: none, so the horizon value is the static evaluation.
+    fn noisy(&self, pos: &P, moves: &mut Vec<P::Move>) {
+        let _ = pos;
+        moves.clear();
+    }
+
+    /// A tactical pre-check at interior nodes (`depth` turns from the horizon, at least 1):
+    /// if the side to move has a forced win (e.g. a VCF / threat-space search found one),
+    /// return its first move and length; the search then scores the node as that win
+    /// without searching it. The move is validated first (an illegal one is ignored).
+    /// Called at every interior node that the transposition table does not settle, so make
+    /// it cheap or return `None` at small `depth`. Default: `None`.
+    fn forced_win(&self, pos: &P, depth: u32) -> Option<ForcedWin<P::Move>> {
+        let _ = (pos, depth);
+        None
+    }
+
+    /// Whether a position that repeats an earlier one (on the search path, or in the game
+    /// history given to [`crate::Searcher::set_game_history`]) is scored as a draw. For
+    /// games where positions can repeat (moving pieces without captures); default `false`.
+    fn repetition_is_draw(&self) -> bool {
+        false
+    }
+}
+
+impl<P: Position, F: Fn(&P) -> i32 + Send + Sync> Evaluator<P> for F {
+    fn evaluate(&self, pos: &P) -> i32 {
+        self(pos)
+    }
+}

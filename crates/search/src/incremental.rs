@@ -1,0 +1,124 @@
+//! [`Incremental`]: a position that carries evaluation state updated move by move.
+
+use std::fmt;
+
+use board_core::{NotationError, Outcome, Player, Position, PositionStringError};
+
+/// Evaluation state kept in step with a position by [`Incremental`] (line counts of a
+/// k-in-a-row game, material, mobility caches, …).
+pub trait EvalState<P: Position>: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
+    /// What [`unmake`](EvalState::unmake) needs to restore the state.
+    type Undo: fmt::Debug;
+
+    /// The state of `pos`, computed from scratch.
+    fn from_position(pos: &P) -> Self;
+
+    /// Updates the state after `mv` was made: `pos` is the position after the move, `undo`
+    /// the game's own undo record for it (which tells a game what the move changed, e.g.
+    /// captured pieces).
+    fn make(&mut self, pos: &P, mv: P::Move, undo: &P::Undo) -> Self::Undo;
+
+    /// Restores the state before the move that returned `undo`.
+    fn unmake(&mut self, undo: Self::Undo);
+}
+
+/// A game position plus evaluation state that [`EvalState`] updates in `make_move` and
+/// `unmake_move`. It implements [`Position`] itself (every rule question is forwarded), so
+/// the search sees an ordinary game, and an [`crate::Evaluator`] for it reads
+/// [`state`](Incremental::state) instead of rescanning the board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Incremental<P: Position, S: EvalState<P>> {
+    pos: P,
+    state: S,
+}
+
+impl<P: Position, S: EvalState<P>> Incremental<P, S> {
+    /// Wraps `pos`, computing its state from scratch.
+    pub fn new(pos: P) -> Self {
+        let state = S::from_position(&pos);
+        Incremental { pos, state }
+    }
+
+    /// The game position.
+    pub fn position(&self) -> &P {
+        &self.pos
+    }
+
+    /// The evaluation state.
+    pub fn state(&self) -> &S {
+        &self.state
+    }
+
+    /// The game position, unwrapped.
+    pub fn into_inner(self) -> P {
+        self.pos
+    }
+}
+
+impl<P: Position, S: EvalState<P>> Position for Incremental<P, S> {
+    type Move = P::Move;
+    type Undo = (P::Undo, S::Undo);
+    type Config = P::Config;
+    type MoveError = P::MoveError;
+
+    fn new(config: P::Config) -> Self {
+        Incremental::new(P::new(config))
+    }
+    fn config(&self) -> &P::Config {
+        self.pos.config()
+    }
+    fn side_to_move(&self) -> Player {
+        self.pos.side_to_move()
+    }
+    fn ply(&self) -> u32 {
+        self.pos.ply()
+    }
+    fn hash(&self) -> u64 {
+        self.pos.hash()
+    }
+    fn compute_hash(&self) -> u64 {
+        self.pos.compute_hash()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.pos.outcome()
+    }
+    fn outcome_reason(&self) -> Option<String> {
+        self.pos.outcome_reason()
+    }
+    fn generate_moves(&self, moves: &mut Vec<P::Move>) {
+        self.pos.generate_moves(moves);
+    }
+    fn count_moves(&self) -> u64 {
+        self.pos.count_moves()
+    }
+    fn validate(&self, mv: &P::Move) -> Result<(), P::MoveError> {
+        self.pos.validate(mv)
+    }
+    fn make_move(&mut self, mv: P::Move) -> Self::Undo {
+        let undo = self.pos.make_move(mv);
+        let state_undo = self.state.make(&self.pos, mv, &undo);
+        (undo, state_undo)
+    }
+    fn unmake_move(&mut self, mv: P::Move, (undo, state_undo): Self::Undo) {
+        self.state.unmake(state_undo);
+        self.pos.unmake_move(mv, undo);
+    }
+    fn parse_move(&self, text: &str) -> Result<P::Move, NotationError> {
+        self.pos.parse_move(text)
+    }
+    fn format_move(&self, mv: P::Move) -> String {
+        self.pos.format_move(mv)
+    }
+    fn to_position_string(&self) -> String {
+        self.pos.to_position_string()
+    }
+    fn from_position_string(config: P::Config, s: &str) -> Result<Self, PositionStringError> {
+        P::from_position_string(config, s).map(Incremental::new)
+    }
+    fn diagram(&self) -> String {
+        self.pos.diagram()
+    }
+    fn player_name(&self, player: Player) -> &'static str {
+        self.pos.player_name(player)
+    }
+}

@@ -1,0 +1,376 @@
+//! [`SearchOptions`] (how to search, kept across moves) and [`Limits`] (when to stop).
+
+use std::{
+    sync::{Arc, atomic::AtomicBool},
+    time::Duration,
+};
+
+use thiserror::Error;
+
+use crate::score::Score;
+
+/// The deepest iteration the search runs (nominal depth, in turns).
+pub const MAX_DEPTH: u32 = 128;
+
+/// Why an option value was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum OptionsError {
+    #[error("hash size {value} MB is out of range: expected 1-65536")]
+    HashMb { value: usize },
+    #[error("thread count {value} is out of range: expected 1-256")]
+    Threads { value: usize },
+    #[error("aspiration window {value} is out of range: expected 1-{max}", max = Score::MAX_EVAL)]
+    AspirationWindow { value: i32 },
+    #[error("could not allocate a {mb} MB transposition table")]
+    HashAllocation { mb: usize },
+}
+
+/// How the search runs: table size, threads, seed, default limits and the switchable
+/// techniques. `Default` is the recommended engine setting; every `with_*` method that can
+/// be given a bad value range-checks it.
+///
+/// ```
+/// use search::{Limits, SearchOptions};
+/// let opts = SearchOptions::default()
+///     .with_hash_mb(64)?
+///     .with_threads(2)?
+///     .with_seed(7)
+///     .with_limits(Limits::new().with_depth(8));
+/// assert_eq!((opts.hash_mb(), opts.threads(), opts.seed()), (64, 2, 7));
+/// assert!(SearchOptions::default().with_hash_mb(0).is_err());
+/// assert!(SearchOptions::default().with_threads(1000).is_err());
+/// # Ok::<(), search::OptionsError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    hash_mb: usize,
+    threads: usize,
+    seed: u64,
+    limits: Limits,
+    aspiration: bool,
+    aspiration_window: i32,
+    quiescence: bool,
+    pvs: bool,
+    transposition_table: bool,
+    iterative_deepening: bool,
+    killers: bool,
+    history: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            hash_mb: SearchOptions::DEFAULT_HASH_MB,
+            threads: 1,
+            seed: 0,
+            limits: Limits::default(),
+            aspiration: true,
+            aspiration_window: 50,
+            quiescence: true,
+            pvs: true,
+            transposition_table: true,
+            iterative_deepening: true,
+            killers: true,
+            history: true,
+        }
+    }
+}
+
+impl SearchOptions {
+    pub const DEFAULT_HASH_MB: usize = 16;
+    pub const MIN_HASH_MB: usize = 1;
+    pub const MAX_HASH_MB: usize = 65_536;
+    pub const MIN_THREADS: usize = 1;
+    pub const MAX_THREADS: usize = 256;
+
+    /// Plain fixed-depth alpha-beta: no PVS, TT, iterative deepening, aspiration, killers or
+    /// history (quiescence stays as configured: it changes what is computed, not how).
+    /// The baseline of the differential tests.
+    pub fn plain_alpha_beta() -> SearchOptions {
+        SearchOptions {
+            aspiration: false,
+            pvs: false,
+            transposition_table: false,
+            iterative_deepening: false,
+            killers: false,
+            history: false,
+            ..SearchOptions::default()
+        }
+    }
+
+    /// Transposition table size in MiB, `1..=65536`. The table holds the largest power of
+    /// two of 32-byte buckets that fits.
+    pub fn with_hash_mb(mut self, mb: usize) -> Result<SearchOptions, OptionsError> {
+        if !(Self::MIN_HASH_MB..=Self::MAX_HASH_MB).contains(&mb) {
+            return Err(OptionsError::HashMb { value: mb });
+        }
+        self.hash_mb = mb;
+        Ok(self)
+    }
+
+    /// Search threads (Lazy SMP), `1..=256`.
+    pub fn with_threads(mut self, threads: usize) -> Result<SearchOptions, OptionsError> {
+        if !(Self::MIN_THREADS..=Self::MAX_THREADS).contains(&threads) {
+            return Err(OptionsError::Threads { value: threads });
+        }
+        self.threads = threads;
+        Ok(self)
+    }
+
+    /// Seed of the tie-break among root moves of equal score: with one thread and a
+    /// depth or node limit, a search is a pure function of position, options and seed.
+    pub fn with_seed(mut self, seed: u64) -> SearchOptions {
+        self.seed = seed;
+        self
+    }
+
+    /// The limits [`crate::Searcher::search`] uses.
+    pub fn with_limits(mut self, limits: Limits) -> SearchOptions {
+        self.limits = limits;
+        self
+    }
+
+    /// Aspiration windows around the previous iteration's score (default on).
+    pub fn with_aspiration(mut self, on: bool) -> SearchOptions {
+        self.aspiration = on;
+        self
+    }
+
+    /// Initial half-width of the aspiration window (default 50), `1..=Score::MAX_EVAL`.
+    pub fn with_aspiration_window(mut self, cp: i32) -> Result<SearchOptions, OptionsError> {
+        if !(1..=Score::MAX_EVAL).contains(&cp) {
+            return Err(OptionsError::AspirationWindow { value: cp });
+        }
+        self.aspiration_window = cp;
+        Ok(self)
+    }
+
+    /// Quiescence search over [`crate::Evaluator::noisy`] moves at the horizon (default on;
+    /// a game without noisy moves is unaffected).
+    pub fn with_quiescence(mut self, on: bool) -> SearchOptions {
+        self.quiescence = on;
+        self
+    }
+
+    /// Principal-variation search: null windows after the first move (default on).
+    pub fn with_pvs(mut self, on: bool) -> SearchOptions {
+        self.pvs = on;
+        self
+    }
+
+    /// Probe and store the transposition table (default on). Off, the table is unused and
+    /// iterations order moves from the previous iteration's root results only.
+    pub fn with_transposition_table(mut self, on: bool) -> SearchOptions {
+        self.transposition_table = on;
+        self
+    }
+
+    /// Iterative deepening (default on). Off, the search runs only the final depth, which
+    /// needs a depth limit (time and node limits still stop it, with only a fallback move).
+    pub fn with_iterative_deepening(mut self, on: bool) -> SearchOptions {
+        self.iterative_deepening = on;
+        self
+    }
+
+    /// Killer-move ordering (default on).
+    pub fn with_killers(mut self, on: bool) -> SearchOptions {
+        self.killers = on;
+        self
+    }
+
+    /// History-heuristic ordering (default on).
+    pub fn with_history(mut self, on: bool) -> SearchOptions {
+        self.history = on;
+        self
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+    pub fn aspiration(&self) -> bool {
+        self.aspiration
+    }
+    pub fn aspiration_window(&self) -> i32 {
+        self.aspiration_window
+    }
+    pub fn quiescence(&self) -> bool {
+        self.quiescence
+    }
+    pub fn pvs(&self) -> bool {
+        self.pvs
+    }
+    pub fn transposition_table(&self) -> bool {
+        self.transposition_table
+    }
+    pub fn iterative_deepening(&self) -> bool {
+        self.iterative_deepening
+    }
+    pub fn killers(&self) -> bool {
+        self.killers
+    }
+    pub fn history(&self) -> bool {
+        self.history
+    }
+}
+
+/// When a search stops. The search stops at the first limit reached; with none it runs to
+/// [`MAX_DEPTH`] (or until a forced result is proven, or the stop flag is raised).
+///
+/// - `depth`: the last iteration's depth (0 is read as 1; above [`MAX_DEPTH`] as
+///   `MAX_DEPTH`).
+/// - `nodes`: total nodes over all threads (exact with one thread, approximate with more).
+/// - `soft_time`: no new iteration starts after it.
+/// - `hard_time`: checked inside the search, which stops within a few milliseconds of it.
+/// - `stop flag`: raised by another thread to stop as soon as possible (`go infinite` +
+///   `stop`). The search only reads it: the caller lowers it before the next search.
+///
+/// Whatever stops it, a search reports a legal move when the root has one.
+///
+/// ```
+/// use std::{sync::{Arc, atomic::AtomicBool}, time::Duration};
+/// use search::Limits;
+/// let stop = Arc::new(AtomicBool::new(false));
+/// let limits = Limits::new()
+///     .with_depth(12)
+///     .with_move_time(Duration::from_millis(500))
+///     .with_stop_flag(stop.clone());
+/// assert_eq!(limits.depth(), Some(12));
+/// assert_eq!(limits.hard_time(), Some(Duration::from_millis(500)));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    soft_time: Option<Duration>,
+    hard_time: Option<Duration>,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// No limit at all (stop flag, proof or [`MAX_DEPTH`] end the search).
+    pub fn new() -> Limits {
+        Limits::default()
+    }
+
+    /// Up to `depth` (see the type's docs for the range).
+    pub fn with_depth(mut self, depth: u32) -> Limits {
+        self.depth = Some(depth.clamp(1, MAX_DEPTH));
+        self
+    }
+
+    /// At most about `nodes` nodes (at least one node is searched).
+    pub fn with_nodes(mut self, nodes: u64) -> Limits {
+        self.nodes = Some(nodes.max(1));
+        self
+    }
+
+    /// No iteration starts after `t`.
+    pub fn with_soft_time(mut self, t: Duration) -> Limits {
+        self.soft_time = Some(t);
+        self
+    }
+
+    /// The search stops at `t` (within a few ms).
+    pub fn with_hard_time(mut self, t: Duration) -> Limits {
+        self.hard_time = Some(t);
+        self
+    }
+
+    /// Soft and hard time both `t` (the protocol's `movetime`).
+    pub fn with_move_time(self, t: Duration) -> Limits {
+        self.with_soft_time(t).with_hard_time(t)
+    }
+
+    /// A time budget from a game clock: `remaining` on our clock, `increment` per move,
+    /// `moves_to_go` until the next time control (`None`: sudden death, about 30 assumed).
+    /// Soft time is the even share plus most of the increment; hard time lets a started
+    /// iteration run to about four times that, never within 50 ms (or a tenth) of the flag.
+    pub fn with_clock(
+        self,
+        remaining: Duration,
+        increment: Duration,
+        moves_to_go: Option<u32>,
+    ) -> Limits {
+        let mtg = moves_to_go.unwrap_or(30).clamp(1, 100);
+        let reserve = (remaining / 10).min(Duration::from_millis(50));
+        let usable = remaining.saturating_sub(reserve);
+        let soft = (remaining / mtg + increment * 3 / 4).min(usable);
+        let hard = (soft * 4).min(usable / 2).max(soft).min(usable);
+        self.with_soft_time(soft).with_hard_time(hard)
+    }
+
+    /// Stops when `flag` becomes true.
+    pub fn with_stop_flag(mut self, flag: Arc<AtomicBool>) -> Limits {
+        self.stop = Some(flag);
+        self
+    }
+
+    pub fn depth(&self) -> Option<u32> {
+        self.depth
+    }
+    pub fn nodes(&self) -> Option<u64> {
+        self.nodes
+    }
+    pub fn soft_time(&self) -> Option<Duration> {
+        self.soft_time
+    }
+    pub fn hard_time(&self) -> Option<Duration> {
+        self.hard_time
+    }
+    pub fn stop_flag(&self) -> Option<&Arc<AtomicBool>> {
+        self.stop.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_checked() {
+        let o = SearchOptions::default();
+        assert_eq!(
+            o.clone().with_hash_mb(0).unwrap_err(),
+            OptionsError::HashMb { value: 0 }
+        );
+        assert!(o.clone().with_hash_mb(65_537).is_err());
+        assert!(o.clone().with_hash_mb(65_536).is_ok());
+        assert!(o.clone().with_threads(0).is_err());
+        assert!(o.clone().with_threads(257).is_err());
+        assert!(o.clone().with_threads(256).is_ok());
+        assert!(o.clone().with_aspiration_window(0).is_err());
+        assert_eq!(
+            OptionsError::Threads { value: 300 }.to_string(),
+            "thread count 300 is out of range: expected 1-256"
+        );
+        assert_eq!(
+            OptionsError::HashMb { value: 0 }.to_string(),
+            "hash size 0 MB is out of range: expected 1-65536"
+        );
+    }
+
+    #[test]
+    fn limits_clamp_and_clock() {
+        assert_eq!(Limits::new().with_depth(0).depth(), Some(1));
+        assert_eq!(Limits::new().with_depth(10_000).depth(), Some(MAX_DEPTH));
+        assert_eq!(Limits::new().with_nodes(0).nodes(), Some(1));
+        let l = Limits::new().with_clock(Duration::from_secs(60), Duration::from_secs(1), None);
+        let (soft, hard) = (l.soft_time().unwrap(), l.hard_time().unwrap());
+        assert!(soft >= Duration::from_secs(2) && soft <= Duration::from_secs(3));
+        assert!(hard >= soft && hard <= Duration::from_secs(30));
+        // Nearly flagged: never plan beyond the clock.
+        let l = Limits::new().with_clock(Duration::from_millis(20), Duration::ZERO, Some(1));
+        assert!(l.hard_time().unwrap() < Duration::from_millis(20));
+        let l = Limits::new().with_clock(Duration::ZERO, Duration::from_secs(5), None);
+        assert_eq!(l.hard_time(), Some(Duration::ZERO));
+    }
+}

@@ -1,0 +1,166 @@
+//! Move-ordering memory kept per thread: killer moves and the history heuristic.
+//!
+//! Moves are opaque (`Position::Move` is only `Copy + Eq + Hash`), so history is a table
+//! indexed by a deterministic hash of the move and the side to move; collisions only
+//! blur the ordering, never the result.
+
+use std::hash::{Hash, Hasher};
+
+use board_core::Player;
+
+/// History entries per player.
+const HISTORY_SIZE: usize = 1 << 14;
+/// History values stay within `±HISTORY_MAX`.
+pub(crate) const HISTORY_MAX: i32 = 16_384;
+
+/// A small deterministic hasher (no random state: searches must replay exactly).
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(23) ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        // splitmix64 finaliser
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// A deterministic 64-bit hash of a move.
+#[inline]
+pub(crate) fn move_hash<M: Hash>(mv: &M) -> u64 {
+    let mut h = MoveHasher(0);
+    mv.hash(&mut h);
+    h.finish()
+}
+
+/// Per-thread ordering memory, kept by the searcher between moves of a game.
+#[derive(Clone, Debug)]
+pub(crate) struct OrderingTables<M> {
+    history: Vec<i32>,
+    killers: Vec<[Option<M>; 2]>,
+}
+
+impl<M: Copy + Eq + Hash> OrderingTables<M> {
+    pub fn new(max_ply: usize) -> Self {
+        OrderingTables {
+            history: vec![0; 2 * HISTORY_SIZE],
+            killers: vec![[None; 2]; max_ply + 1],
+        }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.history.fill(0);
+        self.killers.fill([None; 2]);
+    }
+
+    /// Before a search: killers belong to the previous root's plies, history is aged.
+    pub fn new_search(&mut self) {
+        self.killers.fill([None; 2]);
+        for h in &mut self.history {
+            *h /= 2;
+        }
+    }
+
+    #[inline]
+    fn slot(side: Player, mv: &M) -> usize {
+        side.index() * HISTORY_SIZE + (move_hash(mv) >> 50) as usize
+    }
+
+    #[inline]
+    pub fn history(&self, side: Player, mv: &M) -> i32 {
+        self.history[Self::slot(side, mv)]
+    }
+
+    /// Moves the history of `mv` towards `±HISTORY_MAX` by `bonus` (positive: it caused a
+    /// cutoff; negative: it was tried before the move that did), with gravity so values
+    /// stay bounded and recent results weigh more.
+    #[inline]
+    pub fn update_history(&mut self, side: Player, mv: &M, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let h = &mut self.history[Self::slot(side, mv)];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    #[inline]
+    pub fn killers(&self, ply: usize) -> [Option<M>; 2] {
+        self.killers.get(ply).copied().unwrap_or([None; 2])
+    }
+
+    #[inline]
+    pub fn add_killer(&mut self, ply: usize, mv: M) {
+        if let Some(k) = self.killers.get_mut(ply)
+            && k[0] != Some(mv)
+        {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_is_deterministic_and_spreads() {
+        assert_eq!(move_hash(&(3u8, 4u8)), move_hash(&(3u8, 4u8)));
+        assert_ne!(move_hash(&(3u8, 4u8)), move_hash(&(4u8, 3u8)));
+        let slots: std::collections::HashSet<usize> = (0u16..1000)
+            .map(|m| OrderingTables::<u16>::slot(Player::First, &m))
+            .collect();
+        assert!(slots.len() > 950, "{}", slots.len());
+    }
+
+    #[test]
+    fn history_stays_bounded_and_killers_shift() {
+        let mut t = OrderingTables::<u16>::new(8);
+        for _ in 0..1000 {
+            t.update_history(Player::First, &7, 10_000);
+        }
+        let h = t.history(Player::First, &7);
+        assert!(h > 0 && h <= HISTORY_MAX, "{h}");
+        assert_eq!(t.history(Player::Second, &7), 0);
+        t.update_history(Player::First, &7, -HISTORY_MAX);
+        assert!(t.history(Player::First, &7).abs() <= HISTORY_MAX);
+        t.new_search();
+
+        t.add_killer(2, 5);
+        t.add_killer(2, 5);
+        assert_eq!(t.killers(2), [Some(5), None]);
+        t.add_killer(2, 6);
+        assert_eq!(t.killers(2), [Some(6), Some(5)]);
+        t.add_killer(100, 1); // beyond the table: ignored
+        assert_eq!(t.killers(100), [None, None]);
+        t.clear();
+        assert_eq!(t.killers(2), [None, None]);
+    }
+}
