@@ -80,11 +80,7 @@ impl GomokuConfig {
             return Err(out_of_range(
                 "size",
                 size,
-                format!(
-                    "an integer from {} to {}",
-                    Self::MIN_SIZE,
-                    Self::MAX_SIZE
-                ),
+                format!("an integer from {} to {}", Self::MIN_SIZE, Self::MAX_SIZE),
             ));
         }
         Ok(GomokuConfig {
@@ -121,13 +117,7 @@ impl GameConfig for GomokuConfig {
 
 impl fmt::Display for GomokuConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:size={},rule={}",
-            Self::GAME_ID,
-            self.size,
-            self.rule
-        )
+        write!(f, "{}:size={},rule={}", Self::GAME_ID, self.size, self.rule)
     }
 }
 
@@ -140,12 +130,7 @@ impl FromStr for GomokuConfig {
         let spec = GameSpec::parse(s)?;
         expect_id(&spec, Self::GAME_ID)?;
         let mut reader = spec.reader(&Self::KEYS);
-        let size = reader.int(
-            "size",
-            Self::DEFAULT_SIZE,
-            Self::MIN_SIZE,
-            Self::MAX_SIZE,
-        )?;
+        let size = reader.int("size", Self::DEFAULT_SIZE, Self::MIN_SIZE, Self::MAX_SIZE)?;
         let names = Rule::ALL.map(Rule::name);
         let rule = Rule::ALL[reader.choice("rule", 0, &names)?];
         reader.finish()?;

@@ -62,7 +62,11 @@ fn quote(s: &str) -> String {
 
 fn describe(pos: &GomokuPosition, line: &WinningLine) -> String {
     let g = pos.geometry();
-    format!("{}-{}", g.format_square(line.start), g.format_square(line.end))
+    format!(
+        "{}-{}",
+        g.format_square(line.start),
+        g.format_square(line.end)
+    )
 }
 
 pub(crate) fn parse(config: GomokuConfig, s: &str) -> Result<GomokuPosition, PositionStringError> {
@@ -100,9 +104,7 @@ pub(crate) fn parse(config: GomokuConfig, s: &str) -> Result<GomokuPosition, Pos
                     Some(n) => n * 10 + d,
                 };
                 if col + n > size {
-                    return fail(format!(
-                        "rank {rank_no} describes more than {size} squares"
-                    ));
+                    return fail(format!("rank {rank_no} describes more than {size} squares"));
                 }
                 run = Some(n);
                 continue;
@@ -118,9 +120,7 @@ pub(crate) fn parse(config: GomokuConfig, s: &str) -> Result<GomokuPosition, Pos
                 }
             };
             let Some(sq) = g.square_at(col, row) else {
-                return fail(format!(
-                    "rank {rank_no} describes more than {size} squares"
-                ));
+                return fail(format!("rank {rank_no} describes more than {size} squares"));
             };
             pos.put_stone(sq, player);
             col += 1;
@@ -137,10 +137,7 @@ pub(crate) fn parse(config: GomokuConfig, s: &str) -> Result<GomokuPosition, Pos
         "x" | "X" => Player::First,
         "o" | "O" => Player::Second,
         other => {
-            return fail(format!(
-                "side to move '{}' is not x or o",
-                quote(other)
-            ));
+            return fail(format!("side to move '{}' is not x or o", quote(other)));
         }
     };
     let ply: u32 = if !ply.is_empty() && ply.bytes().all(|b| b.is_ascii_digit()) {

@@ -4,6 +4,8 @@
 //! crate on many random positions, early and late, on several board sizes and both rules.
 //! The perft tables at the end pin figures both implementations agree on.
 
+#![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
+
 use std::collections::BTreeMap;
 
 use board_core::{Outcome, Player, Position, divide, perft};
@@ -228,7 +230,12 @@ fn differential_game(
     loop {
         let empties = n * n - plies;
         if plies % compare_every == 0 || naive.over() {
-            assert_same(&pos, &naive, depth_at(empties), plies % (2 * compare_every) == 0);
+            assert_same(
+                &pos,
+                &naive,
+                depth_at(empties),
+                plies % (2 * compare_every) == 0,
+            );
         }
         if naive.over() {
             return (naive.outcome(), plies);
@@ -405,12 +412,24 @@ const POSITIONS: &[(&str, &str, &[u64])] = &[
     // and after the 2 that block one (1 win each): 216*215*216 + 2*216*216.
     ("gomoku", "h8 a1 i8 a2 j8 a3 k8", &[218, 47_306, 10_124_352]),
     // White blocked g8: Black to move wins on l8 only, so perft(2) = 216 * 216.
-    ("gomoku", "h8 a1 i8 a2 j8 a3 k8 g8", &[217, 46_656, 10_031_040]),
+    (
+        "gomoku",
+        "h8 a1 i8 a2 j8 a3 k8 g8",
+        &[217, 46_656, 10_031_040],
+    ),
     // Freestyle, h8-k8 and m8 for Black, to move: l8 makes six and g8 five, both win:
     // perft(2) = 213 * 214.
-    ("gomoku", "h8 a1 i8 a2 j8 a3 k8 a4 m8 o15", &[215, 45_582, 9_663_810]),
+    (
+        "gomoku",
+        "h8 a1 i8 a2 j8 a3 k8 a4 m8 o15",
+        &[215, 45_582, 9_663_810],
+    ),
     // The same under exact5: l8 makes an overline (no win), only g8 wins: 214 * 214.
-    ("gomoku:rule=exact5", "h8 a1 i8 a2 j8 a3 k8 a4 m8 o15", &[215, 45_796, 9_709_179]),
+    (
+        "gomoku:rule=exact5",
+        "h8 a1 i8 a2 j8 a3 k8 a4 m8 o15",
+        &[215, 45_796, 9_709_179],
+    ),
     // 9x9 exact5, Black to move: e5 makes an exact five on the diagonal a1-e5 and an
     // overline of six on rank 5 (a5-d5, f5): it wins, and is Black's only win (62 * 62).
     // White has two fours on the h and i files.
@@ -420,7 +439,11 @@ const POSITIONS: &[(&str, &str, &[u64])] = &[
         &[63, 3_844, 227_042, 13_406_460],
     ),
     // 20x20, two crossing threes.
-    ("gomoku:size=20", "j10 a1 k11 a20 l12 t1 j11 t20 j12", &[391, 152_490, 59_318_610]),
+    (
+        "gomoku:size=20",
+        "j10 a1 k11 a20 l12 t1 j11 t20 j12",
+        &[391, 152_490, 59_318_610],
+    ),
 ];
 
 #[test]
@@ -485,13 +508,17 @@ const ENDGAMES: &[(&str, &str, &[u64])] = &[
     (
         "gomoku:size=6",
         "oo2oo/x2oox/xxo2o/ox1xo1/xxxoox/ox1xx1 x 26",
-        &[10, 72, 512, 2_646, 13_272, 44_040, 134_784, 225_936, 285_696, 97_920],
+        &[
+            10, 72, 512, 2_646, 13_272, 44_040, 134_784, 225_936, 285_696, 97_920,
+        ],
     ),
     (
         // The same board under exact5: overlines stop counting from depth 5 on.
         "gomoku:size=6,rule=exact5",
         "oo2oo/x2oox/xxo2o/ox1xo1/xxxoox/ox1xx1 x 26",
-        &[10, 72, 512, 2_646, 13_608, 45_000, 144_000, 237_600, 316_800, 103_680],
+        &[
+            10, 72, 512, 2_646, 13_608, 45_000, 144_000, 237_600, 316_800, 103_680,
+        ],
     ),
 ];
 
