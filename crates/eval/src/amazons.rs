@@ -98,15 +98,15 @@ impl AmazonsDistances {
             let to128 = |s: &S| -> Bitboard128 { s.squares().collect() };
             let flood = Flood128::new(geometry);
             let blocked = to128(&blocked);
-            for p in 0..2 {
-                let q = to128(queens[p]);
-                flood.queen(q, blocked, &mut self.queen[p]);
-                flood.king(q, blocked, &mut self.king[p]);
+            for ((q, queen), king) in queens.iter().zip(&mut self.queen).zip(&mut self.king) {
+                let q = to128(q);
+                flood.queen(q, blocked, queen);
+                flood.king(q, blocked, king);
             }
         } else {
-            for p in 0..2 {
-                bfs(geometry, &blocked, queens[p], u32::MAX, &mut self.queen[p]);
-                bfs(geometry, &blocked, queens[p], 1, &mut self.king[p]);
+            for ((q, queen), king) in queens.iter().zip(&mut self.queen).zip(&mut self.king) {
+                bfs(geometry, &blocked, *q, u32::MAX, queen);
+                bfs(geometry, &blocked, *q, 1, king);
             }
         }
         Ok(())

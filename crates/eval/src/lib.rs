@@ -1,15 +1,54 @@
-//! Reusable evaluators for boardlab games (placeholder docs, rewritten below).
+//! Reusable evaluators for boardlab games. The crate knows no rules: evaluators take a
+//! [`Geometry`](board_core::Geometry), square sets ([`SquareSet`](board_core::SquareSet)) and
+//! updates (a piece of a player placed on or removed from a square), so each game drives
+//! them from its own make/unmake.
+//!
+//! | module | what | used by |
+//! |---|---|---|
+//! | [`windows`] | every length-`k` window with per-player counts and a weight per count, incremental ([`WindowScorer`]) | fourshift (`k = 4`, [`WindowWeights::fourshift`]); gomoku and connect6 as a cheap alternative |
+//! | [`patterns`] | fives, open/closed fours, open/broken/closed threes, open/closed twos per colour, incremental over the 4 lines through a move ([`LinePatterns`]), placement probes for move ordering and VCF | gomoku (`k = 5`, [`Rule::Freestyle`] or [`Rule::Exact`]), connect6 (`k = 6`) |
+//! | [`mobility`] | queen-move and 1–2-square step counts through empty squares | amazons, clamp |
+//! | [`amazons`] | queen/king distance maps, territory with the side-to-move tie term, Lieberum's `t1 t2 c1 c2 w` | amazons |
+//! | [`clamp`] | material, centre (rings from the edge), mobility (steps + drops) | clamp |
+//!
+//! Conventions:
+//! - Every score is from `First`'s point of view (First's value minus Second's); the
+//!   `score_for` methods flip it for the other side.
+//! - Weights are configurable everywhere; the defaults are starting points, not tuned values.
+//! - No function panics on caller input: board sizes, `k`, weight tables, squares and sets
+//!   are checked and refused with an [`EvalError`].
+//! - Tables that depend only on the board and `k` (windows, lines) are built once and shared.
+//!
+//! ```
+//! use board_core::{Geometry, Player};
+//! use eval::{KWindows, WindowScorer, WindowWeights};
+//!
+//! // fourshift: drive the scorer from make/unmake.
+//! let g = Geometry::square(6)?;
+//! let mut eval = WindowScorer::new(KWindows::new(g, 4)?, &WindowWeights::fourshift())?;
+//! let d3 = g.parse_square("d3")?;
+//! eval.place(Player::First, d3)?;     // make
+//! assert!(eval.score() > 0);
+//! eval.remove(Player::First, d3)?;    // unmake
+//! assert_eq!(eval.score(), 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
+#![deny(missing_docs)]
+
+pub mod amazons;
+pub mod clamp;
 mod error;
+pub mod mobility;
+pub mod patterns;
 mod util;
 pub mod windows;
 
+pub use amazons::{AmazonsDistances, Territory, TerritoryTerms};
+pub use clamp::ClampTerms;
 pub use error::EvalError;
-pub use windows::{KWindows, WindowScorer, WindowWeights, window_count};
-pub mod patterns;
 pub use patterns::{
     FoundPattern, LinePatterns, LineReport, Pattern, PatternCounts, PatternWeights, Probe, Rule,
     analyze_line,
 };
-pub mod amazons;
-pub mod mobility;
+pub use windows::{KWindows, WindowScorer, WindowWeights, window_count};

@@ -68,11 +68,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::{
-    collections::HashMap,
-    ops::{Index, IndexMut},
-    sync::{Mutex, OnceLock},
-};
+use std::ops::{Index, IndexMut};
 
 use board_core::{Direction, Geometry, Player, Square, SquareSet};
 
@@ -438,15 +434,10 @@ struct LineTable {
 
 impl LineTable {
     fn get(geometry: &'static Geometry, k: u32) -> &'static LineTable {
-        static CACHE: OnceLock<Mutex<HashMap<(u32, u32, u32), &'static LineTable>>> =
-            OnceLock::new();
-        let mut cache = CACHE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        cache
-            .entry((geometry.width(), geometry.height(), k))
-            .or_insert_with(|| Box::leak(Box::new(LineTable::build(geometry, k))))
+        static CACHE: util::TableCache<LineTable> = util::TableCache::new();
+        util::cached(&CACHE, (geometry.width(), geometry.height(), k), || {
+            LineTable::build(geometry, k)
+        })
     }
 
     fn build(geometry: &'static Geometry, k: u32) -> LineTable {

@@ -1,5 +1,10 @@
 //! Small checks shared by the evaluators.
 
+use std::{
+    collections::HashMap,
+    sync::{Mutex, OnceLock},
+};
+
 use board_core::{Geometry, Square, SquareSet};
 
 use crate::EvalError;
@@ -45,4 +50,21 @@ pub(crate) fn check_square(geometry: &Geometry, sq: Square) -> Result<(), EvalEr
     } else {
         Err(EvalError::off_board(sq, geometry.cells()))
     }
+}
+
+/// A process-wide cache of tables built once per `(width, height, k)` and never freed.
+pub(crate) type TableCache<T> = OnceLock<Mutex<HashMap<(u32, u32, u32), &'static T>>>;
+
+/// The cached table for `key`, built by `build` on first use.
+pub(crate) fn cached<T>(
+    cache: &'static TableCache<T>,
+    key: (u32, u32, u32),
+    build: impl FnOnce() -> T,
+) -> &'static T {
+    let mut map = cache
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    map.entry(key)
+        .or_insert_with(|| Box::leak(Box::new(build())))
 }

@@ -24,11 +24,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::{
-    collections::HashMap,
-    sync::{Mutex, OnceLock},
-};
-
 use board_core::{Direction, Geometry, Player, Square, SquareSet};
 
 use crate::{EvalError, util};
@@ -83,15 +78,12 @@ impl KWindows {
                 max,
             });
         }
-        static CACHE: OnceLock<Mutex<HashMap<(u32, u32, u32), &'static KWindows>>> =
-            OnceLock::new();
-        let mut cache = CACHE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        Ok(*cache
-            .entry((geometry.width(), geometry.height(), k))
-            .or_insert_with(|| Box::leak(Box::new(KWindows::build(geometry, k as u8)))))
+        static CACHE: util::TableCache<KWindows> = util::TableCache::new();
+        Ok(util::cached(
+            &CACHE,
+            (geometry.width(), geometry.height(), k),
+            || KWindows::build(geometry, k as u8),
+        ))
     }
 
     fn build(geometry: &'static Geometry, k: u8) -> KWindows {
