@@ -21,9 +21,10 @@ pub(crate) trait Bits: Copy + Eq + Default + fmt::Debug + Send + Sync + 'static 
     /// The set holding `sq` alone (empty if `sq` is past the capacity).
     fn bit(sq: Square) -> Self;
     fn has(self, sq: Square) -> bool;
+    /// Adds `sq` if absent, removes it if present (nothing if past the capacity).
+    fn toggle(&mut self, sq: Square);
     fn and(self, other: Self) -> Self;
     fn or(self, other: Self) -> Self;
-    fn xor(self, other: Self) -> Self;
     /// `self & !other`.
     fn and_not(self, other: Self) -> Self;
     /// Every square moved `n` indices up (`0 < n < 64`); squares past the capacity drop off.
@@ -104,16 +105,16 @@ impl Bits for u64 {
         self & Self::bit(sq) != 0
     }
     #[inline]
+    fn toggle(&mut self, sq: Square) {
+        *self ^= Self::bit(sq);
+    }
+    #[inline]
     fn and(self, other: u64) -> u64 {
         self & other
     }
     #[inline]
     fn or(self, other: u64) -> u64 {
         self | other
-    }
-    #[inline]
-    fn xor(self, other: u64) -> u64 {
-        self ^ other
     }
     #[inline]
     fn and_not(self, other: u64) -> u64 {
@@ -170,16 +171,16 @@ impl Bits for BoardSet {
         self.contains(sq)
     }
     #[inline]
+    fn toggle(&mut self, sq: Square) {
+        SquareSet::toggle(self, sq);
+    }
+    #[inline]
     fn and(self, other: BoardSet) -> BoardSet {
         self & other
     }
     #[inline]
     fn or(self, other: BoardSet) -> BoardSet {
         self | other
-    }
-    #[inline]
-    fn xor(self, other: BoardSet) -> BoardSet {
-        self ^ other
     }
     #[inline]
     fn and_not(self, other: BoardSet) -> BoardSet {

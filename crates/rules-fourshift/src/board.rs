@@ -42,10 +42,13 @@ impl<B: Bits> Stones<B> {
         self.masks.all.and_not(self.occupied())
     }
 
+    /// Adds or removes a piece; squares off the board are ignored (only an illegal move
+    /// passed to `make_move` has any).
     #[inline]
     pub fn toggle(&mut self, player: Player, sq: Square) {
-        let set = &mut self.sets[player.index()];
-        *set = set.xor(B::bit(sq));
+        if u32::from(sq.0) < self.width * self.width {
+            self.sets[player.index()].toggle(sq);
+        }
     }
 
     #[inline]
@@ -128,7 +131,7 @@ impl<B: Bits> Stones<B> {
     /// Walks the four lines through `sq` with the geometry's step tables.
     fn walk_line_through(&self, player: Player, sq: Square, k: u32, g: &Geometry) -> bool {
         let own = self.sets[player.index()];
-        if !own.has(sq) {
+        if !g.contains(sq) || !own.has(sq) {
             return false;
         }
         for axis in Direction::AXES {

@@ -4,6 +4,8 @@
 //! on many positions reached by seeded random playouts (to the end of the game) and on
 //! random boards.
 
+#![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
+
 use std::collections::BTreeMap;
 
 use board_core::{Outcome, Player, Position, divide, perft};

@@ -1,6 +1,8 @@
 //! One focused test per rule of `games.md` (section "fourshift") and per edge, every
 //! `MoveError`, config and position-string parsing, and pinned perft figures.
 
+#![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
+
 use board_core::{
     Coord, NotationError, Outcome, Player, Position, PositionStringError, Square, SquareError,
     SquareSet, perft,
