@@ -157,7 +157,7 @@ impl AmazonsDistances {
                 (UNREACHED, UNREACHED) => 0.0,
                 (_, UNREACHED) => 1.0,
                 (UNREACHED, _) => -1.0,
-                _ => ((k2 as f64 - k1 as f64) / 6.0).clamp(-1.0, 1.0),
+                _ => C2_STEPS[((k2 as i32 - k1 as i32).clamp(-6, 6) + 6) as usize],
             };
             if q1 != UNREACHED && q2 != UNREACHED {
                 t.w += pow2neg(q1.abs_diff(q2));
@@ -173,9 +173,27 @@ fn pow2neg(d: u8) -> f64 {
     if d == UNREACHED {
         0.0
     } else {
-        0.5f64.powi(d as i32)
+        // The exponent field of 2^-d is 1023 - d, exact for every d < 255.
+        f64::from_bits((1023 - d as u64) << 52)
     }
 }
+
+/// `clamp(diff / 6, -1, 1)` for `diff` in -6..=6, index `diff + 6`.
+const C2_STEPS: [f64; 13] = [
+    -1.0,
+    -5.0 / 6.0,
+    -4.0 / 6.0,
+    -3.0 / 6.0,
+    -2.0 / 6.0,
+    -1.0 / 6.0,
+    0.0,
+    1.0 / 6.0,
+    2.0 / 6.0,
+    3.0 / 6.0,
+    4.0 / 6.0,
+    5.0 / 6.0,
+    1.0,
+];
 
 /// Who reaches the empty squares first by one distance measure.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -293,18 +311,20 @@ impl Flood128 {
         let mut d = 0u8;
         while frontier != 0 && d < UNREACHED - 1 {
             d += 1;
+            // Slides stop at squares reached at an earlier level: everything beyond one of
+            // those along the same line was reached from it one level later, at most now.
+            let open = empty & !reached;
             let mut next = 0;
             for &sh in &self.shifts {
                 let mut t = frontier;
                 loop {
-                    t = Flood128::shift(t, sh) & empty;
+                    t = Flood128::shift(t, sh) & open;
                     if t == 0 {
                         break;
                     }
                     next |= t;
                 }
             }
-            next &= !reached;
             set_all(next, d, dist);
             reached |= next;
             frontier = next;

@@ -195,20 +195,6 @@ impl PatternCounts {
     pub fn best(&self) -> Option<Pattern> {
         Pattern::ALL.into_iter().find(|&p| self.get(p) > 0)
     }
-
-    #[inline]
-    fn add(&mut self, other: &PatternCounts) {
-        for (a, b) in self.0.iter_mut().zip(other.0) {
-            *a = a.wrapping_add(b);
-        }
-    }
-
-    #[inline]
-    fn sub(&mut self, other: &PatternCounts) {
-        for (a, b) in self.0.iter_mut().zip(other.0) {
-            *a = a.wrapping_sub(b);
-        }
-    }
 }
 
 impl Index<Pattern> for PatternCounts {
@@ -407,14 +393,114 @@ fn scan(
     five_points as u32
 }
 
-/// Pattern counts and five points of one line for one colour.
-fn line_summary(own: u32, opp: u32, len: u32, k: u32, rule: Rule) -> (PatternCounts, u32) {
-    let mut counts = PatternCounts::default();
-    if own == 0 {
-        return (counts, 0);
+/// Pattern counts packed one per byte, lane `i` for `Pattern::ALL[i]` (a line of at most
+/// 32 cells holds fewer than 256 patterns of a class).
+type Packed = u64;
+
+fn pack(counts: &PatternCounts) -> Packed {
+    counts
+        .0
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| (c.min(255) as u64) << (8 * i))
+        .sum()
+}
+
+/// The longest segment the lookup tables cover.
+const SEGMENT_MAX: u32 = 16;
+
+/// Summaries of every segment (a run of cells free of opponent stones, so the edges of the
+/// segment block) of `k..=SEGMENT_MAX` cells, indexed by length and own-stone mask: a line
+/// is summarised by adding up its segments, one lookup each.
+struct SegmentTable {
+    /// Index of the first entry of each segment length.
+    offset: [u32; SEGMENT_MAX as usize + 1],
+    counts: Box<[Packed]>,
+    five_points: Box<[u16]>,
+}
+
+impl SegmentTable {
+    fn get(k: u32, rule: Rule) -> Option<&'static SegmentTable> {
+        static CACHE: util::TableCache<SegmentTable> = util::TableCache::new();
+        (k <= SEGMENT_MAX)
+            .then(|| util::cached(&CACHE, (k, rule as u32, 0), || SegmentTable::build(k, rule)))
     }
-    let fp = scan(own, opp, len, k, rule, |p, _| counts[p] += 1);
-    (counts, fp)
+
+    fn build(k: u32, rule: Rule) -> SegmentTable {
+        let mut offset = [0u32; SEGMENT_MAX as usize + 1];
+        let mut counts = Vec::new();
+        let mut five_points = Vec::new();
+        for len in k..=SEGMENT_MAX {
+            offset[len as usize] = counts.len() as u32;
+            for own in 0..1u32 << len {
+                let mut c = PatternCounts::default();
+                let fp = scan(own, 0, len, k, rule, |p, _| c[p] += 1);
+                counts.push(pack(&c));
+                five_points.push(fp as u16);
+            }
+        }
+        SegmentTable {
+            offset,
+            counts: counts.into_boxed_slice(),
+            five_points: five_points.into_boxed_slice(),
+        }
+    }
+}
+
+impl std::fmt::Debug for SegmentTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SegmentTable({} entries)", self.counts.len())
+    }
+}
+
+/// Packed pattern counts and five points of one line for one colour, segment by segment.
+fn line_summary(
+    own: u32,
+    opp: u32,
+    len: u32,
+    k: u32,
+    rule: Rule,
+    table: Option<&SegmentTable>,
+) -> (Packed, u32) {
+    if own == 0 {
+        return (0, 0);
+    }
+    let (mut packed, mut fp) = (0, 0u64);
+    let mut free = bits(0, len) & !(opp as u64);
+    while free != 0 {
+        let a = free.trailing_zeros();
+        let n = (free >> a).trailing_ones();
+        free &= !bits(a, a + n);
+        let o = ((own as u64 >> a) & bits(0, n)) as u32;
+        if n < k || o == 0 {
+            continue;
+        }
+        match table {
+            Some(t) if n <= SEGMENT_MAX => {
+                let i = t.offset[n as usize] as usize + o as usize;
+                packed += t.counts[i];
+                fp |= (t.five_points[i] as u64) << a;
+            }
+            _ => {
+                let mut c = PatternCounts::default();
+                fp |= (scan(o, 0, n, k, rule, |p, _| c[p] += 1) as u64) << a;
+                packed += pack(&c);
+            }
+        }
+    }
+    (packed, fp as u32)
+}
+
+/// Adds `new − old` lane by lane to `totals`.
+#[inline]
+fn apply_diff(totals: &mut PatternCounts, old: Packed, new: Packed) {
+    if old == new {
+        return;
+    }
+    for (i, t) in totals.0.iter_mut().enumerate() {
+        let (o, n) = ((old >> (8 * i)) & 0xff, (new >> (8 * i)) & 0xff);
+        *t = t.wrapping_add(n as u32).wrapping_sub(o as u32);
+    }
 }
 
 const NO_LINE: u16 = u16::MAX;
@@ -521,7 +607,9 @@ pub struct LinePatterns {
     board: Vec<Option<Player>>,
     /// Per line, each colour's stones (bit = position on the line).
     masks: Vec<[u32; 2]>,
-    counts: Vec<[PatternCounts; 2]>,
+    /// Per line and colour, the packed counts of that line.
+    counts: Vec<[Packed; 2]>,
+    segments: Option<&'static SegmentTable>,
     five_points: Vec<[u32; 2]>,
     totals: [PatternCounts; 2],
 }
@@ -550,7 +638,8 @@ impl LinePatterns {
             weights,
             board: vec![None; geometry.cells()],
             masks: vec![[0, 0]; table.lines()],
-            counts: vec![[PatternCounts::default(); 2]; table.lines()],
+            counts: vec![[0; 2]; table.lines()],
+            segments: SegmentTable::get(k, rule),
             five_points: vec![[0, 0]; table.lines()],
             totals: [PatternCounts::default(); 2],
         })
@@ -693,10 +782,9 @@ impl LinePatterns {
         let len = self.table.len[line] as u32;
         let [m0, m1] = self.masks[line];
         for (c, (own, opp)) in [(m0, m1), (m1, m0)].into_iter().enumerate() {
-            let (counts, fp) = line_summary(own, opp, len, self.table.k, self.rule);
-            self.totals[c].sub(&self.counts[line][c]);
-            self.totals[c].add(&counts);
-            self.counts[line][c] = counts;
+            let (packed, fp) = line_summary(own, opp, len, self.table.k, self.rule, self.segments);
+            apply_diff(&mut self.totals[c], self.counts[line][c], packed);
+            self.counts[line][c] = packed;
             self.five_points[line][c] = fp;
         }
     }
@@ -721,22 +809,27 @@ impl LinePatterns {
             }
             let line = line as usize;
             let len = self.table.len[line] as u32;
+            let pos = pos as u32;
             let bit = 1u32 << pos;
             let own = self.masks[line][me] | bit;
             let opp = self.masks[line][1 - me];
-            let mut mine = PatternCounts::default();
-            scan(own, opp, len, k, rule, |p, stones| {
-                mine[p] += 1;
-                if stones & bit != 0 {
+            // The segment holding the new stone: its patterns that contain the stone.
+            let free = bits(0, len) & !(opp as u64);
+            let blocked_below = !free & bits(0, pos);
+            let lo = blocked_below.checked_ilog2().map_or(0, |b| b + 1);
+            let hi = pos + (free >> pos).trailing_ones();
+            let seg_own = ((own as u64 >> lo) & bits(0, hi - lo)) as u32;
+            let seg_bit = 1u32 << (pos - lo);
+            scan(seg_own, 0, hi - lo, k, rule, |p, stones| {
+                if stones & seg_bit != 0 {
                     probe.created[p] += 1;
                     probe.per_axis[a] = Some(probe.per_axis[a].map_or(p, |q| q.min(p)));
                 }
             });
-            let (theirs, _) = line_summary(opp, own, len, k, rule);
-            delta[me].add(&mine);
-            delta[me].sub(&self.counts[line][me]);
-            delta[1 - me].add(&theirs);
-            delta[1 - me].sub(&self.counts[line][1 - me]);
+            let (mine, _) = line_summary(own, opp, len, k, rule, self.segments);
+            let (theirs, _) = line_summary(opp, own, len, k, rule, self.segments);
+            apply_diff(&mut delta[me], self.counts[line][me], mine);
+            apply_diff(&mut delta[1 - me], self.counts[line][1 - me], theirs);
         }
         // Counts may go down: weigh them as signed.
         let weigh = |d: &PatternCounts| -> i64 {

@@ -365,6 +365,40 @@ fn walk(w: u32, h: u32, k: u32, rule: Rule, ops: &[(bool, u16)]) {
                 let probe = lp.probe(p, sq).unwrap();
                 lp.place(p, sq).unwrap();
                 assert_eq!(lp.score(), before + probe.score_delta);
+                // What the probe said the stone creates: the patterns holding it, line by line.
+                let mut created = PatternCounts::default();
+                let mut per_axis = [None; 4];
+                for (a, axis) in Direction::AXES.into_iter().enumerate() {
+                    let mut first = sq;
+                    while let Some(prev) = g.step(first, axis.opposite()) {
+                        first = prev;
+                    }
+                    let cells: Vec<Square> =
+                        std::iter::once(first).chain(g.ray(first, axis)).collect();
+                    let (mut own, mut opp, mut bit) = (0u32, 0u32, 0u32);
+                    for (i, c) in cells.iter().enumerate() {
+                        match lp.piece_at(*c) {
+                            Some(q) if q == p => own |= 1 << i,
+                            Some(_) => opp |= 1 << i,
+                            None => {}
+                        }
+                        if *c == sq {
+                            bit = 1 << i;
+                        }
+                    }
+                    for f in analyze_line(own, opp, cells.len() as u32, k, rule)
+                        .unwrap()
+                        .found
+                    {
+                        if f.stones & bit != 0 {
+                            created[f.pattern] += 1;
+                            per_axis[a] =
+                                Some(per_axis[a].map_or(f.pattern, |q: Pattern| q.min(f.pattern)));
+                        }
+                    }
+                }
+                assert_eq!(probe.created, created);
+                assert_eq!(probe.per_axis, per_axis);
                 sets[p.index()].insert(sq);
                 board[sq.index()] = Some(p);
             }
