@@ -38,7 +38,7 @@
 //! # Notation
 //! A placement is written `c3`, a shift `c3-c4`. Input is case-insensitive, ignores
 //! surrounding whitespace, and also accepts `c3 c4` and `c3 - c4` for a shift.
-//! [`Position::parse_move`] checks only the syntax and that the squares are on the board.
+//! [`Position::parse_move`](board_core::Position::parse_move) checks only the syntax and that the squares are on the board.
 //!
 //! # Position strings
 //! `board side black-in-hand white-in-hand ply`, fields separated by whitespace:
@@ -108,7 +108,7 @@
 //!   diagonal, two away or wrapping around an edge), and an occupied destination.
 //! - The Zobrist hash covers the pieces and the side to move, not the ply (the hands and
 //!   the phase follow from the board).
-//! - [`Position::outcome_reason`] reads "four in a row c1-f4" (the winner's longest line,
+//! - [`Position::outcome_reason`](board_core::Position::outcome_reason) reads "four in a row c1-f4" (the winner's longest line,
 //!   lower square first; "five in a row …" for longer lines), "White has no legal moves", or
 //!   "move limit of 120 plies reached".
 //! - The position keeps no move history (no last move): every rule depends only on the
