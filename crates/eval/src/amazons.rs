@@ -23,6 +23,9 @@
 //!   while the players still share the board, small once territories are closed (Lieberum
 //!   weighs `t1, t2, c1, c2` by functions of `w`; weights are the engine's business).
 //!
+//! Distances are bytes: a square more than 254 moves away counts as unreached (only king
+//! distances through a winding maze on a board of more than 254 cells can get there).
+//!
 //! Every term is from First's point of view. Boards of up to 128 cells (10×10, 8×8, 11×11)
 //! are flooded with [`Bitboard128`] shifts, one shift-and-mask per direction and step;
 //! larger boards use a breadth-first search over squares.

@@ -1,15 +1,14 @@
 //! The one error type of this crate.
 
 use board_core::{Player, Square};
-use thiserror::Error;
+use std::fmt;
 
 /// Why an evaluator refused its input. Nothing in this crate panics on caller input: sizes,
 /// `k`, weight tables and squares are range-checked and reported here instead.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalError {
     /// `k` does not fit: it must be 1 or more and at most `max` (the longer board side, or
     /// 32 for a single line).
-    #[error("line length k={k} does not fit a {width}x{height} board: allowed 1-{max}")]
     BadK {
         /// The refused length.
         k: u32,
@@ -21,7 +20,6 @@ pub enum EvalError {
         max: u32,
     },
     /// A weight table has the wrong number of entries.
-    #[error("weight table has {got} entries, expected {expected} (one per piece count 1..=k)")]
     BadWeights {
         /// Entries needed (`k`).
         expected: usize,
@@ -29,7 +27,6 @@ pub enum EvalError {
         got: usize,
     },
     /// A square index that is not on the board.
-    #[error("square index {square} is off a board of {cells} cells")]
     OffBoard {
         /// The flat index given.
         square: u16,
@@ -37,7 +34,6 @@ pub enum EvalError {
         cells: usize,
     },
     /// The board has more cells than the square-set type can hold.
-    #[error("a board of {cells} cells does not fit a square set of capacity {capacity}")]
     SetTooSmall {
         /// Cells on the board.
         cells: usize,
@@ -45,13 +41,11 @@ pub enum EvalError {
         capacity: usize,
     },
     /// A piece was placed on a square that already holds one.
-    #[error("square index {square} is already occupied")]
     Occupied {
         /// The flat index given.
         square: u16,
     },
     /// A piece was removed from a square that does not hold a piece of that player.
-    #[error("square index {square} holds no piece of the {player} player")]
     NotThere {
         /// The flat index given.
         square: u16,
@@ -60,13 +54,11 @@ pub enum EvalError {
     },
     /// A line given as bit masks is malformed: longer than 32 cells, stones beyond its
     /// length, or a cell claimed by both players.
-    #[error("malformed line of {len} cells (at most 32, masks inside the line and disjoint)")]
     BadLine {
         /// The line length given.
         len: u32,
     },
     /// The two players' piece sets share a square.
-    #[error("square index {square} is in both players' sets")]
     Overlap {
         /// The first shared square.
         square: u16,
@@ -79,5 +71,79 @@ impl EvalError {
             square: sq.0,
             cells,
         }
+    }
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalError::BadK {
+                k,
+                width,
+                height,
+                max,
+            } => write!(
+                f,
+                "line length k={k} does not fit a {width}x{height} board: allowed 1-{max}"
+            ),
+            EvalError::BadWeights { expected, got } => write!(
+                f,
+                "weight table has {got} entries, expected {expected} (one per piece count 1..=k)"
+            ),
+            EvalError::OffBoard { square, cells } => {
+                write!(f, "square index {square} is off a board of {cells} cells")
+            }
+            EvalError::SetTooSmall { cells, capacity } => write!(
+                f,
+                "a board of {cells} cells does not fit a square set of capacity {capacity}"
+            ),
+            EvalError::Occupied { square } => {
+                write!(f, "square index {square} is already occupied")
+            }
+            EvalError::NotThere { square, player } => {
+                write!(
+                    f,
+                    "square index {square} holds no piece of the {player} player"
+                )
+            }
+            EvalError::BadLine { len } => write!(
+                f,
+                "malformed line of {len} cells (at most 32, masks inside the line and disjoint)"
+            ),
+            EvalError::Overlap { square } => {
+                write!(f, "square index {square} is in both players' sets")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_problem() {
+        let e = EvalError::BadK {
+            k: 7,
+            width: 6,
+            height: 6,
+            max: 6,
+        };
+        assert_eq!(
+            e.to_string(),
+            "line length k=7 does not fit a 6x6 board: allowed 1-6"
+        );
+        let e = EvalError::NotThere {
+            square: 3,
+            player: Player::Second,
+        };
+        assert_eq!(
+            e.to_string(),
+            "square index 3 holds no piece of the second player"
+        );
+        let boxed: Box<dyn std::error::Error> = Box::new(EvalError::Overlap { square: 1 });
+        assert!(boxed.to_string().contains("both players"));
     }
 }
