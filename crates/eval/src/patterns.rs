@@ -38,8 +38,8 @@
 //!
 //!   (Drawn for `k = 5`; `O` is an opponent stone or the edge, `.` empty.)
 //! - Distinct stone sets are distinct patterns even when they share stones, so `XXX.X.XXX`
-//!   is two fours (a double four on one line) and, under freestyle, `.XXXX.X` is an open
-//!   four plus a four.
+//!   is two fours (a double four on one line) plus the closed three `X.X.X` in its middle,
+//!   and under freestyle `.XXXX.X` is an open four plus a four.
 //! - The **five points** of a colour are the empty squares where one own stone makes a five
 //!   on that line: the gap of every admissible window holding `k − 1` own stones.
 //!
@@ -47,7 +47,10 @@
 //!
 //! [`LinePatterns`] keeps, per line and colour, the counts and five points of that line and
 //! the board totals. [`place`](LinePatterns::place) and [`remove`](LinePatterns::remove)
-//! rescan only the (at most) four lines through the changed square. [`probe`](LinePatterns::probe)
+//! rescan only the (at most) four lines through the changed square. A line is summed up
+//! segment by segment (runs of cells free of opponent stones, which is all a pattern can
+//! use): segments of up to 16 cells are looked up in a table built once per `(k, rule)`
+//! (2^17 entries, about 1.3 MB), longer ones are scanned directly. [`probe`](LinePatterns::probe)
 //! answers "what would a stone of `P` on `S` create" (and how the score would move) without
 //! changing anything: candidate ordering and VCF.
 //!
