@@ -15,14 +15,11 @@ pub(crate) const WORD_MAX_SIDE: u32 = 8;
 
 /// Set operations the rules need.
 pub(crate) trait Bits: Copy + Eq + Default + fmt::Debug + Send + Sync + 'static {
-    /// Whether lines are checked by shifting whole boards (cheap for one word) rather than
-    /// by walking from the last move (cheaper than shifting eleven words).
-    const WHOLE_BOARD_LINES: bool;
     /// The set holding `sq` alone (empty if `sq` is past the capacity).
     fn bit(sq: Square) -> Self;
     fn has(self, sq: Square) -> bool;
-    /// Adds `sq` if absent, removes it if present (nothing if past the capacity).
-    fn toggle(&mut self, sq: Square);
+    /// Adds `sq` if absent, removes it if present; nothing if `sq` is not in `within`.
+    fn toggle_within(&mut self, sq: Square, within: &Self);
     fn and(self, other: Self) -> Self;
     fn or(self, other: Self) -> Self;
     /// `self & !other`.
@@ -37,6 +34,9 @@ pub(crate) trait Bits: Copy + Eq + Default + fmt::Debug + Send + Sync + 'static 
     fn pop(&mut self) -> Option<Square>;
     /// The edge masks of a `size × size` board.
     fn masks(size: u32) -> &'static Masks<Self>;
+    /// For each square of a `size × size` board, the four whole lines through it (see
+    /// [`line_masks`]); empty where walking the lines is cheaper than one mask per line.
+    fn line_masks(size: u32) -> &'static [[Self; 4]];
     fn to_board_set(self) -> BoardSet;
 }
 
@@ -94,8 +94,55 @@ const fn all_word_masks() -> [Masks<u64>; WORD_MAX_SIDE as usize + 1] {
 
 static WORD_MASKS: [Masks<u64>; WORD_MAX_SIDE as usize + 1] = all_word_masks();
 
+/// The index step along each line of [`line_masks`] on a board of width `w`: east, north,
+/// north-east, north-west.
+#[inline]
+pub(crate) const fn line_steps(w: u32) -> [u32; 4] {
+    [1, w, w + 1, w - 1]
+}
+
+/// The four whole lines through the square at `col`, `row` of a `size × size` board, in the
+/// order of [`line_steps`]: the row, the column, the diagonal rising to the right and the
+/// diagonal rising to the left.
+const fn word_lines_through(size: u32, col: u32, row: u32) -> [u64; 4] {
+    const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+    let mut out = [0u64; 4];
+    let mut axis = 0;
+    while axis < 4 {
+        let (dc, dr) = DIRS[axis];
+        let mut sign = -1;
+        while sign <= 1 {
+            let (mut c, mut r) = (col as i32, row as i32);
+            while c >= 0 && r >= 0 && c < size as i32 && r < size as i32 {
+                out[axis] |= 1u64 << (r as u32 * size + c as u32);
+                c += dc * sign;
+                r += dr * sign;
+            }
+            sign += 2;
+        }
+        axis += 1;
+    }
+    out
+}
+
+const fn all_word_lines() -> [[[u64; 4]; 64]; WORD_MAX_SIDE as usize + 1] {
+    let mut out = [[[0u64; 4]; 64]; WORD_MAX_SIDE as usize + 1];
+    let mut size = 1;
+    while size <= WORD_MAX_SIDE {
+        let mut sq = 0;
+        while sq < size * size {
+            out[size as usize][sq as usize] = word_lines_through(size, sq % size, sq / size);
+            sq += 1;
+        }
+        size += 1;
+    }
+    out
+}
+
+/// `WORD_LINES[size][square]`: see [`word_lines_through`] (18 KiB, built at compile time).
+static WORD_LINES: [[[u64; 4]; 64]; WORD_MAX_SIDE as usize + 1] = all_word_lines();
+
 impl Bits for u64 {
-    const WHOLE_BOARD_LINES: bool = true;
     #[inline]
     fn bit(sq: Square) -> u64 {
         1u64.checked_shl(sq.0 as u32).unwrap_or(0)
@@ -105,8 +152,8 @@ impl Bits for u64 {
         self & Self::bit(sq) != 0
     }
     #[inline]
-    fn toggle(&mut self, sq: Square) {
-        *self ^= Self::bit(sq);
+    fn toggle_within(&mut self, sq: Square, within: &u64) {
+        *self ^= Self::bit(sq) & within;
     }
     #[inline]
     fn and(self, other: u64) -> u64 {
@@ -149,6 +196,13 @@ impl Bits for u64 {
     fn masks(size: u32) -> &'static Masks<u64> {
         &WORD_MASKS[(size as usize).min(WORD_MAX_SIDE as usize)]
     }
+    fn line_masks(size: u32) -> &'static [[u64; 4]] {
+        let cells = (size * size) as usize;
+        WORD_LINES
+            .get(size as usize)
+            .and_then(|lines| lines.get(..cells))
+            .unwrap_or(&[])
+    }
     fn to_board_set(self) -> BoardSet {
         let mut out = BoardSet::default();
         out.0[0] = self;
@@ -159,7 +213,6 @@ impl Bits for u64 {
 const WORDS: usize = 11;
 
 impl Bits for BoardSet {
-    const WHOLE_BOARD_LINES: bool = false;
     #[inline]
     fn bit(sq: Square) -> BoardSet {
         let mut out = BoardSet::default();
@@ -171,8 +224,10 @@ impl Bits for BoardSet {
         self.contains(sq)
     }
     #[inline]
-    fn toggle(&mut self, sq: Square) {
-        SquareSet::toggle(self, sq);
+    fn toggle_within(&mut self, sq: Square, within: &BoardSet) {
+        if within.contains(sq) {
+            SquareSet::toggle(self, sq);
+        }
     }
     #[inline]
     fn and(self, other: BoardSet) -> BoardSet {
@@ -226,6 +281,9 @@ impl Bits for BoardSet {
         static MASKS: OnceLock<Vec<Masks<BoardSet>>> = OnceLock::new();
         let all = MASKS.get_or_init(|| (0..=26).map(wide_masks).collect());
         &all[(size as usize).min(all.len() - 1)]
+    }
+    fn line_masks(_size: u32) -> &'static [[BoardSet; 4]] {
+        &[]
     }
     fn to_board_set(self) -> BoardSet {
         self
@@ -297,6 +355,25 @@ mod tests {
         }
         assert_eq!(u64::bit(Square(64)), 0);
         assert!(!Bits::has(BoardSet::default(), Square(9999)));
+    }
+
+    #[test]
+    fn line_masks_hold_whole_lines() {
+        let lines = u64::line_masks(6);
+        assert_eq!(lines.len(), 36);
+        // c3 (index 14): row 3, column c, diagonals a1-f6 and a5-e1
+        let sq = |name: &str| {
+            let b = name.as_bytes();
+            1u64 << ((b[1] - b'1') as u32 * 6 + (b[0] - b'a') as u32)
+        };
+        let set = |names: &str| names.split(' ').map(sq).fold(0, |a, b| a | b);
+        assert_eq!(lines[14][0], set("a3 b3 c3 d3 e3 f3"));
+        assert_eq!(lines[14][1], set("c1 c2 c3 c4 c5 c6"));
+        assert_eq!(lines[14][2], set("a1 b2 c3 d4 e5 f6"));
+        assert_eq!(lines[14][3], set("e1 d2 c3 b4 a5"));
+        assert_eq!(line_steps(6), [1, 6, 7, 5]);
+        assert!(BoardSet::line_masks(6).is_empty());
+        assert_eq!(u64::line_masks(8).len(), 64);
     }
 
     #[test]

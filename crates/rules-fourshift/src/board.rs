@@ -4,7 +4,7 @@
 use board_core::{BoardSet, Direction, Geometry, Player, Square};
 
 use crate::{
-    bits::{Bits, Masks, WORD_MAX_SIDE},
+    bits::{Bits, Masks, WORD_MAX_SIDE, line_steps},
     moves::Move,
 };
 
@@ -14,7 +14,43 @@ pub(crate) struct Stones<B: Bits> {
     /// Indexed by [`Player::index`].
     pub sets: [B; 2],
     masks: &'static Masks<B>,
+    /// `lines[sq]`: the four whole lines through `sq` (empty for wide boards).
+    lines: &'static [[B; 4]],
+    /// How [`Stones::masked_line`] grows runs to `k`.
+    plan: RunPlan,
     width: u32,
+}
+
+/// The run lengths to add, one shift each, to grow runs of 1 into runs of `k`: doubling
+/// while possible, then the remainder (`k = 4`: +1, +2; `k = 5`: +1, +2, +1).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunPlan {
+    k: u32,
+    steps: [u32; 6],
+    len: u8,
+}
+
+impl RunPlan {
+    fn new(k: u32) -> RunPlan {
+        let mut plan = RunPlan {
+            k,
+            steps: [0; 6],
+            len: 0,
+        };
+        let mut run = 1;
+        while run < k && (plan.len as usize) < plan.steps.len() {
+            let add = run.min(k - run);
+            plan.steps[plan.len as usize] = add;
+            plan.len += 1;
+            run += add;
+        }
+        plan
+    }
+
+    #[inline]
+    fn steps(&self) -> &[u32] {
+        &self.steps[..self.len as usize]
+    }
 }
 
 impl<B: Bits> PartialEq for Stones<B> {
@@ -24,10 +60,12 @@ impl<B: Bits> PartialEq for Stones<B> {
 }
 
 impl<B: Bits> Stones<B> {
-    fn new(size: u32) -> Self {
+    fn new(size: u32, k: u32) -> Self {
         Stones {
+            plan: RunPlan::new(k),
             sets: [B::default(); 2],
             masks: B::masks(size),
+            lines: B::line_masks(size),
             width: size,
         }
     }
@@ -46,9 +84,7 @@ impl<B: Bits> Stones<B> {
     /// passed to `make_move` has any).
     #[inline]
     pub fn toggle(&mut self, player: Player, sq: Square) {
-        if u32::from(sq.0) < self.width * self.width {
-            self.sets[player.index()].toggle(sq);
-        }
+        self.sets[player.index()].toggle_within(sq, &self.masks.all);
     }
 
     #[inline]
@@ -118,19 +154,49 @@ impl<B: Bits> Stones<B> {
         }
     }
 
-    /// Whether `player` has `k` or more pieces in an unbroken line through `sq`.
+    /// Whether `player` has `k` or more pieces in an unbroken line through `sq`. On boards
+    /// up to 8×8 this looks at the whole of the four lines through `sq`; that is the same
+    /// thing after a move, because a line the mover already had would have ended the game,
+    /// so any line on the board now contains the moved piece.
     #[inline]
     pub fn has_line_through(&self, player: Player, sq: Square, k: u32, g: &Geometry) -> bool {
-        if B::WHOLE_BOARD_LINES {
-            self.has_line(player, k)
-        } else {
-            self.walk_line_through(player, sq, k, g)
+        let own = self.sets[player.index()];
+        match self.lines.get(sq.index()) {
+            Some(lines) => Self::masked_line(own, lines, &self.plan, self.width),
+            None => Self::walk_line_through(own, sq, k, g),
         }
     }
 
+    /// With one mask per line through the square, all four lines at once: `runs[axis]`
+    /// holds the squares that start `len` own pieces in a row along that line, and each step
+    /// of `plan` grows `len` (doubling, then topping up to `k`). Within one line no edge
+    /// masks are needed.
+    #[inline]
+    fn masked_line(own: B, lines: &[B; 4], plan: &RunPlan, width: u32) -> bool {
+        let steps = line_steps(width);
+        let mut runs = [
+            own.and(lines[0]),
+            own.and(lines[1]),
+            own.and(lines[2]),
+            own.and(lines[3]),
+        ];
+        if plan.k == 4 {
+            for (run, step) in runs.iter_mut().zip(steps) {
+                *run = run.and(run.shr(step));
+                *run = run.and(run.shr(2 * step));
+            }
+        } else {
+            for &mult in plan.steps() {
+                for (run, step) in runs.iter_mut().zip(steps) {
+                    *run = run.and(run.shr(mult * step));
+                }
+            }
+        }
+        !runs[0].or(runs[1]).or(runs[2]).or(runs[3]).is_empty()
+    }
+
     /// Walks the four lines through `sq` with the geometry's step tables.
-    fn walk_line_through(&self, player: Player, sq: Square, k: u32, g: &Geometry) -> bool {
-        let own = self.sets[player.index()];
+    fn walk_line_through(own: B, sq: Square, k: u32, g: &Geometry) -> bool {
         if !g.contains(sq) || !own.has(sq) {
             return false;
         }
@@ -189,11 +255,11 @@ pub(crate) enum Board {
 }
 
 impl Board {
-    pub fn new(size: u32) -> Board {
+    pub fn new(size: u32, k: u32) -> Board {
         if size <= WORD_MAX_SIDE {
-            Board::Word(Stones::new(size))
+            Board::Word(Stones::new(size, k))
         } else {
-            Board::Wide(Stones::new(size))
+            Board::Wide(Stones::new(size, k))
         }
     }
 }
@@ -208,3 +274,96 @@ macro_rules! with_stones {
     };
 }
 pub(crate) use with_stones;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The longest run of `own` on the whole line through `(col, row)` in direction
+    /// `(dc, dr)`, by coordinates.
+    fn naive_run(own: u64, size: i32, col: i32, row: i32, (dc, dr): (i32, i32)) -> u32 {
+        let (mut c, mut r) = (col, row);
+        while (0..size).contains(&(c - dc)) && (0..size).contains(&(r - dr)) {
+            c -= dc;
+            r -= dr;
+        }
+        let (mut best, mut run) = (0, 0);
+        while (0..size).contains(&c) && (0..size).contains(&r) {
+            if own >> (r * size + c) & 1 == 1 {
+                run += 1;
+                best = best.max(run);
+            } else {
+                run = 0;
+            }
+            c += dc;
+            r += dr;
+        }
+        best
+    }
+
+    #[test]
+    fn masked_lines_match_a_naive_scan() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for size in 3..=WORD_MAX_SIDE {
+            let g = Geometry::square(size).unwrap();
+            let all = u64::masks(size).all;
+            for k in 2..=size {
+                let stones = Stones::<u64>::new(size, k);
+                for _ in 0..300 {
+                    let density = rng.random_range(0.2..0.9);
+                    let own = (0..size * size)
+                        .filter(|_| rng.random_bool(density))
+                        .fold(0u64, |acc, i| acc | 1 << i)
+                        & all;
+                    let sq = Square(rng.random_range(0..size * size) as u16);
+                    let (col, row) = ((sq.0 as u32 % size) as i32, (sq.0 as u32 / size) as i32);
+                    let expected = [(1, 0), (0, 1), (1, 1), (-1, 1)]
+                        .into_iter()
+                        .any(|d| naive_run(own, size as i32, col, row, d) >= k);
+                    let lines = &stones.lines[sq.index()];
+                    assert_eq!(
+                        Stones::masked_line(own, lines, &stones.plan, size),
+                        expected,
+                        "size {size} k {k} sq {sq:?} own {own:#x}"
+                    );
+                    // the walk agrees whenever the piece on `sq` is part of the answer
+                    let own_with = own | 1 << sq.0;
+                    let walk = Stones::<u64>::walk_line_through(own_with, sq, k, g);
+                    let through = [(1, 0), (0, 1), (1, 1), (-1, 1)]
+                        .into_iter()
+                        .any(|(dc, dr)| {
+                            let mut n = 1;
+                            for sign in [1, -1] {
+                                let (mut c, mut r) = (col + dc * sign, row + dr * sign);
+                                while (0..size as i32).contains(&c)
+                                    && (0..size as i32).contains(&r)
+                                    && own_with >> (r * size as i32 + c) & 1 == 1
+                                {
+                                    n += 1;
+                                    c += dc * sign;
+                                    r += dr * sign;
+                                }
+                            }
+                            n >= k
+                        });
+                    assert_eq!(walk, through, "walk: size {size} k {k} sq {sq:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn run_plans_reach_k() {
+        for k in 2..=26 {
+            let plan = RunPlan::new(k);
+            let mut run = 1;
+            for &add in plan.steps() {
+                assert!(add <= run, "k {k}: a step may at most double the run");
+                run += add;
+            }
+            assert_eq!(run, k);
+        }
+    }
+}

@@ -1,6 +1,6 @@
 //! [`Fourshift`]: a position with its rules, implementing [`board_core::Position`].
 
-use std::fmt;
+use std::{fmt, sync::OnceLock};
 
 use board_core::{
     Bitboard64, BoardSet, Coord, Direction, Geometry, NotationError, Outcome, Player, Position,
@@ -73,6 +73,7 @@ pub struct Undo {
 pub struct Fourshift {
     pub(crate) config: FourshiftConfig,
     pub(crate) geometry: &'static Geometry,
+    keys: &'static Keys,
     pub(crate) board: Board,
     pub(crate) side: Player,
     /// Pieces in hand, by [`Player::index`]; always `pieces` minus the pieces on the board.
@@ -118,6 +119,39 @@ impl Default for Fourshift {
     /// The start position under the default rules.
     fn default() -> Self {
         Fourshift::new(FourshiftConfig::default())
+    }
+}
+
+/// The Zobrist keys of one board size, copied out of [`zobrist()`] so that a move costs
+/// one table read per square: `squares[sq][player]` is `zobrist().piece(player, sq)`.
+#[derive(Debug)]
+struct Keys {
+    squares: Box<[[u64; 2]]>,
+    /// `zobrist().side(First) ^ zobrist().side(Second)`: what every move flips.
+    side_flip: u64,
+}
+
+impl Keys {
+    fn of(size: u32) -> &'static Keys {
+        const SIZES: usize = board_core::MAX_SIDE as usize + 1;
+        static TABLES: [OnceLock<Keys>; SIZES] = [const { OnceLock::new() }; SIZES];
+        TABLES[(size as usize).min(SIZES - 1)].get_or_init(|| {
+            let z = zobrist();
+            Keys {
+                squares: (0..(size * size) as u16)
+                    .map(|sq| [z.piece(0, Square(sq)), z.piece(1, Square(sq))])
+                    .collect(),
+                side_flip: z.side(Player::First) ^ z.side(Player::Second),
+            }
+        })
+    }
+
+    /// The key of `player`'s piece on `sq` (0 off the board).
+    #[inline]
+    fn piece(&self, player: Player, sq: Square) -> u64 {
+        self.squares
+            .get(sq.index())
+            .map_or(0, |keys| keys[player.index()])
     }
 }
 
@@ -270,7 +304,10 @@ impl Fourshift {
     #[inline]
     fn end_after(&self, mover: Player, to: Square) -> Option<EndReason> {
         let (k, g) = (self.config.k(), self.geometry);
-        let line = with_stones!(&self.board, b => b.has_line_through(mover, to, k, g));
+        // Fewer than k pieces on the board (early in placement) cannot make a line.
+        let on_board = self.config.pieces().wrapping_sub(self.hand[mover.index()]);
+        let line =
+            on_board >= k && with_stones!(&self.board, b => b.has_line_through(mover, to, k, g));
         if line {
             Some(EndReason::Line(mover))
         } else if !self.mover_can_move() {
@@ -325,7 +362,8 @@ impl Position for Fourshift {
         let mut pos = Fourshift {
             config,
             geometry,
-            board: Board::new(config.size()),
+            keys: Keys::of(config.size()),
+            board: Board::new(config.size(), config.k()),
             side: Player::First,
             hand: [config.pieces(); 2],
             ply: 0,
@@ -479,14 +517,14 @@ impl Position for Fourshift {
             hash: self.hash,
             end: self.end,
         };
-        let z = zobrist();
+        let keys = self.keys;
         let me = self.side;
         let to = match mv {
             Move::Place(to) => {
                 with_stones!(&mut self.board, b => b.toggle(me, to));
                 let hand = &mut self.hand[me.index()];
                 *hand = hand.wrapping_sub(1);
-                self.hash ^= z.piece(me.index(), to);
+                self.hash ^= keys.piece(me, to);
                 to
             }
             Move::Shift { from, to } => {
@@ -494,12 +532,12 @@ impl Position for Fourshift {
                     b.toggle(me, from);
                     b.toggle(me, to);
                 });
-                self.hash ^= z.piece(me.index(), from) ^ z.piece(me.index(), to);
+                self.hash ^= keys.piece(me, from) ^ keys.piece(me, to);
                 to
             }
         };
         self.side = me.other();
-        self.hash ^= z.side(Player::First) ^ z.side(Player::Second);
+        self.hash ^= keys.side_flip;
         self.ply = self.ply.wrapping_add(1);
         self.end = self.end_after(me, to);
         undo
