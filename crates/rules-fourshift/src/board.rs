@@ -154,6 +154,12 @@ impl<B: Bits> Stones<B> {
         }
     }
 
+    /// The four whole lines through `sq` (see [`crate::bits`]), on boards with line masks.
+    #[inline]
+    pub fn lines_through(&self, sq: Square) -> Option<&[B; 4]> {
+        self.lines.get(sq.index())
+    }
+
     /// Whether `player` has `k` or more pieces in an unbroken line through `sq`. On boards
     /// up to 8×8 this looks at the whole of the four lines through `sq`; that is the same
     /// thing after a move, because a line the mover already had would have ended the game,

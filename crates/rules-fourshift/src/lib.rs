@@ -30,6 +30,7 @@
 //!   accessors for search and evaluation: [`Fourshift::piece_at`], [`Fourshift::stones`]
 //!   (any size) and [`Fourshift::stones64`] (up to 8×8), [`Fourshift::occupied`],
 //!   [`Fourshift::empty_squares`], [`Fourshift::in_hand`], [`Fourshift::on_board`],
+//!   [`Fourshift::shift_count`] (mobility), [`Fourshift::lines_through64`],
 //!   [`Fourshift::phase`], [`Fourshift::end_reason`], [`Fourshift::longest_line`],
 //!   [`Fourshift::winning_line`], [`Fourshift::has_k_in_a_row`], [`Fourshift::geometry`].
 //! - [`Move`]: `Place(sq)` or `Shift { from, to }`, 6 bytes, `Copy + Ord + Hash`.

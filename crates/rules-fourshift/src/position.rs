@@ -211,6 +211,22 @@ impl Fourshift {
         with_stones!(&self.board, b => b.empty().to_board_set())
     }
 
+    /// How many shifts `player` has (whoever is to move, whatever the phase): their
+    /// mobility once all pieces are placed.
+    pub fn shift_count(&self, player: Player) -> u32 {
+        with_stones!(&self.board, b => b.count_shifts(player))
+    }
+
+    /// On boards up to 8×8, the four whole lines through `sq`: its row, its column, the
+    /// diagonal rising to the right and the one rising to the left (`None` off the board or
+    /// on larger boards). Handy for evaluating the `k`-windows a move changes.
+    pub fn lines_through64(&self, sq: Square) -> Option<[Bitboard64; 4]> {
+        match &self.board {
+            Board::Word(b) => b.lines_through(sq).map(|l| l.map(Bitboard64)),
+            Board::Wide(_) => None,
+        }
+    }
+
     /// Pieces `player` has yet to place.
     #[inline]
     pub fn in_hand(&self, player: Player) -> u32 {

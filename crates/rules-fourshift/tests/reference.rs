@@ -469,19 +469,34 @@ fn random_boards_agree() {
 #[test]
 #[ignore]
 fn deep_reference_figures() {
-    let config = FourshiftConfig::default();
-    for (text, depth) in [
-        ("O2X2/3XX1/2O1OX/O5/4X1/2OXO1 x 2 2 12", 5),
-        ("1OX2X/1OO2O/4X1/4X1/O2X1X/1XOO2 x 1 1 14", 6),
-        ("OXO2O/2O2X/X3O1/O5/1XOOXX/X2X2 o 0 0 21", 6),
-        ("XOO3/O1OX1O/1X2X1/X1O1OX/X5/O4X x 0 0 30", 5),
+    for (spec, text, depth) in [
+        ("fourshift", "O2X2/3XX1/2O1OX/O5/4X1/2OXO1 x 2 2 12", 5),
+        ("fourshift", "1OX2X/1OO2O/4X1/4X1/O2X1X/1XOO2 x 1 1 14", 6),
+        ("fourshift", "OXO2O/2O2X/X3O1/O5/1XOOXX/X2X2 o 0 0 21", 6),
+        ("fourshift", "XOO3/O1OX1O/1X2X1/X1O1OX/X5/O4X x 0 0 30", 5),
+        (
+            "fourshift:size=8,k=5,pieces=12",
+            "2X5/1XXXO3/OX2X3/3XO3/8/O1OXXO2/5OO1/4OOX1 x 2 2 20",
+            4,
+        ),
+        (
+            "fourshift:size=8,k=5,pieces=12",
+            "2XXO1O1/1XX1O3/4XX2/1X1XO3/O7/O1O1XO2/4XOOX/3O1OX1 x 0 0 40",
+            4,
+        ),
+        (
+            "fourshift:size=9,k=4,pieces=6",
+            "3O5/1XX2O3/1O6X/9/7X1/9/6X1O/9/6OOX x 0 0 20",
+            5,
+        ),
     ] {
+        let config: FourshiftConfig = spec.parse().unwrap();
         let mut pos = Fourshift::from_position_string(config, text).unwrap();
         let r = reference_from(&pos);
         assert_eq!(r.position_string(), text);
         let figures: Vec<u64> = (1..=depth).map(|d| r.perft(d)).collect();
         let real: Vec<u64> = (1..=depth).map(|d| perft(&mut pos, d)).collect();
-        eprintln!("{text}: {figures:?}");
+        eprintln!("{spec} {text}: {figures:?}");
         assert_eq!(real, figures, "{text}");
     }
 }

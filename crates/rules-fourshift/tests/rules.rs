@@ -112,6 +112,46 @@ fn perft_past_the_opening() {
     }
 }
 
+/// Other board sizes and k (also cross-checked against the reference).
+#[test]
+fn perft_on_other_boards() {
+    for (spec, text, figures) in [
+        // 8×8, k=5: the last placements, with wins at depth 4
+        (
+            "fourshift:size=8,k=5,pieces=12",
+            "2X5/1XXXO3/OX2X3/3XO3/8/O1OXXO2/5OO1/4OOX1 x 2 2 20",
+            &[44, 1_892, 79_464, 3_251_136][..],
+        ),
+        (
+            "fourshift:size=8,k=5,pieces=12",
+            "2XXO1O1/1XX1O3/4XX2/1X1XO3/O7/O1O1XO2/4XOOX/3O1OX1 x 0 0 40",
+            &[25, 578, 14_686, 347_420][..],
+        ),
+        // 9×9 (the wide board representation), moving phase
+        (
+            "fourshift:size=9,k=4,pieces=6",
+            "3O5/1XX2O3/1O6X/9/7X1/9/6X1O/9/6OOX x 0 0 20",
+            &[17, 269, 4_630, 74_845, 1_287_978][..],
+        ),
+        // 9×9 start: nothing can end within four plies
+        (
+            "fourshift:size=9,k=4,pieces=6",
+            "9/9/9/9/9/9/9/9/9 x 6 6 0",
+            &[81, 6_480, 511_920, 39_929_760][..],
+        ),
+    ] {
+        let mut pos = at(spec, text);
+        for (d, &n) in figures.iter().enumerate() {
+            assert_eq!(
+                perft(&mut pos, d as u32 + 1),
+                n,
+                "{spec} {text} perft({})",
+                d + 1
+            );
+        }
+    }
+}
+
 #[test]
 fn finished_positions_have_no_moves() {
     let mut pos = at("fourshift", "1OO3/XOX1O1/X1O2X/XO4/X3OX/1O3X o 0 0 43");
@@ -872,4 +912,35 @@ fn bad_position_strings_are_rejected_with_a_reason() {
     );
     // a huge string is refused without work
     assert!(err(d, &"1".repeat(10_000)).contains("longer than"));
+}
+
+// ---------------------------------------------------------------- accessors
+
+#[test]
+fn accessors_for_search_and_evaluation() {
+    let pos = at("fourshift", "OXO2O/2O2X/X3O1/O5/1XOOXX/X2X2 o 0 0 21");
+    let b2 = sq(&pos, "b2");
+    assert_eq!(pos.piece_at(b2), Some(Player::First));
+    assert_eq!(pos.piece_at(sq(&pos, "c2")), Some(Player::Second));
+    assert_eq!(pos.piece_at(sq(&pos, "a2")), None);
+    assert_eq!(pos.piece_at(Square(999)), None);
+    assert_eq!(pos.on_board(Player::First), 8);
+    assert_eq!(pos.stones(Player::First).count(), 8);
+    assert_eq!(pos.stones64(Player::Second).map(|b| b.popcount()), Some(8));
+    assert_eq!(pos.occupied().count() + pos.empty_squares().count(), 36);
+    assert_eq!(pos.shift_count(Player::Second), pos.count_moves() as u32);
+    assert!(pos.shift_count(Player::First) > 0);
+    let lines = pos.lines_through64(sq(&pos, "c3")).unwrap();
+    assert_eq!(lines.map(|l| l.popcount()), [6, 6, 6, 5]);
+    assert!(pos.lines_through64(Square(36)).is_none());
+    assert!(
+        start("fourshift:size=9")
+            .lines_through64(Square(0))
+            .is_none()
+    );
+    assert!(start("fourshift:size=9").stones64(Player::First).is_none());
+    let line = pos.longest_line(Player::First).unwrap();
+    assert_eq!(line.len, 2);
+    assert_eq!(pos.winning_line(), None);
+    assert_eq!(Fourshift::piece_char(Player::Second), 'O');
 }
