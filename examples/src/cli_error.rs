@@ -8,8 +8,6 @@ pub enum CliError {
     Spec(#[from] SpecError),
     #[error("{0}")]
     Usage(String),
-    #[error("{path}: {reason}")]
-    File { path: String, reason: String },
 }
 
 impl CliError {

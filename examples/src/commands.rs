@@ -1,8 +1,11 @@
-//! `perft` and `show`: generic over the game, instantiated by `with_game!`.
+//! The subcommands, each generic over the game and instantiated by `engines::with_game!`.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use arena::{Budget, MatchSettings};
 use board_core::{Position, divide, perft};
+use engines::{AgentKind, EngineGame};
+use search::{Limits, SearchOptions};
 
 use crate::{cli_error::CliError, setup};
 
@@ -22,7 +25,11 @@ pub fn run_perft<P: Position>(
         for (mv, n) in &rows {
             println!("{} {n}", pos.format_move(*mv));
         }
-        if depth == 0 { 1 } else { rows.iter().map(|(_, n)| n).sum() }
+        if depth == 0 {
+            1
+        } else {
+            rows.iter().map(|(_, n)| n).sum()
+        }
     } else {
         perft(&mut pos, depth)
     };
@@ -47,5 +54,112 @@ pub fn run_show<P: Position>(spec: &str, moves: &str) -> Result<(), CliError> {
         Some(reason) => println!("result: {reason}"),
         None => println!("result: ongoing"),
     }
+    Ok(())
+}
+
+/// Search settings shared by `analyze` and `match`.
+#[derive(Clone, Debug)]
+pub struct EngineArgs {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+impl EngineArgs {
+    pub fn options(&self) -> Result<SearchOptions, CliError> {
+        let bad = |e: search::OptionsError| CliError::usage(e.to_string());
+        Ok(SearchOptions::default()
+            .with_hash_mb(self.hash_mb)
+            .map_err(bad)?
+            .with_threads(self.threads)
+            .map_err(bad)?
+            .with_seed(self.seed))
+    }
+}
+
+/// How long to think: exactly one of the three, or a default.
+#[derive(Clone, Copy, Debug)]
+pub enum Think {
+    Depth(u32),
+    Time(u64),
+    Nodes(u64),
+}
+
+impl Think {
+    pub fn limits(self) -> Limits {
+        match self {
+            Think::Depth(d) => Limits::new().with_depth(d),
+            Think::Time(ms) => Limits::new().with_move_time(Duration::from_millis(ms)),
+            Think::Nodes(n) => Limits::new().with_nodes(n),
+        }
+    }
+
+    pub fn budget(self) -> Budget {
+        match self {
+            Think::Depth(d) => Budget::Depth(d),
+            Think::Time(ms) => Budget::Time(Duration::from_millis(ms)),
+            Think::Nodes(n) => Budget::Nodes(n),
+        }
+    }
+}
+
+pub fn run_analyze<P: EngineGame>(
+    spec: &str,
+    moves: &str,
+    think: Think,
+    engine: &EngineArgs,
+) -> Result<(), CliError> {
+    let pos = setup::position::<P>(spec, moves)?;
+    if let Some(reason) = pos.outcome_reason() {
+        println!("info string game over: {reason}");
+        println!("bestmove none");
+        return Ok(());
+    }
+    let mut agent = AgentKind::Engine
+        .build::<P>(engine.options()?)
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    let result = agent.think(&pos, &think.limits(), &mut |it| {
+        println!("{}", it.info_line(&pos))
+    });
+    match result.best_move {
+        Some(mv) => println!("bestmove {}", pos.format_move(mv)),
+        None => println!("bestmove none"),
+    }
+    Ok(())
+}
+
+pub fn run_match<P: EngineGame>(
+    spec: &str,
+    a: AgentKind,
+    b: AgentKind,
+    games: usize,
+    think: Think,
+    openings: u32,
+    seed: u64,
+    hash_mb: usize,
+) -> Result<(), CliError> {
+    let config = setup::config::<P>(spec)?;
+    let settings = MatchSettings {
+        games,
+        budget: think.budget(),
+        opening_plies: openings,
+        seed,
+        hash_mb,
+        ..MatchSettings::default()
+    };
+    let mut played = 0;
+    let report = arena::run_match::<P>(&config, a, b, &settings, |game| {
+        played += 1;
+        eprintln!(
+            "game {played}: {} (first) vs {} (second): {} in {} plies",
+            game.players[0],
+            game.players[1],
+            game.reason,
+            game.moves.len()
+        );
+    })
+    .map_err(|e| CliError::usage(e.to_string()))?;
+    print!("{report}");
+    println!("{}", report.score_line());
     Ok(())
 }

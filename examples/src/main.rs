@@ -1,22 +1,53 @@
 //! `boardlab`: the command line that wires the boardlab crates together. No game logic
-//! lives here: every subcommand is generic over `board_core::Position`.
+//! lives here: every subcommand is generic over the game and instantiated through
+//! `engines::with_game!`.
 
 mod cli_error;
 mod commands;
-mod games;
 mod setup;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, error::ErrorKind};
+use clap::{Args, Parser, Subcommand, error::ErrorKind};
+use engines::{AgentKind, with_game};
 
 use cli_error::CliError;
+use commands::{EngineArgs, Think};
 
 #[derive(Parser, Debug)]
-#[command(name = "boardlab", version, about = "Board-game engines: rules, perft, search, play.")]
+#[command(
+    name = "boardlab",
+    version,
+    about = "Board-game engines: rules, perft, search, play."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// How long the engine thinks per move (at most one; default: the command's own).
+#[derive(Args, Debug, Clone)]
+struct ThinkArgs {
+    /// Search to this depth.
+    #[arg(long, conflicts_with_all = ["time", "nodes"], value_parser = clap::value_parser!(u32).range(1..=256))]
+    depth: Option<u32>,
+    /// Milliseconds per move.
+    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    time: Option<u64>,
+    /// Nodes per move.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+}
+
+impl ThinkArgs {
+    fn think(&self, default: Think) -> Think {
+        match (self.depth, self.time, self.nodes) {
+            (Some(d), _, _) => Think::Depth(d),
+            (_, Some(t), _) => Think::Time(t),
+            (_, _, Some(n)) => Think::Nodes(n),
+            _ => default,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -42,11 +73,60 @@ enum Command {
         #[arg(long, default_value = "")]
         moves: String,
     },
+    /// Search a position: one info line per iteration, then `bestmove <move>`.
+    Analyze {
+        /// Game spec.
+        spec: String,
+        /// Moves to play first, separated by spaces.
+        #[arg(long, default_value = "")]
+        moves: String,
+        #[command(flatten)]
+        think: ThinkArgs,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Seed for tie-breaks among equal moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Play a match between two players, colours swapped in pairs.
+    Match {
+        /// Game spec.
+        spec: String,
+        /// Player A: engine, baseline or random.
+        #[arg(long, default_value = "engine")]
+        a: AgentKind,
+        /// Player B: engine, baseline or random.
+        #[arg(long, default_value = "baseline")]
+        b: AgentKind,
+        /// Number of games (rounded up to an even number).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        games: u64,
+        #[command(flatten)]
+        think: ThinkArgs,
+        /// Random legal opening moves before the players take over.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=64))]
+        openings: u32,
+        /// Seed for openings and tie-breaks.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Transposition table size in MiB per engine.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
-        Command::Perft { spec, depth, moves, divide } => {
+        Command::Perft {
+            spec,
+            depth,
+            moves,
+            divide,
+        } => {
             if depth > commands::MAX_PERFT_DEPTH {
                 return Err(CliError::usage(format!(
                     "depth {depth} is out of range: expected 0-{}",
@@ -54,16 +134,51 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 )));
             }
             let id = setup::game_id(&spec)?;
-            with_game!(id.as_str(), run_perft_dispatch(&spec, depth, &moves, divide))?
+            with_game!(id.as_str(), run_perft(&spec, depth, &moves, divide))?
         }
         Command::Show { spec, moves } => {
             let id = setup::game_id(&spec)?;
-            with_game!(id.as_str(), run_show_dispatch(&spec, &moves))?
+            with_game!(id.as_str(), run_show(&spec, &moves))?
+        }
+        Command::Analyze {
+            spec,
+            moves,
+            think,
+            threads,
+            hash,
+            seed,
+        } => {
+            let id = setup::game_id(&spec)?;
+            let engine = EngineArgs {
+                hash_mb: hash,
+                threads,
+                seed,
+            };
+            let think = think.think(Think::Time(1000));
+            with_game!(id.as_str(), run_analyze(&spec, &moves, think, &engine))?
+        }
+        Command::Match {
+            spec,
+            a,
+            b,
+            games,
+            think,
+            openings,
+            seed,
+            hash,
+        } => {
+            let id = setup::game_id(&spec)?;
+            let think = think.think(Think::Time(100));
+            let games = games as usize;
+            with_game!(
+                id.as_str(),
+                run_match(&spec, a, b, games, think, openings, seed, hash)
+            )?
         }
     }
 }
 
-use commands::{run_perft as run_perft_dispatch, run_show as run_show_dispatch};
+use commands::{run_analyze, run_match, run_perft, run_show};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

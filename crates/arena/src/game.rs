@@ -1,0 +1,163 @@
+//! One game between two agents.
+
+use std::time::{Duration, Instant};
+
+use board_core::{Outcome, Player, Position};
+use engines::Agent;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use search::Limits;
+
+/// Thinking time of one player over a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveTiming {
+    pub moves: u32,
+    pub total: Duration,
+    pub max: Duration,
+}
+
+impl MoveTiming {
+    fn add(&mut self, t: Duration) {
+        self.moves += 1;
+        self.total += t;
+        self.max = self.max.max(t);
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord<P: Position> {
+    /// The rules it was played under.
+    pub config: P::Config,
+    /// Every move from the start position, the random opening included.
+    pub moves: Vec<P::Move>,
+    /// How many of `moves` were the random opening.
+    pub opening_plies: usize,
+    /// The result; a game cut off at the ply guard is a draw.
+    pub outcome: Outcome,
+    /// Why it ended, for people.
+    pub reason: String,
+    /// The final position.
+    pub last: P,
+    /// Names of the agents that played First and Second.
+    pub players: [String; 2],
+    /// Thinking time per player (First, Second).
+    pub timing: [MoveTiming; 2],
+}
+
+impl<P: Position> GameRecord<P> {
+    /// Plies played by the agents (the opening excluded).
+    pub fn agent_plies(&self) -> usize {
+        self.moves.len() - self.opening_plies
+    }
+}
+
+/// `plies` random legal moves from `start` that do not end the game, drawn from `seed`
+/// (fewer if the game leaves no such choice).
+pub fn random_opening<P: Position>(start: &P, plies: u32, seed: u64) -> Vec<P::Move> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pos = start.clone();
+    let mut opening = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        pos.generate_moves(&mut moves);
+        // Prefer a move after which the game goes on; try a few, then give up.
+        let mut chosen = None;
+        for _ in 0..32 {
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            let undo = pos.make_move(mv);
+            let goes_on = pos.outcome().is_none();
+            pos.unmake_move(mv, undo);
+            if goes_on {
+                chosen = Some(mv);
+                break;
+            }
+        }
+        let Some(mv) = chosen else { break };
+        pos.make_move(mv);
+        opening.push(mv);
+    }
+    opening
+}
+
+/// Plays `opening`, then lets `agents[0]` (First) and `agents[1]` (Second) move in turn —
+/// whoever `side_to_move` names — until the game ends or `max_plies` is reached (a draw).
+/// An agent that returns no move or an illegal move loses.
+pub fn play_game<P: Position>(
+    start: P,
+    opening: &[P::Move],
+    agents: [&mut dyn Agent<P>; 2],
+    limits: &Limits,
+    max_plies: u32,
+) -> GameRecord<P> {
+    let config = start.config().clone();
+    let mut pos = start;
+    let mut moves = Vec::new();
+    let mut hashes = vec![pos.hash()];
+    for &mv in opening {
+        if pos.play(mv).is_err() {
+            break;
+        }
+        moves.push(mv);
+        hashes.push(pos.hash());
+    }
+    let opening_plies = moves.len();
+    let players = [agents[0].name().to_string(), agents[1].name().to_string()];
+    let mut agents = agents;
+    for agent in agents.iter_mut() {
+        agent.new_game();
+    }
+    let mut timing = [MoveTiming::default(); 2];
+    let (outcome, reason) = loop {
+        if let Some(outcome) = pos.outcome() {
+            let reason = pos.outcome_reason().unwrap_or_else(|| outcome.to_string());
+            break (outcome, reason);
+        }
+        if pos.ply() >= max_plies {
+            break (Outcome::Draw, format!("stopped after {max_plies} plies"));
+        }
+        let side = pos.side_to_move();
+        let agent = &mut agents[side.index()];
+        agent.set_game_history(&hashes);
+        let started = Instant::now();
+        let result = agent.think(&pos, limits, &mut |_| {});
+        timing[side.index()].add(started.elapsed());
+        let name = pos.player_name(side);
+        let Some(mv) = result.best_move else {
+            break (
+                Outcome::Win(side.other()),
+                format!("{name} returned no move"),
+            );
+        };
+        if let Err(e) = pos.play(mv) {
+            break (
+                Outcome::Win(side.other()),
+                format!("{name} played an illegal move: {e}"),
+            );
+        }
+        moves.push(mv);
+        hashes.push(pos.hash());
+    };
+    GameRecord {
+        config,
+        moves,
+        opening_plies,
+        outcome,
+        reason,
+        last: pos,
+        players,
+        timing,
+    }
+}
+
+/// The player an index of `GameRecord::players`/`timing` stands for.
+pub(crate) fn player_of(index: usize) -> Player {
+    if index == 0 {
+        Player::First
+    } else {
+        Player::Second
+    }
+}

@@ -1,0 +1,157 @@
+//! [`Agent`]: anything that picks moves — the engine, the baseline AI, a random player — so
+//! matches, self-play, the terminal UI and the protocols drive them all the same way.
+
+use board_core::Position;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use search::{
+    Evaluator, IterationReport, Limits, OptionsError, Score, SearchOptions, SearchResult,
+    SearchStats, Searcher, StopReason,
+};
+
+/// A player that chooses moves.
+pub trait Agent<P: Position>: Send {
+    /// A short name for tables and logs (`engine`, `baseline`, `random`).
+    fn name(&self) -> &str;
+
+    /// Forgets everything learnt in the previous game (hash tables, history).
+    fn new_game(&mut self) {}
+
+    /// Hashes of the positions played so far, oldest first, for games where repetition
+    /// matters. Default: ignored.
+    fn set_game_history(&mut self, hashes: &[u64]) {
+        let _ = hashes;
+    }
+
+    /// Chooses a move for `pos` within `limits`, calling `report` after each completed
+    /// search iteration. `best_move` is `None` only for a finished game.
+    fn think(
+        &mut self,
+        pos: &P,
+        limits: &Limits,
+        report: &mut dyn FnMut(&IterationReport<P::Move>),
+    ) -> SearchResult<P::Move>;
+}
+
+/// An agent that searches a (possibly wrapped) position `W` with the generic search.
+///
+/// `W` is the game's position or an engine position around it (e.g. [`search::Incremental`]
+/// with evaluation state); `wrap` builds it from the game position.
+pub struct SearchAgent<P: Position, W: Position<Move = P::Move>, E: Evaluator<W>> {
+    name: String,
+    searcher: Searcher<W, E>,
+    wrap: fn(&P) -> W,
+    /// `Some(d)`: always search exactly to depth `d`, ignoring the caller's limits except
+    /// the stop flag (the baseline players are fixed-depth by definition).
+    fixed_depth: Option<u32>,
+}
+
+impl<P: Position, W: Position<Move = P::Move>, E: Evaluator<W>> SearchAgent<P, W, E> {
+    /// An agent searching with `evaluator` under `options`.
+    pub fn new(
+        name: impl Into<String>,
+        evaluator: E,
+        options: SearchOptions,
+        wrap: fn(&P) -> W,
+    ) -> Result<Self, OptionsError> {
+        Ok(SearchAgent {
+            name: name.into(),
+            searcher: Searcher::new(evaluator, options)?,
+            wrap,
+            fixed_depth: None,
+        })
+    }
+
+    /// Makes the agent search to exactly `depth` whatever limits it is given.
+    pub fn with_fixed_depth(mut self, depth: u32) -> Self {
+        self.fixed_depth = Some(depth);
+        self
+    }
+
+    /// The underlying searcher (options, evaluator, table).
+    pub fn searcher_mut(&mut self) -> &mut Searcher<W, E> {
+        &mut self.searcher
+    }
+}
+
+impl<P, W, E> Agent<P> for SearchAgent<P, W, E>
+where
+    P: Position,
+    W: Position<Move = P::Move>,
+    E: Evaluator<W> + 'static,
+{
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self) {
+        self.searcher.new_game();
+    }
+
+    fn set_game_history(&mut self, hashes: &[u64]) {
+        self.searcher.set_game_history(hashes);
+    }
+
+    fn think(
+        &mut self,
+        pos: &P,
+        limits: &Limits,
+        report: &mut dyn FnMut(&IterationReport<P::Move>),
+    ) -> SearchResult<P::Move> {
+        let wrapped = (self.wrap)(pos);
+        match self.fixed_depth {
+            Some(depth) => {
+                let mut fixed = Limits::new().with_depth(depth);
+                if let Some(flag) = limits.stop_flag() {
+                    fixed = fixed.with_stop_flag(flag.clone());
+                }
+                self.searcher.search_with(&wrapped, &fixed, report)
+            }
+            None => self.searcher.search_with(&wrapped, limits, report),
+        }
+    }
+}
+
+/// Plays a uniformly random legal move (seeded: the same seed replays the same game).
+#[derive(Clone, Debug)]
+pub struct RandomAgent {
+    rng: ChaCha8Rng,
+}
+
+impl RandomAgent {
+    pub fn new(seed: u64) -> RandomAgent {
+        RandomAgent {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl<P: Position> Agent<P> for RandomAgent {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn think(
+        &mut self,
+        pos: &P,
+        _limits: &Limits,
+        _report: &mut dyn FnMut(&IterationReport<P::Move>),
+    ) -> SearchResult<P::Move> {
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let best_move = (!moves.is_empty()).then(|| moves[self.rng.random_range(0..moves.len())]);
+        SearchResult {
+            best_move,
+            score: Score::DRAW,
+            depth: 0,
+            pv: best_move.into_iter().collect(),
+            stop_reason: if best_move.is_some() {
+                StopReason::Depth
+            } else {
+                StopReason::GameOver
+            },
+            stats: SearchStats::default(),
+            iterations: Vec::new(),
+        }
+    }
+}
