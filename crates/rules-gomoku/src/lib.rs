@@ -105,17 +105,20 @@
 //! [`GomokuPosition`] exposes [`stone_at`](GomokuPosition::stone_at), per-player
 //! [`stones`](GomokuPosition::stones) and [`empty_squares`](GomokuPosition::empty_squares)
 //! as [`board_core::BoardSet`]s, the [`geometry`](GomokuPosition::geometry),
-//! [`last_move`](GomokuPosition::last_move), run lengths along a line
-//! ([`run_length`](GomokuPosition::run_length), [`run_through`](GomokuPosition::run_through),
-//! [`ray_run`](GomokuPosition::ray_run)), an immediate-win test
+//! [`last_move`](GomokuPosition::last_move), whole lines through a square as bits for
+//! pattern tables ([`line_through`](GomokuPosition::line_through), a [`LineView`]), run
+//! lengths along a line ([`run_length`](GomokuPosition::run_length),
+//! [`run_through`](GomokuPosition::run_through), [`ray_run`](GomokuPosition::ray_run)), an
+//! immediate-win test
 //! ([`is_winning_move`](GomokuPosition::is_winning_move)) and the
 //! [`winning_line`](GomokuPosition::winning_line) of a finished game.
 
 mod config;
+mod lines;
 mod moves;
 mod position;
 mod position_string;
 
 pub use config::{GomokuConfig, Rule};
 pub use moves::{Move, MoveError};
-pub use position::{GomokuPosition, Undo, WinningLine};
+pub use position::{GomokuPosition, LineView, Undo, WinningLine};

@@ -9,31 +9,15 @@ use board_core::{
 
 use crate::{
     config::{GomokuConfig, Rule},
+    lines::{
+        self, LINE_COUNT, LineTable, axis_of, exactly_five, five_or_more, run_at, run_down, run_up,
+    },
     moves::{Move, MoveError},
     position_string,
 };
 
-/// Cell codes of the padded board.
-pub(crate) const EMPTY: u8 = 0;
-pub(crate) const BLACK: u8 = 1;
-pub(crate) const WHITE: u8 = 2;
-/// The sentinel around the board: never equal to a stone, so runs stop at the edge.
-const WALL: u8 = 3;
-
-/// Row stride of the padded board for the widest board (26 columns + 1 sentinel column).
-const MAX_STRIDE: usize = 27;
-/// Padded board length for the largest board: a sentinel row below and above, one
-/// sentinel column per row, and one cell for the north-east step off the last corner.
-const PADDED_LEN: usize = (26 + 2) * MAX_STRIDE + 1;
-
-/// The cell code of a player's stone.
-#[inline]
-pub(crate) const fn stone_code(player: Player) -> u8 {
-    match player {
-        Player::First => BLACK,
-        Player::Second => WHITE,
-    }
-}
+// Line numbers are `u8`s indexing 256-entry arrays.
+const _: () = assert!(LINE_COUNT <= 256);
 
 /// What [`Position::make_move`] returns: everything needed to restore the position exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,14 +40,67 @@ pub struct WinningLine {
     pub len: u32,
 }
 
+/// One line of the board (a rank, file, diagonal or anti-diagonal) through a square, as
+/// bits: bit `i` is the `i`-th square of the line from its start (its west end, or south
+/// end for a file), so the next higher bit is one step in the `axis` direction. Bits at and
+/// above `len` are always clear.
+///
+/// ```
+/// use board_core::{Direction, Player, Position};
+/// use rules_gomoku::GomokuPosition;
+///
+/// let mut pos = GomokuPosition::default();
+/// for m in ["c3", "h8", "d3", "h9"] {
+///     let mv = pos.parse_legal_move(m).unwrap();
+///     pos.make_move(mv);
+/// }
+/// let e3 = pos.geometry().parse_square("e3").unwrap();
+/// let rank = pos.line_through(e3, Direction::West).unwrap();
+/// assert_eq!(rank.axis, Direction::East);
+/// assert_eq!((rank.pos, rank.len), (4, 15));
+/// assert_eq!(rank.stones(Player::First), 0b1100);
+/// assert_eq!(rank.empty().count_ones(), 13);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LineView {
+    /// `East`, `North`, `NorthEast` or `SouthEast`: the direction of increasing bits.
+    pub axis: Direction,
+    /// Black's stones on the line.
+    pub black: u32,
+    /// White's stones on the line.
+    pub white: u32,
+    /// The bit of the square the line was asked for.
+    pub pos: u32,
+    /// The number of squares on the line (1 to 26).
+    pub len: u32,
+}
+
+impl LineView {
+    /// `player`'s stones on the line.
+    #[inline]
+    pub const fn stones(&self, player: Player) -> u32 {
+        match player {
+            Player::First => self.black,
+            Player::Second => self.white,
+        }
+    }
+
+    /// The empty squares of the line.
+    #[inline]
+    pub const fn empty(&self) -> u32 {
+        !(self.black | self.white) & ((1u64 << self.len) - 1) as u32
+    }
+}
+
 /// A gomoku position: stones on the board, the side to move, the ply, the outcome and the
 /// Zobrist hash, plus the last move made on this object.
 ///
 /// Internally the stones are kept twice: as one [`BoardSet`] per player (plus the set of
-/// empty squares) for the evaluator and move generation, and as a byte board padded with a
-/// sentinel border, so that a run along any line stops at the edge without bounds tests
-/// (nothing wraps from one row to the next). Win detection after a move scans only the four
-/// lines through the new stone.
+/// empty squares) for the evaluator and move generation, and as line bitboards: every rank,
+/// file and diagonal of the board as a `u32` per player (see [`LineView`]). A run along a
+/// line is a run of one bits, found with a shift and a count of trailing/leading ones, and
+/// a line ends where its bits end, so nothing wraps from one row to the next. Win detection
+/// after a move looks only at the four lines through the new stone.
 ///
 /// Equality compares the rules, the stones, the side to move, the ply and the outcome; it
 /// ignores [`last_move`](GomokuPosition::last_move), which a position string does not carry.
@@ -72,8 +109,12 @@ pub struct GomokuPosition {
     config: GomokuConfig,
     geometry: &'static Geometry,
     keys: &'static Zobrist,
-    /// `width + 1`: the row stride of `cells`.
-    stride: usize,
+    /// Where each square sits on its four lines.
+    table: &'static LineTable,
+    /// Number of squares on the board.
+    area: usize,
+    /// Number of empty squares (the size of `empty`).
+    free: usize,
     /// How many words of the square sets the board uses.
     words: usize,
     side: Player,
@@ -83,8 +124,9 @@ pub struct GomokuPosition {
     last: Option<Square>,
     stones: [BoardSet; 2],
     empty: BoardSet,
-    /// The padded board: `(row + 1) * stride + col + 1` holds the cell at (`col`, `row`).
-    cells: [u8; PADDED_LEN],
+    /// Per player, the stones on each line as bits (see [`crate::lines`]); indexed by a
+    /// `u8` line number, so 256 entries (only `LINE_COUNT` used) need no bounds checks.
+    lines: [[u32; 256]; 2],
 }
 
 impl GomokuPosition {
@@ -93,19 +135,15 @@ impl GomokuPosition {
         let size = config.size();
         // A GomokuConfig can only hold a size of 5-26, which Geometry always accepts.
         let geometry = Geometry::square(size).expect("gomoku sizes 5-26 are valid geometries");
-        let stride = size as usize + 1;
-        let mut cells = [WALL; PADDED_LEN];
-        for row in 0..size as usize {
-            let base = (row + 1) * stride + 1;
-            cells[base..base + size as usize].fill(EMPTY);
-        }
         let n = geometry.cells();
         let keys = zobrist();
         GomokuPosition {
             config,
             geometry,
             keys,
-            stride,
+            table: lines::table(size),
+            area: n,
+            free: n,
             words: n.div_ceil(64),
             side: Player::First,
             ply: 0,
@@ -114,7 +152,7 @@ impl GomokuPosition {
             last: None,
             stones: [BoardSet::EMPTY; 2],
             empty: BoardSet::first_n(n),
-            cells,
+            lines: [[0; 256]; 2],
         }
     }
 
@@ -139,13 +177,12 @@ impl GomokuPosition {
     /// The stone on `sq`: `None` for an empty square or one off the board.
     #[inline]
     pub fn stone_at(&self, sq: Square) -> Option<Player> {
-        if !self.geometry.contains(sq) {
-            return None;
-        }
-        match self.cells[self.pad(sq)] {
-            BLACK => Some(Player::First),
-            WHITE => Some(Player::Second),
-            _ => None,
+        if self.stones[0].contains(sq) {
+            Some(Player::First)
+        } else if self.stones[1].contains(sq) {
+            Some(Player::Second)
+        } else {
+            None
         }
     }
 
@@ -187,24 +224,49 @@ impl GomokuPosition {
         self.last
     }
 
+    /// The line through `sq` along the axis of `dir` (`dir` and its opposite give the same
+    /// line), with both players' stones as bits; `None` if `sq` is off the board.
+    #[inline]
+    pub fn line_through(&self, sq: Square, dir: Direction) -> Option<LineView> {
+        let (axis, _) = axis_of(dir);
+        let slot = self.table.get(sq.index())?[axis];
+        let line = slot.line as usize;
+        Some(LineView {
+            axis: Direction::AXES[axis],
+            black: self.lines[0][line],
+            white: self.lines[1][line],
+            pos: slot.pos as u32,
+            len: slot.len as u32,
+        })
+    }
+
     /// How many of `player`'s stones follow `sq` in direction `dir`, without a gap (`sq`
     /// itself not counted). 0 if `sq` is off the board.
     pub fn ray_run(&self, player: Player, sq: Square, dir: Direction) -> u32 {
-        if !self.geometry.contains(sq) {
+        let (axis, up) = axis_of(dir);
+        let Some(slots) = self.table.get(sq.index()) else {
             return 0;
+        };
+        let slot = slots[axis];
+        let bits = self.lines[player.index()][slot.line as usize];
+        if up {
+            run_up(bits, slot.pos)
+        } else {
+            run_down(bits, slot.pos)
         }
-        self.count_ray(self.pad(sq), self.offset(dir), stone_code(player))
     }
 
     /// The length of the line of `player`'s stones through `sq` along the line of `dir`
     /// (both ways), counting `sq` itself as one of `player`'s stones whatever it holds: for
     /// an empty `sq`, the run that placing a stone there would make. 0 if off the board.
     pub fn run_through(&self, player: Player, sq: Square, dir: Direction) -> u32 {
-        if !self.geometry.contains(sq) {
+        let (axis, _) = axis_of(dir);
+        let Some(slots) = self.table.get(sq.index()) else {
             return 0;
-        }
-        let (p, off, code) = (self.pad(sq), self.offset(dir), stone_code(player));
-        1 + self.count_ray(p, off, code) + self.count_ray(p, -off, code)
+        };
+        let slot = slots[axis];
+        let bits = self.lines[player.index()][slot.line as usize];
+        run_at(bits | 1 << slot.pos, slot.pos)
     }
 
     /// The length of the run of same-coloured stones through the stone on `sq` along the
@@ -217,7 +279,7 @@ impl GomokuPosition {
     /// Whether a stone of `player` on the empty square `sq` would win under the rule
     /// (whoever is to move). `false` for an occupied or off-board square.
     pub fn is_winning_move(&self, player: Player, sq: Square) -> bool {
-        self.is_empty_square(sq) && self.wins_at(self.pad(sq), stone_code(player))
+        self.is_empty_square(sq) && self.wins_with(player, sq)
     }
 
     /// The winning run of a finished game (the first in square order if several), or
@@ -229,42 +291,51 @@ impl GomokuPosition {
             .next()
     }
 
-    /// The padded index of an on-board square.
+    /// Whether the square `sq` is on the board.
     #[inline]
-    fn pad(&self, sq: Square) -> usize {
-        let i = sq.index();
-        i + i / (self.stride - 1) + self.stride + 1
+    fn on_board(&self, sq: Square) -> bool {
+        sq.index() < self.area
     }
 
-    /// The padded-board offset of one step in `dir`.
+    /// Whether `player`, with a stone on the on-board square `sq` (present or not), has a
+    /// winning line through it.
     #[inline]
-    fn offset(&self, dir: Direction) -> isize {
-        let (dc, dr) = dir.delta();
-        dr as isize * self.stride as isize + dc as isize
-    }
-
-    /// Stones of `code` in a row from `p + off` on.
-    #[inline]
-    fn count_ray(&self, p: usize, off: isize, code: u8) -> u32 {
-        let mut n = 0;
-        let mut q = p.wrapping_add_signed(off);
-        // The sentinel border stops every walk before it leaves the array.
-        while self.cells.get(q) == Some(&code) {
-            n += 1;
-            q = q.wrapping_add_signed(off);
+    fn wins_with(&self, player: Player, sq: Square) -> bool {
+        let lines = &self.lines[player.index()];
+        let runs = self.table[sq.index()]
+            .map(|slot| run_at(lines[slot.line as usize] | slot.bit, slot.pos));
+        match self.config.rule() {
+            Rule::Freestyle => runs.into_iter().any(|n| n >= 5),
+            Rule::Exact5 => runs.into_iter().any(|n| n == 5),
         }
-        n
     }
 
-    /// Whether a stone of `code` at padded index `p` (present or not) completes a winning
-    /// line through `p`.
+    /// Whether the stone just placed on `sq` by `player` won. Before the move nobody had a
+    /// winning line (the game would be over), and lines not through `sq` did not change,
+    /// so any winning run on the four lines through `sq` goes through it: a branch-free
+    /// test of whole lines is enough.
     #[inline]
-    fn wins_at(&self, p: usize, code: u8) -> bool {
-        let s = self.stride as isize;
-        let rule = self.config.rule();
-        [1, s, s + 1, s - 1]
-            .into_iter()
-            .any(|off| rule.wins(1 + self.count_ray(p, off, code) + self.count_ray(p, -off, code)))
+    fn just_won(&self, player: Player, sq: Square) -> bool {
+        let lines = &self.lines[player.index()];
+        let [a, b, c, d] = &self.table[sq.index()];
+        let [a, b, c, d] = [a, b, c, d].map(|slot| lines[slot.line as usize]);
+        match self.config.rule() {
+            Rule::Freestyle => {
+                five_or_more(a) | five_or_more(b) | five_or_more(c) | five_or_more(d) != 0
+            }
+            Rule::Exact5 => {
+                exactly_five(a) | exactly_five(b) | exactly_five(c) | exactly_five(d) != 0
+            }
+        }
+    }
+
+    /// Adds or removes `player`'s stone on the on-board square `sq` in the line bitboards.
+    #[inline]
+    fn toggle_lines(&mut self, player: Player, sq: Square) {
+        let lines = &mut self.lines[player.index()];
+        for slot in &self.table[sq.index()] {
+            lines[slot.line as usize] ^= slot.bit;
+        }
     }
 
     /// Puts a stone on an empty on-board square without any rule bookkeeping (for the
@@ -273,10 +344,10 @@ impl GomokuPosition {
         if !self.empty.contains(sq) {
             return;
         }
-        let p = self.pad(sq);
-        self.cells[p] = stone_code(player);
+        self.toggle_lines(player, sq);
         self.stones[player.index()].insert(sq);
         self.empty.remove(sq);
+        self.free -= 1;
         self.hash ^= self.keys.piece(player.index(), sq);
     }
 
@@ -424,7 +495,7 @@ impl Position for GomokuPosition {
         if self.outcome.is_some() {
             return;
         }
-        moves.reserve(self.geometry.cells().saturating_sub(self.ply as usize));
+        moves.reserve(self.free);
         for (i, &word) in self.empty.0[..self.words].iter().enumerate() {
             let mut w = word;
             while w != 0 {
@@ -439,10 +510,7 @@ impl Position for GomokuPosition {
         if self.outcome.is_some() {
             return 0;
         }
-        self.empty.0[..self.words]
-            .iter()
-            .map(|w| w.count_ones() as u64)
-            .sum()
+        self.free as u64
     }
 
     fn validate(&self, mv: &Move) -> Result<(), MoveError> {
@@ -450,7 +518,7 @@ impl Position for GomokuPosition {
             return Err(MoveError::GameOver);
         }
         let sq = mv.0;
-        if !self.geometry.contains(sq) {
+        if !self.on_board(sq) {
             return Err(MoveError::OffBoard {
                 index: sq.0,
                 size: self.config.size() as u8,
@@ -472,18 +540,17 @@ impl Position for GomokuPosition {
         let me = self.side;
         let sq = mv.0;
         self.ply = self.ply.wrapping_add(1);
-        if self.geometry.contains(sq) {
-            let p = self.pad(sq);
-            let code = stone_code(me);
-            self.cells[p] = code;
+        if self.on_board(sq) {
+            self.toggle_lines(me, sq);
             self.stones[me.index()].insert(sq);
             self.empty.remove(sq);
+            self.free = self.free.wrapping_sub(1);
             self.hash ^= self.keys.piece(me.index(), sq);
             self.last = Some(sq);
             // Black's fifth stone is the earliest that can make a five (ply 9).
-            if self.ply >= 9 && self.wins_at(p, code) {
+            if self.ply >= 9 && self.just_won(me, sq) {
                 self.outcome = Some(Outcome::Win(me));
-            } else if self.ply as usize >= self.geometry.cells() {
+            } else if self.free == 0 {
                 self.outcome = Some(Outcome::Draw);
             }
         }
@@ -496,11 +563,11 @@ impl Position for GomokuPosition {
     fn unmake_move(&mut self, mv: Move, undo: Undo) {
         let me = self.side.other();
         let sq = mv.0;
-        if self.geometry.contains(sq) {
-            let p = self.pad(sq);
-            self.cells[p] = EMPTY;
+        if self.on_board(sq) {
+            self.toggle_lines(me, sq);
             self.stones[me.index()].remove(sq);
             self.empty.insert(sq);
+            self.free = self.free.wrapping_add(1);
         }
         self.side = me;
         self.ply = self.ply.wrapping_sub(1);

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use board_core::{Outcome, Player, Position, divide, perft};
+use board_core::{Direction, Outcome, Player, Position, divide, perft};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_gomoku::{GomokuConfig, GomokuPosition, Move, Rule};
@@ -186,6 +186,67 @@ fn assert_same(pos: &GomokuPosition, naive: &Naive, depth: u32, with_divide: boo
         .map(|(r, c)| naive.name(r, c))
         .collect();
     assert_eq!(names, want, "{here}");
+
+    // Lines and runs through every square, walked on the naive board.
+    let axes = [(0i64, 1i64), (1, 0), (1, 1), (-1, 1)]; // (drow, dcol): E, N, NE, SE
+    for r in 0..naive.n as i64 {
+        for c in 0..naive.n as i64 {
+            let sq = g.square_at(c as u32, r as u32).unwrap();
+            let mut would_win = [false; 2];
+            for (axis, (dr, dc)) in axes.into_iter().enumerate() {
+                let dir = Direction::AXES[axis];
+                let mut back = 0;
+                while naive.at(r - (back + 1) * dr, c - (back + 1) * dc).is_some() {
+                    back += 1;
+                }
+                let (mut black, mut white, mut len) = (0u32, 0u32, 0);
+                while let Some(cell) = naive.at(r + (len - back) * dr, c + (len - back) * dc) {
+                    match cell {
+                        1 => black |= 1 << len,
+                        2 => white |= 1 << len,
+                        _ => {}
+                    }
+                    len += 1;
+                }
+                let view = pos.line_through(sq, dir).unwrap();
+                assert_eq!(
+                    (view.axis, view.black, view.white, view.pos, view.len),
+                    (dir, black, white, back as u32, len as u32),
+                    "{here}: line through {} along {dir:?}",
+                    naive.name(r as usize, c as usize)
+                );
+                assert_eq!(pos.line_through(sq, dir.opposite()), Some(view));
+                for (player, colour) in [(Player::First, 1), (Player::Second, 2)] {
+                    let ray = |sign: i64| {
+                        let mut k = 1;
+                        while naive.at(r + sign * k * dr, c + sign * k * dc) == Some(colour) {
+                            k += 1;
+                        }
+                        k as u32 - 1
+                    };
+                    let (up, down) = (ray(1), ray(-1));
+                    assert_eq!(pos.ray_run(player, sq, dir), up);
+                    assert_eq!(pos.ray_run(player, sq, dir.opposite()), down);
+                    assert_eq!(pos.run_through(player, sq, dir), up + down + 1);
+                    let placed = if naive.exact5 {
+                        up + down + 1 == 5
+                    } else {
+                        up + down + 1 >= 5
+                    };
+                    would_win[player.index()] |= placed;
+                }
+            }
+            for player in Player::BOTH {
+                let empty = naive.board[r as usize][c as usize] == 0;
+                assert_eq!(
+                    pos.is_winning_move(player, sq),
+                    empty && would_win[player.index()],
+                    "{here}: {player:?} on {}",
+                    naive.name(r as usize, c as usize)
+                );
+            }
+        }
+    }
 
     let mut p = pos.clone();
     for d in 0..=depth {

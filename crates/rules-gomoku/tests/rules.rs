@@ -564,6 +564,38 @@ fn accessors_for_evaluators() {
     assert!(!pos.is_winning_move(Player::First, s("i8")));
     assert_eq!(pos.winning_line(), None);
 
+    // Whole lines as bits: rank 8 from a8, with f8 g8 h8 Black.
+    let rank = pos.line_through(s("g8"), Direction::West).unwrap();
+    assert_eq!(rank.axis, Direction::East);
+    assert_eq!(
+        (rank.black, rank.white, rank.pos, rank.len),
+        (0b111 << 5, 0, 6, 15)
+    );
+    assert_eq!(rank.empty(), 0x7fff & !(0b111 << 5));
+    // The a file from a1: White a1 a2 a3.
+    let file = pos.line_through(s("a2"), Direction::North).unwrap();
+    assert_eq!(
+        (file.stones(Player::Second), file.pos, file.len),
+        (0b111, 1, 15)
+    );
+    // The long diagonal a1-o15 through h8.
+    let diag = pos.line_through(s("h8"), Direction::SouthWest).unwrap();
+    assert_eq!(
+        (diag.axis, diag.black, diag.pos, diag.len),
+        (Direction::NorthEast, 1 << 7, 7, 15)
+    );
+    let anti = pos.line_through(s("g10"), Direction::SouthEast).unwrap();
+    // The anti-diagonal through g10 starts at b15 and holds h9.
+    assert_eq!(
+        (anti.axis, anti.pos, anti.len),
+        (Direction::SouthEast, 5, 14)
+    );
+    assert_eq!(anti.black, 1 << 6); // h9
+    // Corner lines have one square.
+    let corner = pos.line_through(s("a15"), Direction::NorthEast).unwrap();
+    assert_eq!((corner.pos, corner.len, corner.empty()), (0, 1, 1));
+    assert_eq!(pos.line_through(Square(225), Direction::East), None);
+
     let won = duel("gomoku", "f8 g8 h8 i8 j8", "a1 a2 a3 a4");
     assert_eq!(
         won.winning_line(),
