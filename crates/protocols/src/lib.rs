@@ -1,0 +1,1 @@
+//! Engine protocols (work in progress).
