@@ -44,6 +44,10 @@ pub(crate) const MATE: i32 = 1_000_000;
 pub(crate) const INFINITY: i32 = MATE + 1;
 /// Raw values at or above this are wins.
 pub(crate) const WIN_BOUND: i32 = MATE - Score::MAX_DISTANCE as i32;
+const _: () = assert!(
+    Score::MAX_EVAL < WIN_BOUND,
+    "heuristic values must stay below wins"
+);
 
 impl Score {
     /// The largest magnitude of a heuristic value. [`crate::Evaluator::evaluate`] results
@@ -215,7 +219,6 @@ mod tests {
         all.reverse();
         all.sort();
         assert_eq!(all, sorted.into_iter().rev().collect::<Vec<_>>());
-        assert!(Score::MAX_EVAL < WIN_BOUND);
     }
 
     #[test]

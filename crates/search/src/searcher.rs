@@ -311,7 +311,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 (key, rm)
             })
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         keyed.into_iter().map(|(_, rm)| rm).collect()
     }
 }

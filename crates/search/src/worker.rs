@@ -569,6 +569,9 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
                 self.static_eval()
             };
         }
+        // Decided before the window is narrowed below: a PV node stays one (and keeps its
+        // PV) even where the narrowing leaves a single value possible.
+        let pv_node = beta - alpha > 1;
         // Nothing here can beat a win on the next turn (or lose faster than on it).
         let lim = win_at(p + 1);
         alpha = alpha.max(-lim);
@@ -576,7 +579,6 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         if alpha >= beta {
             return alpha;
         }
-        let pv_node = beta - alpha > 1;
         let hash = self.pos.hash();
         let mut tt_idx = None;
         if let Some(tt) = self.cx.shared.tt {
