@@ -25,6 +25,8 @@ pub struct Undo {
     last: Option<Square>,
     outcome: Option<Outcome>,
     hash: u64,
+    /// Whether a stone went down (not for an off-board or occupied square).
+    placed: bool,
 }
 
 /// A maximal run of one player's stones that wins under the position's rule.
@@ -531,16 +533,21 @@ impl Position for GomokuPosition {
     }
 
     #[inline]
+    /// Plays a legal move. Given an illegal one (which `validate` refuses), nothing breaks:
+    /// an off-board or occupied square gets no stone, but the turn passes, and
+    /// `unmake_move` still restores the position exactly.
     fn make_move(&mut self, mv: Move) -> Undo {
+        let sq = mv.0;
+        let placed = self.empty.contains(sq);
         let undo = Undo {
             last: self.last,
             outcome: self.outcome,
             hash: self.hash,
+            placed,
         };
         let me = self.side;
-        let sq = mv.0;
         self.ply = self.ply.wrapping_add(1);
-        if self.on_board(sq) {
+        if placed {
             self.toggle_lines(me, sq);
             self.stones[me.index()].insert(sq);
             self.empty.remove(sq);
@@ -563,7 +570,7 @@ impl Position for GomokuPosition {
     fn unmake_move(&mut self, mv: Move, undo: Undo) {
         let me = self.side.other();
         let sq = mv.0;
-        if self.on_board(sq) {
+        if undo.placed && self.on_board(sq) {
             self.toggle_lines(me, sq);
             self.stones[me.index()].remove(sq);
             self.empty.insert(sq);

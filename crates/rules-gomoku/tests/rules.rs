@@ -490,6 +490,27 @@ fn a_rejected_move_leaves_position_and_hash_untouched() {
 }
 
 #[test]
+fn make_move_of_an_illegal_move_is_harmless_and_undone_exactly() {
+    // `make_move` skips validation; an illegal move must not panic or corrupt anything.
+    let pos = game("gomoku", "h8 i9 h9");
+    for bad in [
+        Move(sq(&pos, "h8")),
+        Move(Square(225)),
+        Move(Square(u16::MAX)),
+    ] {
+        let mut p = pos.clone();
+        let undo = p.make_move(bad);
+        assert_eq!(p.stone_at(sq(&pos, "h8")), Some(Player::First));
+        assert_eq!(p.occupied(), pos.occupied());
+        assert_eq!(p.hash(), p.compute_hash());
+        p.unmake_move(bad, undo);
+        assert_eq!(p, pos);
+        assert_eq!((p.hash(), p.last_move()), (pos.hash(), pos.last_move()));
+        assert_eq!(p.count_moves(), pos.count_moves());
+    }
+}
+
+#[test]
 fn make_and_unmake_of_a_winning_move_restore_everything() {
     let mut pos = duel("gomoku:rule=exact5", "a1 b1 c1 d1", "h8 h9 h10 h11");
     let before = pos.clone();
