@@ -26,7 +26,7 @@ pub(crate) struct Stones<B: Bits> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RunPlan {
     k: u32,
-    steps: [u32; 6],
+    steps: [u8; 6],
     len: u8,
 }
 
@@ -40,7 +40,7 @@ impl RunPlan {
         let mut run = 1;
         while run < k && (plan.len as usize) < plan.steps.len() {
             let add = run.min(k - run);
-            plan.steps[plan.len as usize] = add;
+            plan.steps[plan.len as usize] = add as u8;
             plan.len += 1;
             run += add;
         }
@@ -48,7 +48,7 @@ impl RunPlan {
     }
 
     #[inline]
-    fn steps(&self) -> &[u32] {
+    fn steps(&self) -> &[u8] {
         &self.steps[..self.len as usize]
     }
 }
@@ -194,7 +194,7 @@ impl<B: Bits> Stones<B> {
         } else {
             for &mult in plan.steps() {
                 for (run, step) in runs.iter_mut().zip(steps) {
-                    *run = run.and(run.shr(mult * step));
+                    *run = run.and(run.shr(u32::from(mult) * step));
                 }
             }
         }
@@ -366,8 +366,11 @@ mod tests {
             let plan = RunPlan::new(k);
             let mut run = 1;
             for &add in plan.steps() {
-                assert!(add <= run, "k {k}: a step may at most double the run");
-                run += add;
+                assert!(
+                    u32::from(add) <= run,
+                    "k {k}: a step may at most double the run"
+                );
+                run += u32::from(add);
             }
             assert_eq!(run, k);
         }
