@@ -5,6 +5,9 @@
 //! Shifts move every square of a set one step at once: `<< width` is one step north,
 //! `>> width` one step south, `<< 1` / `>> 1` east / west once the squares on the edge that
 //! would wrap to the next row have been masked off.
+//!
+//! For the win test, boards up to 8×8 also get a compile-time table of the four whole lines
+//! (row, column, both diagonals) through every square.
 
 use std::{fmt, sync::OnceLock};
 
@@ -35,7 +38,8 @@ pub(crate) trait Bits: Copy + Eq + Default + fmt::Debug + Send + Sync + 'static 
     /// The edge masks of a `size × size` board.
     fn masks(size: u32) -> &'static Masks<Self>;
     /// For each square of a `size × size` board, the four whole lines through it (see
-    /// [`line_masks`]); empty where walking the lines is cheaper than one mask per line.
+    /// [`line_steps`] for their order); empty for the wide type, where walking the lines
+    /// from the square is cheaper than one eleven-word mask per line.
     fn line_masks(size: u32) -> &'static [[Self; 4]];
     fn to_board_set(self) -> BoardSet;
 }
@@ -94,7 +98,7 @@ const fn all_word_masks() -> [Masks<u64>; WORD_MAX_SIDE as usize + 1] {
 
 static WORD_MASKS: [Masks<u64>; WORD_MAX_SIDE as usize + 1] = all_word_masks();
 
-/// The index step along each line of [`line_masks`] on a board of width `w`: east, north,
+/// The index step along each line of [`Bits::line_masks`] on a board of width `w`: east, north,
 /// north-east, north-west.
 #[inline]
 pub(crate) const fn line_steps(w: u32) -> [u32; 4] {
