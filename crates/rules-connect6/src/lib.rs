@@ -111,11 +111,13 @@
 
 mod config;
 mod error;
+mod lines;
 mod moves;
 mod position;
 mod position_string;
 
 pub use config::Connect6Config;
 pub use error::MoveError;
+pub use lines::LineBits;
 pub use moves::Move;
 pub use position::{Connect6Position, Undo, WIN_LENGTH, WinLine};

@@ -51,6 +51,15 @@ impl Move {
         }
     }
 
+    /// A pair whose squares the caller knows are in order (`a < b`).
+    #[inline]
+    pub(crate) const fn ordered_pair(a: Square, b: Square) -> Move {
+        Move {
+            first: a,
+            second: Some(b),
+        }
+    }
+
     /// The (lower) first stone.
     #[inline]
     pub const fn first(self) -> Square {

@@ -8,18 +8,16 @@ use board_core::{
     PositionStringError, Square, SquareSet, Zobrist, diagram, zobrist,
 };
 
-use crate::{config::Connect6Config, error::MoveError, moves::Move, position_string};
+use crate::{
+    config::Connect6Config,
+    error::MoveError,
+    lines::{CellInfo, LINE_SLOTS, LineBits, axis_index, cells, run_through},
+    moves::Move,
+    position_string,
+};
 
 /// How many stones in a row win.
 pub const WIN_LENGTH: u32 = 6;
-
-/// Cell contents in [`Connect6Position`]'s flat array.
-const EMPTY: u8 = 0;
-
-#[inline]
-const fn color_of(player: Player) -> u8 {
-    player.index() as u8 + 1
-}
 
 /// The line that won the game: from its lower-index end to its higher-index end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,9 +30,8 @@ pub struct WinLine {
     pub len: u32,
 }
 
-/// What [`Connect6Position::make_move`](board_core::Position::make_move) returns: the
-/// history fields that the move overwrote (the stones, side, ply and hash are recomputed
-/// from the move itself).
+/// What [`make_move`](board_core::Position::make_move) returns: the history fields the
+/// move overwrote (stones, side, ply and hash are restored from the move itself).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
     last_move: Option<Move>,
@@ -44,9 +41,10 @@ pub struct Undo {
 
 /// A connect6 position. See the crate docs for the rules and every choice made.
 ///
-/// State: a flat cell array plus one [`BoardSet`] per player and one of the empty squares
-/// (all kept in step), the side to move, the ply, the incremental Zobrist hash, the
-/// outcome (with the line that won) and the last move.
+/// State: one [`BoardSet`] per player and one of the empty squares, the same stones as
+/// per-line bit masks (every row, column and diagonal a `u32`, so a run through a stone
+/// is found with a few shifts), the side to move, the ply, the incremental Zobrist hash,
+/// the outcome (with the line that won) and the last move.
 ///
 /// Equality compares the rules, the stones, the side to move, the ply, the hash and the
 /// outcome: everything that affects legality. The last move and the reported winning line
@@ -56,10 +54,13 @@ pub struct Connect6Position {
     config: Connect6Config,
     geometry: &'static Geometry,
     keys: &'static Zobrist,
-    /// `cells[sq]`: 0 empty, 1 Black (`First`), 2 White (`Second`); past the board: 0.
-    cells: [u8; MAX_CELLS],
+    /// `cells[sq]`: the square's Zobrist keys and its line and bit on each axis.
+    cells: &'static [CellInfo],
     stones: [BoardSet; 2],
-    empty: BoardSet,
+    /// Every square of the board.
+    on_board: BoardSet,
+    /// `lines[player][line]`: the player's stones on that line (see `lines.rs`).
+    lines: [[u32; LINE_SLOTS]; 2],
     empty_count: u16,
     side: Player,
     ply: u32,
@@ -78,8 +79,7 @@ impl PartialEq for Connect6Position {
             && self.outcome == other.outcome
             && self.empty_count == other.empty_count
             && self.stones == other.stones
-            && self.empty == other.empty
-            && self.cells == other.cells
+            && self.lines == other.lines
     }
 }
 
@@ -107,16 +107,15 @@ impl Connect6Position {
     pub fn start(config: Connect6Config) -> Connect6Position {
         let geometry = Geometry::square(config.size())
             .expect("Connect6Config only holds sizes 6-26, which Geometry accepts");
-        let keys = zobrist();
-        let cells = config.cells();
         let mut pos = Connect6Position {
             config,
             geometry,
-            keys,
-            cells: [EMPTY; MAX_CELLS],
+            keys: zobrist(),
+            cells: cells(config.size()),
             stones: [BoardSet::EMPTY; 2],
-            empty: BoardSet::first_n(cells),
-            empty_count: cells as u16,
+            on_board: BoardSet::first_n(config.cells()),
+            lines: [[0; LINE_SLOTS]; 2],
+            empty_count: config.cells() as u16,
             side: Player::First,
             ply: 0,
             hash: 0,
@@ -128,9 +127,9 @@ impl Connect6Position {
         pos
     }
 
-    /// Builds a position from a board (`cells[sq]` is the stone on square `sq`), side to
-    /// move and ply, deriving the outcome. The caller (the position-string reader) has
-    /// checked that the counts, side and ply are consistent.
+    /// Builds a position from a board (`board[sq]` is the stone on square `sq`), side to
+    /// move and ply, deriving the outcome: a six of the player not to move is their win,
+    /// else a full board is a draw. The position-string reader has checked the counts.
     pub(crate) fn from_parts(
         config: Connect6Config,
         board: &[Option<Player>],
@@ -140,11 +139,7 @@ impl Connect6Position {
         let mut pos = Connect6Position::start(config);
         for (i, stone) in board.iter().enumerate().take(config.cells()) {
             if let Some(p) = *stone {
-                let sq = Square(i as u16);
-                pos.cells[i] = color_of(p);
-                pos.stones[p.index()].insert(sq);
-                pos.empty.remove(sq);
-                pos.empty_count -= 1;
+                pos.put(Square(i as u16), p);
             }
         }
         pos.side = side;
@@ -175,10 +170,12 @@ impl Connect6Position {
     /// The stone on `sq` (`None` for an empty or off-board square).
     #[inline]
     pub fn stone_at(&self, sq: Square) -> Option<Player> {
-        match self.cells.get(sq.index()) {
-            Some(1) => Some(Player::First),
-            Some(2) => Some(Player::Second),
-            _ => None,
+        if self.stones[0].contains(sq) {
+            Some(Player::First)
+        } else if self.stones[1].contains(sq) {
+            Some(Player::Second)
+        } else {
+            None
         }
     }
 
@@ -190,8 +187,8 @@ impl Connect6Position {
 
     /// The empty squares of the board.
     #[inline]
-    pub fn empty_squares(&self) -> &BoardSet {
-        &self.empty
+    pub fn empty_squares(&self) -> BoardSet {
+        self.on_board.without_all(self.stones[0] | self.stones[1])
     }
 
     /// How many squares are empty.
@@ -237,15 +234,46 @@ impl Connect6Position {
         self.ply == 0 || self.empty_count == 1
     }
 
+    /// The line through `sq` along `axis` (a direction and its opposite name the same
+    /// line) as bit masks of `player`'s and the opponent's stones: what pattern-based
+    /// evaluation scans. `None` for an off-board square.
+    ///
+    /// ```
+    /// use board_core::{Direction, Player, Position};
+    /// use rules_connect6::Connect6Position;
+    /// let mut pos = Connect6Position::new(Default::default());
+    /// let mv = pos.parse_legal_move("c1").unwrap();
+    /// pos.make_move(mv);
+    /// let a1 = pos.geometry().parse_square("a1").unwrap();
+    /// let row = pos.line_bits(a1, Direction::East, Player::First).unwrap();
+    /// assert_eq!((row.stones, row.opponent, row.bit, row.len), (0b100, 0, 0, 19));
+    /// assert_eq!(row.empty().count_ones(), 18);
+    /// ```
+    #[inline]
+    pub fn line_bits(&self, sq: Square, axis: Direction, player: Player) -> Option<LineBits> {
+        let slot = self.cells.get(sq.index())?.slots[axis_index(axis)];
+        Some(LineBits {
+            stones: self.lines[player.index()][slot.line as usize],
+            opponent: self.lines[player.other().index()][slot.line as usize],
+            bit: slot.bit as u32,
+            len: slot.len as u32,
+        })
+    }
+
     /// The length of the unbroken line of `player`'s stones through `sq` along `axis`
-    /// (and its opposite), counting `sq` itself as `player`'s whatever it holds: so for an
-    /// empty `sq` this is the line a stone there would make. 0 for an off-board square.
+    /// (and its opposite), counting `sq` itself as `player`'s whatever it holds: for an
+    /// empty `sq`, the line a stone there would make. 0 for an off-board square.
+    #[inline]
     pub fn run_length(&self, sq: Square, axis: Direction, player: Player) -> u32 {
-        if sq.index() >= self.config.cells() {
-            return 0;
+        match self.cells.get(sq.index()) {
+            Some(cell) => {
+                let slot = cell.slots[axis_index(axis)];
+                let (up, down) =
+                    run_through(self.lines[player.index()][slot.line as usize], slot.bit);
+                up + down - 1
+            }
+            None => 0,
         }
-        let color = color_of(player);
-        1 + self.count_dir(sq, axis, color) + self.count_dir(sq, axis.opposite(), color)
     }
 
     /// The flat-index offset of one step in `dir`.
@@ -255,84 +283,80 @@ impl Connect6Position {
         dr as isize * self.geometry.width() as isize + dc as isize
     }
 
-    /// Consecutive stones of `color` beyond `sq` (exclusive) in direction `dir`.
+    /// A line of six or more of `player`'s stones through `sq` (which holds one of them).
     #[inline]
-    fn count_dir(&self, sq: Square, dir: Direction, color: u8) -> u32 {
-        let limit = self.geometry.ray_length(sq, dir);
-        let delta = self.delta(dir);
-        let mut at = sq.index() as isize;
-        let mut n = 0;
-        while n < limit {
-            at += delta;
-            if self.cells.get(at as usize) != Some(&color) {
-                break;
-            }
-            n += 1;
+    fn line_through(&self, sq: Square, player: Player) -> Option<WinLine> {
+        let cell = self.cells.get(sq.index())?;
+        let lines = &self.lines[player.index()];
+        let mask = |i: usize| lines[cell.slots[i].line as usize] as u64;
+        // Is there a six anywhere on the four lines? Two lines per u64: a line uses at
+        // most 26 bits, so the 6 zero bits above each keep runs from joining across.
+        let six = |m: u64| {
+            let m2 = m & (m >> 1);
+            (m2 & (m2 >> 2)) & (m2 >> 4)
+        };
+        if six(mask(0) | (mask(1) << 32)) | six(mask(2) | (mask(3) << 32)) == 0 {
+            return None;
         }
-        n
+        self.run_of_six(sq, cell, player)
     }
 
-    /// A line of six or more of `color` through the on-board square `sq`.
-    #[inline]
-    fn line_through(&self, sq: Square, color: u8) -> Option<WinLine> {
-        for axis in Direction::AXES {
-            let fwd = self.count_dir(sq, axis, color);
-            let back = self.count_dir(sq, axis.opposite(), color);
-            let len = fwd + back + 1;
-            if len >= WIN_LENGTH {
-                let d = self.delta(axis);
-                let a = Square((sq.index() as isize + d * fwd as isize) as u16);
-                let b = Square((sq.index() as isize - d * back as isize) as u16);
-                let (from, to) = if a.0 <= b.0 { (a, b) } else { (b, a) };
-                return Some(WinLine { from, to, len });
-            }
-        }
-        None
+    /// The slow part of [`line_through`](Self::line_through), once some line through `sq`
+    /// holds a six: the axis whose run through `sq` itself is long enough, and its ends.
+    #[cold]
+    #[inline(never)]
+    fn run_of_six(&self, sq: Square, cell: &CellInfo, player: Player) -> Option<WinLine> {
+        let lines = &self.lines[player.index()];
+        let (axis, up, down) = cell.slots.iter().enumerate().find_map(|(i, slot)| {
+            let (up, down) = run_through(lines[slot.line as usize], slot.bit);
+            (up + down > WIN_LENGTH).then_some((Direction::AXES[i], up, down))
+        })?;
+        let d = self.delta(axis);
+        let a = Square((sq.index() as isize + d * (up as isize - 1)) as u16);
+        let b = Square((sq.index() as isize - d * (down as isize - 1)) as u16);
+        let (from, to) = if a.0 <= b.0 { (a, b) } else { (b, a) };
+        Some(WinLine {
+            from,
+            to,
+            len: up + down - 1,
+        })
     }
 
-    /// The first line of six or more of `player`'s stones anywhere (lowest start square,
-    /// then axis order East, North, NorthEast, SouthEast).
+    /// The first line of six or more of `player`'s stones anywhere (through the lowest
+    /// square, axis order East, North, NorthEast, SouthEast).
     pub(crate) fn line_of(&self, player: Player) -> Option<WinLine> {
-        let color = color_of(player);
-        for sq in self.stones[player.index()].squares() {
-            for axis in Direction::AXES {
-                let starts_run = self
-                    .geometry
-                    .step(sq, axis.opposite())
-                    .is_none_or(|prev| self.cells[prev.index()] != color);
-                if starts_run && self.count_dir(sq, axis, color) + 1 >= WIN_LENGTH {
-                    return self.line_through(sq, color);
-                }
-            }
-        }
-        None
+        self.stones[player.index()]
+            .squares()
+            .find_map(|sq| self.line_through(sq, player))
     }
 
     /// Puts a stone of `player` on `sq` (ignored if off the board).
     #[inline]
     fn put(&mut self, sq: Square, player: Player) {
-        if let Some(cell) = self.cells.get_mut(sq.index())
-            && sq.index() < self.config.cells()
-        {
-            *cell = color_of(player);
-            self.stones[player.index()].insert(sq);
-            self.empty.remove(sq);
+        if let Some(cell) = self.cells.get(sq.index()) {
+            let p = player.index();
+            let lines = &mut self.lines[p];
+            for slot in &cell.slots {
+                lines[slot.line as usize] |= slot.mask;
+            }
+            self.stones[p].insert(sq);
             self.empty_count = self.empty_count.wrapping_sub(1);
-            self.hash ^= self.keys.piece(player.index(), sq);
+            self.hash ^= cell.keys[p];
         }
     }
 
     /// Takes the stone of `player` off `sq` (ignored if off the board).
     #[inline]
     fn take(&mut self, sq: Square, player: Player) {
-        if let Some(cell) = self.cells.get_mut(sq.index())
-            && sq.index() < self.config.cells()
-        {
-            *cell = EMPTY;
-            self.stones[player.index()].remove(sq);
-            self.empty.insert(sq);
+        if let Some(cell) = self.cells.get(sq.index()) {
+            let p = player.index();
+            let lines = &mut self.lines[p];
+            for slot in &cell.slots {
+                lines[slot.line as usize] &= !slot.mask;
+            }
+            self.stones[p].remove(sq);
             self.empty_count = self.empty_count.wrapping_add(1);
-            self.hash ^= self.keys.piece(player.index(), sq);
+            self.hash ^= cell.keys[p];
         }
     }
 
@@ -428,25 +452,26 @@ impl Position for Connect6Position {
         if self.outcome.is_some() {
             return;
         }
+        let empty = self.empty_squares();
         if self.is_single_turn() {
-            moves.extend(self.empty.squares().map(Move::single));
+            moves.extend(empty.squares().map(Move::single));
             return;
         }
         let mut empties = [Square(0); MAX_CELLS];
         let mut n = 0;
-        for sq in self.empty.squares() {
-            empties[n] = sq;
+        for (slot, sq) in empties.iter_mut().zip(empty.squares()) {
+            *slot = sq;
             n += 1;
         }
         let empties = &empties[..n];
         moves.reserve(n * n.saturating_sub(1) / 2);
         for (i, &a) in empties.iter().enumerate() {
-            moves.extend(empties[i + 1..].iter().map(|&b| Move::pair(a, b)));
+            moves.extend(empties[i + 1..].iter().map(|&b| Move::ordered_pair(a, b)));
         }
     }
 
     /// Closed form: `E` singles on a single-stone turn, `C(E, 2)` pairs otherwise, 0 once
-    /// the game is over (no pair is ever illegal).
+    /// the game is over (no pair of empty squares is ever illegal).
     #[inline]
     fn count_moves(&self) -> u64 {
         if self.outcome.is_some() {
@@ -476,20 +501,21 @@ impl Position for Connect6Position {
             (None, false) => return Err(MoveError::PairRequired),
             (Some(_), true) if self.ply == 0 => return Err(MoveError::FirstMoveIsSingle),
             (Some(_), true) => {
-                let last = self.empty.first().unwrap_or_default();
+                let last = self.empty_squares().first().unwrap_or_default();
                 return Err(MoveError::LastSquareIsSingle(self.coord(last)));
             }
             (Some(b), false) if a == b => return Err(MoveError::SameSquare(self.coord(a))),
             _ => {}
         }
         for sq in mv.squares() {
-            if self.cells[sq.index()] != EMPTY {
+            if self.stone_at(sq).is_some() {
                 return Err(MoveError::Occupied(self.coord(sq)));
             }
         }
         Ok(())
     }
 
+    #[inline]
     fn make_move(&mut self, mv: Move) -> Undo {
         let undo = Undo {
             last_move: self.last_move,
@@ -506,12 +532,17 @@ impl Position for Connect6Position {
         self.ply = self.ply.wrapping_add(1);
         self.hash ^= self.side_flip();
         self.last_move = Some(mv);
-        // Six or more, checked once both stones are down, through either stone.
-        let color = color_of(mover);
-        let win = mv
-            .squares()
-            .filter(|sq| self.geometry.contains(*sq))
-            .find_map(|sq| self.line_through(sq, color));
+        // Six or more, checked once both stones are down, through either stone. The mover
+        // has at most `ply` stones (exactly that many unless the last move was a single
+        // stone on the last square), so there is nothing to look for before ply 6.
+        let win = if self.ply < WIN_LENGTH {
+            None
+        } else {
+            match self.line_through(a, mover) {
+                None => second.and_then(|b| self.line_through(b, mover)),
+                found => found,
+            }
+        };
         if let Some(line) = win {
             self.outcome = Some(Outcome::Win(mover));
             self.win_line = Some(line);
@@ -521,6 +552,7 @@ impl Position for Connect6Position {
         undo
     }
 
+    #[inline]
     fn unmake_move(&mut self, mv: Move, undo: Undo) {
         let mover = self.side.other();
         let (a, second) = mv.stones();

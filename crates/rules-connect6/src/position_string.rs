@@ -197,7 +197,7 @@ pub(crate) fn read(
              short){hint}"
         ));
     }
-    let expected_side = if ply % 2 == 0 {
+    let expected_side = if ply.is_multiple_of(2) {
         Player::First
     } else {
         Player::Second

@@ -4,7 +4,7 @@
 //! move lists, outcomes, perft and divide on the start position, on random positions
 //! reached by seeded playouts, and on late-game positions down to the end of the game.
 
-use std::collections::BTreeMap;
+#![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
 use board_core::{Outcome, Player, Position, divide, perft};
 use rand::{Rng, SeedableRng};
@@ -30,6 +30,14 @@ mod naive {
     pub enum Result {
         Winner(Cell),
         Draw,
+    }
+
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct Census {
+        pub perft: Vec<u64>,
+        pub wins: u64,
+        pub draws: u64,
+        pub singles: u64,
     }
 
     #[derive(Clone, Debug)]
@@ -168,6 +176,64 @@ mod naive {
                 return moves.len() as u64;
             }
             moves.iter().map(|&m| self.play(m).perft(depth - 1)).sum()
+        }
+
+        /// Reads `<ranks top to bottom>/... <x|o> <ply>` (no checks: test input only).
+        pub fn from_string(n: usize, text: &str) -> Game {
+            let fields: Vec<&str> = text.split_whitespace().collect();
+            let mut g = Game::new(n);
+            for (i, rank) in fields[0].split('/').enumerate() {
+                let row = n - 1 - i;
+                let mut col = 0;
+                let mut run = String::new();
+                for ch in rank.chars().chain(std::iter::once(';')) {
+                    if ch.is_ascii_digit() {
+                        run.push(ch);
+                        continue;
+                    }
+                    if !run.is_empty() {
+                        col += run.parse::<usize>().unwrap();
+                        run.clear();
+                    }
+                    match ch {
+                        'x' => g.board[row][col] = BLACK,
+                        'o' => g.board[row][col] = WHITE,
+                        _ => continue,
+                    }
+                    col += 1;
+                }
+            }
+            g.to_move = if fields[1] == "x" { BLACK } else { WHITE };
+            g.moves_played = fields[2].parse().unwrap();
+            assert!(!g.has_six(BLACK) && !g.has_six(WHITE) && !g.empty_squares().is_empty());
+            g
+        }
+
+        /// One walk of the whole game tree: the number of move sequences of each length
+        /// `1..` (perft at every depth), plus how many sequences end in a win, in a draw,
+        /// and how many single-stone moves are played in the tree.
+        pub fn walk_to_the_end(&self) -> Census {
+            let mut census = Census::default();
+            self.walk(0, &mut census);
+            census
+        }
+
+        fn walk(&self, depth: usize, census: &mut Census) {
+            for m in self.legal_moves() {
+                if census.perft.len() <= depth {
+                    census.perft.push(0);
+                }
+                census.perft[depth] += 1;
+                if let RMove::One(_) = m {
+                    census.singles += 1;
+                }
+                let next = self.play(m);
+                match next.result {
+                    Some(Result::Winner(_)) => census.wins += 1,
+                    Some(Result::Draw) => census.draws += 1,
+                    None => next.walk(depth + 1, census),
+                }
+            }
         }
 
         pub fn divide(&self, depth: u32) -> Vec<(String, u64)> {
@@ -392,7 +458,7 @@ fn differential_playouts(size: u32, seed: u64, games: usize, avoid_end: bool, bu
                 .rev()
                 .find(|&d| estimated_leaves(empty, single, d) <= budget)
                 .unwrap_or(1);
-            if depth >= 2 && (texts.len() % 3 == 0 || empty <= 14 || g.result.is_some()) {
+            if depth >= 2 && (texts.len().is_multiple_of(3) || empty <= 14 || g.result.is_some()) {
                 compare_divide(&g, &mut pos, depth, &context);
                 compared_perft += 1;
             }
@@ -456,37 +522,46 @@ fn differential_19x19_late_game() {
     differential_playouts(19, 7, 1, true, 200_000);
 }
 
-/// The game tree from late positions on small boards, walked to the very end, agrees
-/// (wins, single last stones and draws included), and the totals are pinned.
+/// Board size, position string, perft at depths 1.., and (wins, draws, single stones).
+type Case = (u32, &'static str, &'static [u64], (u64, u64, u64));
+
+/// Fixed late-game positions (from seeded playouts), perft at every depth to the end of
+/// the game: pinned, and checked against one walk of the naive code over the whole tree.
 #[test]
-fn perft_to_the_end_small_boards() {
-    let mut rng = ChaCha8Rng::seed_from_u64(99);
-    let mut results = BTreeMap::new();
-    for (size, target_empty) in [(6u32, 11u64), (6, 9), (7, 10), (8, 10)] {
-        // Play random non-ending moves down to `target_empty` empty squares.
-        let mut g = Game::new(size as usize);
-        let mut pos = Connect6Position::new(config(size));
-        'outer: while (pos.empty_count() as u64) > target_empty {
-            let moves = g.legal_moves();
-            for _ in 0..200 {
-                let m = moves[rng.random_range(0..moves.len())];
-                let next = g.play(m);
-                if next.result.is_none() {
-                    let mv = pos.parse_legal_move(&g.move_text(m)).unwrap();
-                    pos.make_move(mv);
-                    g = next;
-                    continue 'outer;
-                }
-            }
-            panic!("no quiet move found");
+fn perft_to_the_end_fixed_positions() {
+    #[rustfmt::skip]
+    let cases: [Case; 4] = [
+        (6, "1oo1o1/1xxxox/xxoxox/xoo1oo/o1xox1/1xx3 o 13",
+            &[55, 1_980, 41_580, 405_720, 1_213_812, 1_094_580], (127_836, 1_088_100, 1_094_580)),
+        (6, "oxoo2/xo1xo1/o1x1xx/ooxxoo/ooxx1o/1xx1ox x 14",
+            &[36, 756, 7_560, 22_680, 22_680], (0, 22_680, 22_680)),
+        (7, "ooxoxx1/1oxoooo/x1oxox1/ooxx1xx/o1ox1oo/1x1xooo/xxxx1ox x 20",
+            &[45, 1_260, 18_900, 113_400, 109_620], (3_780, 109_620, 0)),
+        (8, "2xxoooo/xxxoxoox/ox1xxxxo/ooxoxxo1/xoxoxxxo/xoxooo1o/1xooxxx1/oooo2ox x 28",
+            &[36, 546, 5_330, 7_992, 7_452], (6_181, 4_500, 7_452)),
+    ];
+    for (size, text, expected, (wins, draws, singles)) in cases {
+        let g = Game::from_string(size as usize, text);
+        let mut pos = Connect6Position::from_position_string(config(size), text).unwrap();
+        compare_position(&g, &pos, text);
+        let got: Vec<u64> = (1..=expected.len() as u32 + 1)
+            .map(|d| perft(&mut pos, d))
+            .collect();
+        // One ply past the longest game: nothing left.
+        assert_eq!(got.last(), Some(&0), "{text}");
+        assert_eq!(&got[..expected.len()], expected, "{text}");
+        let census = g.walk_to_the_end();
+        assert_eq!(census.perft, expected, "{text}: the naive code disagrees");
+        // How the games end: wins, full-board draws (on 7x7 by a pair that fills the
+        // board), and single stones on the last square (even boards only).
+        assert_eq!(
+            (census.wins, census.draws, census.singles),
+            (wins, draws, singles),
+            "{text}"
+        );
+        if expected.len() <= 5 {
+            compare_divide(&g, &mut pos, expected.len() as u32, text);
         }
-        let depth = 1 + (target_empty as u32) / 2;
-        let context = format!("{size}x{size} {}", pos.to_position_string());
-        let total = compare_divide(&g, &mut pos, depth, &context);
-        results.insert(pos.to_position_string(), (depth, total));
-    }
-    for (k, v) in &results {
-        println!("{k}: perft({}) = {}", v.0, v.1);
     }
 }
 

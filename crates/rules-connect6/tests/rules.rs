@@ -1,6 +1,8 @@
 //! One test per rule of games.md (connect6) and per edge named in the task, plus config
 //! parsing, move notation, position strings and diagram snapshots.
 
+#![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
+
 use board_core::{
     Direction, NotationError, Outcome, Player, Position, SpecError, Square, SquareSet, perft,
 };
@@ -851,4 +853,29 @@ fn position_string_errors_name_the_problem() {
             .contains("o (White) is to move but already has six in a row a2-f2")
     );
     assert!(read(6, &"x".repeat(5000)).contains("longer than 4096 bytes"));
+}
+
+// ----- diagrams ------------------------------------------------------------------------------
+
+#[test]
+fn diagram_of_the_start() {
+    insta::assert_snapshot!("start_19x19", start(19).diagram());
+}
+
+#[test]
+fn diagram_mid_game() {
+    let mut pos = start(19);
+    for t in ["j10", "k11,k9", "h10,l10", "j12,j8", "g10,h11"] {
+        play(&mut pos, t);
+    }
+    assert_eq!(pos.outcome(), None);
+    insta::assert_snapshot!("mid_game_19x19", pos.diagram());
+}
+
+#[test]
+fn diagram_of_a_finished_game() {
+    let mut pos = setup(6, &["a2", "b2", "c2", "d2", "e2"], &WHITE_FILL[..6]);
+    play(&mut pos, "f2,e4");
+    assert_eq!(pos.outcome_reason().unwrap(), "six in a row a2-f2");
+    insta::assert_snapshot!("won_6x6", pos.diagram());
 }
