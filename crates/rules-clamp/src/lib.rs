@@ -1,1 +1,122 @@
-//! The rules of clamp (work in progress).
+//! The rules of **clamp** (十六子夹棋): drop or step, custodian capture.
+//!
+//! The rules are those of `games.md`, section "clamp". In short: Black (`X`, the `First`
+//! player) moves first. A move is either a **drop** of a new piece on an empty square of
+//! the mover's drop zone (Black: the top `zone` rows, White: the bottom ones), allowed while
+//! the mover has fewer than `max_on_board` pieces on the board, or a **step** of one of the
+//! mover's pieces 1 or 2 squares in a straight line in any of the 8 directions to an empty
+//! square (for 2 squares the square in between must be empty). After the move, every enemy
+//! piece adjacent to the landing square with a piece of the mover's directly beyond it is
+//! removed (all 8 directions at once). The game ends after a move when, in this order: the
+//! opponent has no piece (the mover wins); the opponent has no legal move (the mover wins);
+//! `quiet_limit` half-moves have passed without a capture (a draw, or with
+//! `adjudicate=true` more pieces wins).
+//!
+//! ```
+//! use board_core::{Outcome, Player, Position, perft};
+//! use rules_clamp::{ClampConfig, ClampPosition, Move};
+//!
+//! let mut pos = ClampPosition::new(ClampConfig::default());
+//! assert_eq!(pos.count_moves(), PERFT1);
+//! // A White piece on d5 between Black's c6 and the square e4 that Black steps to:
+//! let mut pos = ClampPosition::from_position_string(
+//!     ClampConfig::default(),
+//!     "8/8/2X5/3O4/8/5X2/8/8 x 0 0",
+//! )
+//! .unwrap();
+//! let mv = pos.parse_legal_move("f3-e4").unwrap();
+//! let undo = pos.play(mv).unwrap();
+//! assert_eq!(undo.captures(), 1); // e4 and c6 clamp d5
+//! assert_eq!(pos.outcome(), Some(Outcome::Win(Player::First))); // White has no pieces left
+//! assert_eq!(pos.outcome_reason().unwrap(), "White has no pieces left: Black wins");
+//! ```
+//!
+//! # API
+//!
+//! - [`ClampConfig`]: the rule parameters and their spec string
+//!   (`clamp:size=8,zone=3,start=4,max_on_board=10,quiet_limit=80,adjudicate=false`).
+//! - [`ClampPosition`]: implements [`board_core::Position`] completely (move generation,
+//!   counting, validation, make/unmake, incremental Zobrist hash, outcome, notation, position
+//!   string, diagram), plus accessors for evaluation: [`ClampPosition::piece_at`],
+//!   [`ClampPosition::piece_count`], [`ClampPosition::pieces`] (a `BoardSet`, any size),
+//!   [`ClampPosition::bitboard`] (a `Bitboard64` on boards up to 8×8),
+//!   [`ClampPosition::mobility`] and [`ClampPosition::has_move`] (for either player),
+//!   [`ClampPosition::can_drop`], [`ClampPosition::drop_zone`], [`ClampPosition::quiet`] and
+//!   [`ClampPosition::quiet_remaining`], [`ClampPosition::capture_count`] (for move
+//!   ordering), [`ClampPosition::captured_squares`], [`ClampPosition::end_reason`].
+//! - [`Move`]: `Drop(to)` or `Step(from, to)`, squares as flat indices; six bytes, `Copy`.
+//! - [`MoveError`]: one variant per reason a move is illegal.
+//! - [`Undo`]: what `make_move` returns; 16 bytes.
+//!
+//! Boards up to 8×8 use one `u64` per player, 10×10 a `u128`, larger boards multi-word
+//! sets; move generation shifts whole sets per direction and counting (`count_moves`, used
+//! by perft's last ply) is 16 shift-and-popcounts.
+//!
+//! # Notation
+//!
+//! A drop is the square (`d7`), a step `from-to` (`c6-c4`). Input is case-insensitive,
+//! whitespace around squares is ignored, and a step may also be written `c6 c4`.
+//!
+//! # Position string
+//!
+//! Four fields separated by spaces:
+//!
+//! 1. the board, ranks from the top (rank `size`) to the bottom (rank 1) separated by `/`;
+//!    in each rank from column `a` on, `X` is a Black piece, `O` a White piece, and a
+//!    decimal number (`1`–`26`, no leading zero) a run of that many empty squares;
+//! 2. the side to move, `x` (Black) or `o` (White);
+//! 3. the quiet counter: half-moves since the last capture (0 at the start);
+//! 4. the ply: half-moves played since the start.
+//!
+//! ```text
+//! 8/8/2XXXX2/8/8/2OOOO2/8/8 x 0 0          the 8×8 start
+//! 8/8/3XXX2/8/2X5/2OOOO2/8/8 o 1 1         after c6-c4
+//! 6/6/1XXXX1/1OOOO1/6/6 x 0 0              the 6×6 start (zone 3)
+//! ```
+//!
+//! Reading is lenient about case (`x`/`X`, `o`/`O`) and about whitespace between fields;
+//! writing is canonical. [`from_position_string`](board_core::Position::from_position_string)
+//! rejects, with a message naming the problem: a wrong number of fields or of ranks, a rank
+//! covering more or fewer than `size` squares, a bad character, a run starting with `0`, a
+//! player with more than `max_on_board` pieces, a quiet counter above `quiet_limit` or above
+//! the ply, a side to move that does not match the ply's parity (Black moves at even plies),
+//! and (for ply > 0) a player who made the last move but has no piece on the board.
+//!
+//! The outcome is never stored: it is derived from the board, the side to move and the
+//! quiet counter, applying games.md's checks as if the player *not* on move had just moved
+//! (see [`ClampPosition::end_reason`]). So the string of a finished game reads back as the
+//! same finished game.
+//!
+//! # Choices where games.md is silent
+//!
+//! - **A step vacates its origin before captures are looked for**, so the origin square
+//!   never serves as the far end of a clamp.
+//! - **Captures are resolved at once and never chain**: only the piece that moved captures,
+//!   and removing a piece does not trigger further captures. A piece that lands between two
+//!   enemy pieces, or forms a clamp with a piece that did not move, is safe.
+//! - **Parsed positions** follow the rules above: Black moves at even plies, White at odd
+//!   plies; the quiet counter is at most the ply and at most `quiet_limit`; a position at
+//!   ply 0 need not be the start position (a setup), and its outcome is derived like any
+//!   other's.
+//! - **The Zobrist hash covers the pieces and the side to move**, not the quiet counter or
+//!   the ply (like chess's halfmove clock). Positions that differ only in the counter share
+//!   a hash; a search that cares about the quiet limit near its end should check
+//!   [`ClampPosition::quiet_remaining`].
+//! - **Validation order** (the first failing check is reported): game over; off-board
+//!   square; for a drop: outside the zone, at `max_on_board`, occupied; for a step: same
+//!   square, empty origin, enemy piece, not a straight line, more than 2 squares,
+//!   destination occupied, middle square occupied.
+//! - `Move`s built by hand with off-board squares are rejected by `validate`; `make_move`
+//!   of such a move only passes the turn (it never panics).
+
+mod bits;
+mod board;
+mod config;
+mod moves;
+mod position;
+mod position_string;
+
+pub use config::{ClampConfig, KEYS};
+pub use moves::{Move, MoveError, Undo};
+pub use position::{ClampPosition, EndReason};
+pub use position_string::MAX_PLY;

@@ -1,0 +1,99 @@
+//! Moves, the reasons a move is illegal, and the undo record.
+
+use board_core::{Coord, Square};
+use thiserror::Error;
+
+/// A clamp move: a drop (`d7`) or a step of one or two squares (`c6-c4`).
+///
+/// Squares are flat indices (`row * size + col`, row 0 = rank 1); the move only means
+/// something together with a board size, so print and read it through
+/// [`Position::format_move`](board_core::Position::format_move) and
+/// [`Position::parse_move`](board_core::Position::parse_move). Six bytes, `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Move {
+    /// A new piece on an empty square of the mover's drop zone.
+    Drop(Square),
+    /// A piece moves from the first square to the second.
+    Step(Square, Square),
+}
+
+impl Move {
+    /// The square the piece lands on.
+    #[inline]
+    pub const fn to(self) -> Square {
+        match self {
+            Move::Drop(to) | Move::Step(_, to) => to,
+        }
+    }
+
+    /// The square a step starts from; `None` for a drop.
+    #[inline]
+    pub const fn from(self) -> Option<Square> {
+        match self {
+            Move::Drop(_) => None,
+            Move::Step(from, _) => Some(from),
+        }
+    }
+
+    #[inline]
+    pub const fn is_drop(self) -> bool {
+        matches!(self, Move::Drop(_))
+    }
+}
+
+/// Why a move is illegal. Squares print in `a1` notation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Error)]
+pub enum MoveError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("square index {index} is off the {size}x{size} board")]
+    OffBoard { index: u16, size: u32 },
+    #[error("{square} is outside your drop zone (ranks {first_rank}-{last_rank})")]
+    OutsideZone {
+        square: Coord,
+        first_rank: u32,
+        last_rank: u32,
+    },
+    #[error("you already have {max} pieces on the board: no drop until you have fewer")]
+    TooManyPieces { max: u32 },
+    #[error("{0} is occupied")]
+    Occupied(Coord),
+    #[error("there is no piece on {0}")]
+    NoPiece(Coord),
+    #[error("{0} is not your piece")]
+    NotYourPiece(Coord),
+    #[error("{0}-{0} does not move the piece")]
+    NullStep(Coord),
+    #[error("{from}-{to} is not a straight line (a step goes along a row, column or diagonal)")]
+    NotStraight { from: Coord, to: Coord },
+    #[error("{from}-{to} is {distance} squares: a step is 1 or 2 squares")]
+    TooFar {
+        from: Coord,
+        to: Coord,
+        distance: u32,
+    },
+    #[error("{from}-{to} passes over {over}, which is occupied")]
+    Blocked { from: Coord, to: Coord, over: Coord },
+}
+
+/// What [`make_move`](board_core::Position::make_move) returns and
+/// [`unmake_move`](board_core::Position::unmake_move) needs: the captured pieces (as
+/// directions from the landing square), the previous quiet counter and hash. 16 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    pub(crate) captured: u8,
+    pub(crate) quiet: u32,
+    pub(crate) hash: u64,
+}
+
+impl Undo {
+    /// How many enemy pieces the move captured (0–8).
+    pub fn captures(&self) -> u32 {
+        self.captured.count_ones()
+    }
+
+    /// The quiet counter before the move.
+    pub fn previous_quiet(&self) -> u32 {
+        self.quiet
+    }
+}
