@@ -3,8 +3,10 @@
 //! - `perft2_19x19`: perft(2) from the 19×19 start, the last ply counted in closed form.
 //! - `perft2_19x19_generate`: the same 23,327,820 leaves, but every leaf move is generated
 //!   into a reused `Vec` (the move generator's speed).
-//! - `perft3_19x19`: 23 million make/unmake pairs (with line-scan win detection) at the
-//!   second ply, the third counted in closed form.
+//! - `perft3_19x19`: 23 million make/unmake pairs at the second ply, the third counted in
+//!   closed form (no player can have six stones yet, so no line is tested).
+//! - `perft2_19x19_midgame`: 61,075 make/unmake pairs, each testing the lines through both
+//!   new stones for a six.
 //! - `perft4_6x6_late`: a crowded 6×6 position walked to depth 4 (wins and the
 //!   single-last-stone rule in the tree).
 
@@ -31,6 +33,10 @@ fn perft2_generated(pos: &mut Connect6Position) -> u64 {
     total
 }
 
+/// Six moves in: White has k9-k12, Black g10 h10 j10 l10 h11; no six is reachable in two
+/// moves, so perft(2) = C(350,2)·C(348,2).
+const MIDGAME: [&str; 6] = ["j10", "k11,k9", "h10,l10", "j12,j8", "g10,h11", "k10,k12"];
+
 const LATE_6X6: &str = "1oo1o1/1xxxox/xxoxox/xoo1oo/o1xox1/1xx3 o 13";
 
 fn benches(c: &mut Criterion) {
@@ -48,6 +54,14 @@ fn benches(c: &mut Criterion) {
     });
     group.bench_function("perft3_19x19", |b| {
         b.iter(|| assert_eq!(perft(&mut pos, 3), 1_490_717_681_460))
+    });
+    let mut mid = start19();
+    for m in MIDGAME {
+        let mv = mid.parse_legal_move(m).expect("legal move");
+        mid.make_move(mv);
+    }
+    group.bench_function("perft2_19x19_midgame", |b| {
+        b.iter(|| assert_eq!(perft(&mut mid, 2), 3_687_586_350))
     });
     let config = Connect6Config::new(6).expect("6 is a legal size");
     let mut late =

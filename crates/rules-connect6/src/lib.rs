@@ -25,8 +25,9 @@
 //!   on any other turn is refused ([`MoveError::PairRequired`]), and so is a pair on those
 //!   turns ([`MoveError::FirstMoveIsSingle`], [`MoveError::LastSquareIsSingle`]). After
 //!   ply `p ≥ 1` the board holds `2p − 1` stones, so the last-square rule happens only on
-//!   boards with an even number of cells (6×6, 8×8, 20×20, …); on 19×19 the last move is
-//!   a pair that fills the board.
+//!   boards with an even number of cells (6×6, 8×8, 20×20, …), and there it is always
+//!   Black's move (`size²` is then a multiple of 4); on odd boards (19×19) the last move
+//!   is a pair that fills the board.
 //! - **Which reason is reported** when several apply: game over, then off-board squares
 //!   (only hand-built moves), then the number of stones, then the same square twice, then
 //!   occupied squares (lower square first).
@@ -44,6 +45,20 @@
 //! - **Equality** ([`PartialEq`]) compares what affects legality (rules, stones, side,
 //!   ply, hash, outcome), not history: the last move and the reported winning line.
 //! - **Diagram**: `X` Black, `O` White, `.` empty, via [`board_core::diagram::render`].
+//!
+//! # For search and evaluation
+//!
+//! [`Connect6Position`] keeps one [`board_core::BoardSet`] per player and every row,
+//! column and diagonal as a `u32` bit mask per player, so a move updates four words per
+//! stone and the win test looks only at the lines through the new stones (a few shifts,
+//! no board walk). Accessors: [`stone_at`](Connect6Position::stone_at),
+//! [`stones`](Connect6Position::stones), [`empty_squares`](Connect6Position::empty_squares),
+//! [`empty_count`](Connect6Position::empty_count),
+//! [`geometry`](Connect6Position::geometry), [`last_move`](Connect6Position::last_move),
+//! [`stones_to_place`](Connect6Position::stones_to_place),
+//! [`line_bits`](Connect6Position::line_bits) (both players' stones on a line through a
+//! square, for pattern evaluation), [`run_length`](Connect6Position::run_length) and
+//! [`winning_line`](Connect6Position::winning_line).
 //!
 //! # Position strings
 //!

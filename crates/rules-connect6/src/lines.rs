@@ -116,9 +116,10 @@ pub(crate) fn run_through(mask: u32, bit: u8) -> (u32, u32) {
 
 /// One line through a square, seen from one player: what an evaluator scans for patterns.
 ///
-/// Bit `i` of `stones` is the `i`-th cell of the line (bit 0 at the West / South end; the
-/// bits increase in the direction of the axis: East, North, NorthEast or SouthEast). Bits
-/// from `len` upwards are always 0 and lie off the board.
+/// Bit `i` of `stones` is the `i`-th cell of the line, counted in the direction of the
+/// axis: bit 0 is the West end of a row, the South end of a column, the South-West end of
+/// a NorthEast diagonal and the North-West end of a SouthEast diagonal. Bits from `len`
+/// upwards are always 0 and lie off the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LineBits {
     /// The player's stones on the line.

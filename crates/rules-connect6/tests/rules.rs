@@ -107,6 +107,23 @@ const WHITE_FILL: [&str; 8] = ["a6", "c6", "e6", "b5", "d5", "f5", "a4", "c4"];
 // ----- the turn structure ---------------------------------------------------------------
 
 #[test]
+fn the_board_starts_empty_with_black_to_move() {
+    for size in [6, 19, 26] {
+        let pos = start(size);
+        assert_eq!(pos.empty_count(), size * size);
+        assert_eq!(pos.empty_squares().count(), size * size);
+        assert!(pos.stones(Player::First).is_empty() && pos.stones(Player::Second).is_empty());
+        assert_eq!(pos.side_to_move(), Player::First);
+        assert_eq!(pos.player_name(pos.side_to_move()), "Black");
+        assert_eq!(
+            (pos.ply(), pos.outcome(), pos.outcome_reason()),
+            (0, None, None)
+        );
+        assert_eq!(pos.hash(), pos.compute_hash());
+    }
+}
+
+#[test]
 fn first_move_is_a_single_stone() {
     let pos = start(19);
     assert_eq!(pos.stones_to_place(), 1);
