@@ -572,10 +572,12 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         // Decided before the window is narrowed below: a PV node stays one (and keeps its
         // PV) even where the narrowing leaves a single value possible.
         let pv_node = beta - alpha > 1;
-        // Nothing here can beat a win on the next turn (or lose faster than on it).
+        // Nothing here can beat a win on the next turn, or lose faster than on it: narrow
+        // the window to one beyond those values (so a node worth exactly one of them still
+        // raises alpha and records its PV).
         let lim = win_at(p + 1);
-        alpha = alpha.max(-lim);
-        beta = beta.min(lim);
+        alpha = alpha.max(-lim - 1);
+        beta = beta.min(lim + 1);
         if alpha >= beta {
             return alpha;
         }

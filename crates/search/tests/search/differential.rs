@@ -92,8 +92,16 @@ where
     Ok(())
 }
 
+/// Cases per property: 40, or `SEARCH_CASES` from the environment for a longer run.
+fn cases() -> u32 {
+    std::env::var("SEARCH_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn tree_matches_minimax(seed in 0u32..10_000, walk in 0usize..4, depth in 1u32..=5) {
