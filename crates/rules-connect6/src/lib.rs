@@ -36,9 +36,10 @@
 //!   order, spaces around the comma (`j11 , k12`) and the spaced form `j11 k12`.
 //!   `j11,j11` is read as a pair on one square (so that `validate` can say why it is
 //!   illegal: [`MoveError::SameSquare`]).
-//! - **Outcome reasons**: `"six in a row c1-h1"` (`seven`, … for longer lines; the ends
-//!   lower index first; if a move makes several lines, the first found through the lower
-//!   stone, axis order E, N, NE, SE), and `"the board is full with no six in a row"`.
+//! - **Outcome reasons**: `"six in a row c1-h1"` (`seven`, … for longer lines; the left
+//!   end first, the bottom end for a vertical line; if a move makes several lines, the
+//!   first found through the lower stone, axis order E, N, NE, SE), and
+//!   `"the board is full with no six in a row"`.
 //! - **Hash**: Zobrist key `piece(0, sq)` for a black stone, `piece(1, sq)` for a white
 //!   one, plus `side(player)` for the side to move. The ply is not hashed (the stones
 //!   determine it).
@@ -51,14 +52,20 @@
 //! [`Connect6Position`] keeps one [`board_core::BoardSet`] per player and every row,
 //! column and diagonal as a `u32` bit mask per player, so a move updates four words per
 //! stone and the win test looks only at the lines through the new stones (a few shifts,
-//! no board walk). Accessors: [`stone_at`](Connect6Position::stone_at),
-//! [`stones`](Connect6Position::stones), [`empty_squares`](Connect6Position::empty_squares),
+//! no board walk). Accessors (named as in `rules-gomoku`, so evaluators for the two
+//! k-in-a-row games read alike): [`stone_at`](Connect6Position::stone_at),
+//! [`is_empty_square`](Connect6Position::is_empty_square),
+//! [`stones`](Connect6Position::stones), [`occupied`](Connect6Position::occupied),
+//! [`empty_squares`](Connect6Position::empty_squares),
 //! [`empty_count`](Connect6Position::empty_count),
+//! [`stone_count`](Connect6Position::stone_count),
 //! [`geometry`](Connect6Position::geometry), [`last_move`](Connect6Position::last_move),
 //! [`stones_to_place`](Connect6Position::stones_to_place),
-//! [`line_bits`](Connect6Position::line_bits) (both players' stones on a line through a
-//! square, for pattern evaluation), [`run_length`](Connect6Position::run_length) and
-//! [`winning_line`](Connect6Position::winning_line).
+//! [`line_through`](Connect6Position::line_through) (a [`LineView`]: both players'
+//! stones on a line through a square, as bits), [`run_through`](Connect6Position::run_through),
+//! [`run_length`](Connect6Position::run_length), [`ray_run`](Connect6Position::ray_run),
+//! [`is_winning_move`](Connect6Position::is_winning_move) (would these one or two stones
+//! make six?) and [`winning_line`](Connect6Position::winning_line).
 //!
 //! # Position strings
 //!
@@ -133,6 +140,6 @@ mod position_string;
 
 pub use config::Connect6Config;
 pub use error::MoveError;
-pub use lines::LineBits;
+pub use lines::LineView;
 pub use moves::Move;
-pub use position::{Connect6Position, Undo, WIN_LENGTH, WinLine};
+pub use position::{Connect6Position, Undo, WIN_LENGTH, WinningLine};

@@ -47,14 +47,18 @@ pub(crate) struct CellInfo {
 }
 
 /// The index in [`Direction::AXES`] of the axis a direction runs along (a direction and its
-/// opposite name the same axis).
+/// opposite name the same axis), and whether the direction goes up the bits.
 #[inline]
-pub(crate) fn axis_index(dir: Direction) -> usize {
+pub(crate) fn axis_of(dir: Direction) -> (usize, bool) {
     match dir {
-        Direction::East | Direction::West => 0,
-        Direction::North | Direction::South => 1,
-        Direction::NorthEast | Direction::SouthWest => 2,
-        Direction::SouthEast | Direction::NorthWest => 3,
+        Direction::East => (0, true),
+        Direction::West => (0, false),
+        Direction::North => (1, true),
+        Direction::South => (1, false),
+        Direction::NorthEast => (2, true),
+        Direction::SouthWest => (2, false),
+        Direction::SouthEast => (3, true),
+        Direction::NorthWest => (3, false),
     }
 }
 
@@ -114,35 +118,46 @@ pub(crate) fn run_through(mask: u32, bit: u8) -> (u32, u32) {
     (up, down)
 }
 
-/// One line through a square, seen from one player: what an evaluator scans for patterns.
+/// One line of the board (a rank, file, diagonal or anti-diagonal) through a square, as
+/// bits: what pattern-based evaluation scans.
 ///
-/// Bit `i` of `stones` is the `i`-th cell of the line, counted in the direction of the
-/// axis: bit 0 is the West end of a row, the South end of a column, the South-West end of
-/// a NorthEast diagonal and the North-West end of a SouthEast diagonal. Bits from `len`
-/// upwards are always 0 and lie off the board.
+/// Bit `i` is the `i`-th square of the line from its start: its west end, or its south end
+/// for a file; so the next higher bit is one step in the `axis` direction. Bits at and above
+/// `len` are always clear. (The same shape as `rules_gomoku::LineView`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LineBits {
-    /// The player's stones on the line.
-    pub stones: u32,
-    /// The opponent's stones on the line.
-    pub opponent: u32,
-    /// The bit of the square asked about.
-    pub bit: u32,
-    /// The number of cells on the line.
+pub struct LineView {
+    /// `East`, `North`, `NorthEast` or `SouthEast`: the direction of increasing bits.
+    pub axis: Direction,
+    /// Black's stones on the line.
+    pub black: u32,
+    /// White's stones on the line.
+    pub white: u32,
+    /// The bit of the square the line was asked for.
+    pub pos: u32,
+    /// The number of squares on the line (1 to 26).
     pub len: u32,
 }
 
-impl LineBits {
-    /// The empty cells of the line.
+impl LineView {
+    /// `player`'s stones on the line.
     #[inline]
-    pub fn empty(&self) -> u32 {
-        !(self.stones | self.opponent) & self.on_board()
+    pub const fn stones(&self, player: Player) -> u32 {
+        match player {
+            Player::First => self.black,
+            Player::Second => self.white,
+        }
     }
 
-    /// All cells of the line.
+    /// The empty squares of the line.
     #[inline]
-    pub fn on_board(&self) -> u32 {
-        (1u32 << self.len) - 1
+    pub const fn empty(&self) -> u32 {
+        !(self.black | self.white) & self.on_board()
+    }
+
+    /// Every square of the line: the bits below `len`.
+    #[inline]
+    pub const fn on_board(&self) -> u32 {
+        ((1u64 << self.len) - 1) as u32
     }
 }
 
@@ -174,8 +189,8 @@ mod tests {
                     if g.step(sq, axis.opposite()).is_none() {
                         assert_eq!(s.bit, 0);
                     }
-                    assert_eq!(axis_index(axis), i);
-                    assert_eq!(axis_index(axis.opposite()), i);
+                    assert_eq!(axis_of(axis), (i, true));
+                    assert_eq!(axis_of(axis.opposite()), (i, false));
                 }
             }
             // No two squares share a (line, bit).

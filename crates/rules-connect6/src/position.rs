@@ -11,7 +11,7 @@ use board_core::{
 use crate::{
     config::Connect6Config,
     error::MoveError,
-    lines::{CellInfo, LINE_SLOTS, LineBits, axis_index, cells, run_through},
+    lines::{CellInfo, LINE_SLOTS, LineView, axis_of, cells, run_through},
     moves::Move,
     position_string,
 };
@@ -19,14 +19,16 @@ use crate::{
 /// How many stones in a row win.
 pub const WIN_LENGTH: u32 = 6;
 
-/// The line that won the game: from its lower-index end to its higher-index end.
+/// The run of six or more that won the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct WinLine {
-    /// The end with the lower flat index.
-    pub from: Square,
-    /// The end with the higher flat index.
-    pub to: Square,
-    /// Number of stones in the line (6 or more).
+pub struct WinningLine {
+    /// The left end of the run (the bottom end for a vertical run).
+    pub start: Square,
+    /// The other end.
+    pub end: Square,
+    /// From `start` towards `end`: `East`, `North`, `NorthEast` or `SouthEast`.
+    pub direction: Direction,
+    /// Number of stones (6 or more).
     pub len: u32,
 }
 
@@ -36,7 +38,7 @@ pub struct WinLine {
 pub struct Undo {
     last_move: Option<Move>,
     outcome: Option<Outcome>,
-    win_line: Option<WinLine>,
+    win_line: Option<WinningLine>,
 }
 
 /// A connect6 position. See the crate docs for the rules and every choice made.
@@ -66,7 +68,7 @@ pub struct Connect6Position {
     ply: u32,
     hash: u64,
     outcome: Option<Outcome>,
-    win_line: Option<WinLine>,
+    win_line: Option<WinningLine>,
     last_move: Option<Move>,
 }
 
@@ -210,9 +212,12 @@ impl Connect6Position {
         self.last_move
     }
 
-    /// The line of six or more that ended the game, if it was won.
+    /// The run of six or more that ended the game, if it was won: through the stones of
+    /// the winning move (the lower one first, axes in the order East, North, NorthEast,
+    /// SouthEast); for a position read from a string, the first such run through the
+    /// lowest square.
     #[inline]
-    pub fn winning_line(&self) -> Option<WinLine> {
+    pub fn winning_line(&self) -> Option<WinningLine> {
         self.win_line
     }
 
@@ -234,46 +239,106 @@ impl Connect6Position {
         self.ply == 0 || self.empty_count == 1
     }
 
-    /// The line through `sq` along `axis` (a direction and its opposite name the same
-    /// line) as bit masks of `player`'s and the opponent's stones: what pattern-based
-    /// evaluation scans. `None` for an off-board square.
+    /// Whether `sq` is an empty square of the board.
+    #[inline]
+    pub fn is_empty_square(&self, sq: Square) -> bool {
+        self.geometry.contains(sq) && !self.occupied().contains(sq)
+    }
+
+    /// The squares holding a stone of either player.
+    #[inline]
+    pub fn occupied(&self) -> BoardSet {
+        self.stones[0] | self.stones[1]
+    }
+
+    /// The line through `sq` along the axis of `dir` (`dir` and its opposite give the same
+    /// line), with both players' stones as bits; `None` if `sq` is off the board.
     ///
     /// ```
     /// use board_core::{Direction, Player, Position};
     /// use rules_connect6::Connect6Position;
     /// let mut pos = Connect6Position::new(Default::default());
-    /// let mv = pos.parse_legal_move("c1").unwrap();
-    /// pos.make_move(mv);
-    /// let a1 = pos.geometry().parse_square("a1").unwrap();
-    /// let row = pos.line_bits(a1, Direction::East, Player::First).unwrap();
-    /// assert_eq!((row.stones, row.opponent, row.bit, row.len), (0b100, 0, 0, 19));
-    /// assert_eq!(row.empty().count_ones(), 18);
+    /// for m in ["c1", "a1,d1"] {
+    ///     let mv = pos.parse_legal_move(m).unwrap();
+    ///     pos.make_move(mv);
+    /// }
+    /// let b1 = pos.geometry().parse_square("b1").unwrap();
+    /// let rank = pos.line_through(b1, Direction::West).unwrap();
+    /// assert_eq!((rank.axis, rank.pos, rank.len), (Direction::East, 1, 19));
+    /// assert_eq!((rank.black, rank.white), (0b0100, 0b1001));
+    /// assert_eq!(rank.stones(Player::Second), 0b1001);
+    /// assert_eq!(rank.empty().count_ones(), 16);
     /// ```
     #[inline]
-    pub fn line_bits(&self, sq: Square, axis: Direction, player: Player) -> Option<LineBits> {
-        let slot = self.cells.get(sq.index())?.slots[axis_index(axis)];
-        Some(LineBits {
-            stones: self.lines[player.index()][slot.line as usize],
-            opponent: self.lines[player.other().index()][slot.line as usize],
-            bit: slot.bit as u32,
+    pub fn line_through(&self, sq: Square, dir: Direction) -> Option<LineView> {
+        let (axis, _) = axis_of(dir);
+        let slot = self.cells.get(sq.index())?.slots[axis];
+        Some(LineView {
+            axis: Direction::AXES[axis],
+            black: self.lines[0][slot.line as usize],
+            white: self.lines[1][slot.line as usize],
+            pos: slot.bit as u32,
             len: slot.len as u32,
         })
     }
 
-    /// The length of the unbroken line of `player`'s stones through `sq` along `axis`
-    /// (and its opposite), counting `sq` itself as `player`'s whatever it holds: for an
-    /// empty `sq`, the line a stone there would make. 0 for an off-board square.
+    /// How many of `player`'s stones follow `sq` in direction `dir` without a gap (`sq`
+    /// itself not counted). 0 if `sq` is off the board.
+    pub fn ray_run(&self, player: Player, sq: Square, dir: Direction) -> u32 {
+        let (axis, up) = axis_of(dir);
+        let Some(cell) = self.cells.get(sq.index()) else {
+            return 0;
+        };
+        let slot = cell.slots[axis];
+        let (ups, downs) = run_through(self.lines[player.index()][slot.line as usize], slot.bit);
+        if up { ups - 1 } else { downs - 1 }
+    }
+
+    /// The length of the line of `player`'s stones through `sq` along the line of `dir`
+    /// (both ways), counting `sq` itself as one of `player`'s stones whatever it holds: for
+    /// an empty `sq`, the run a stone there would make. 0 if off the board.
     #[inline]
-    pub fn run_length(&self, sq: Square, axis: Direction, player: Player) -> u32 {
-        match self.cells.get(sq.index()) {
-            Some(cell) => {
-                let slot = cell.slots[axis_index(axis)];
-                let (up, down) =
-                    run_through(self.lines[player.index()][slot.line as usize], slot.bit);
-                up + down - 1
-            }
-            None => 0,
+    pub fn run_through(&self, player: Player, sq: Square, dir: Direction) -> u32 {
+        let Some(cell) = self.cells.get(sq.index()) else {
+            return 0;
+        };
+        let slot = cell.slots[axis_of(dir).0];
+        let (up, down) = run_through(self.lines[player.index()][slot.line as usize], slot.bit);
+        up + down - 1
+    }
+
+    /// The length of the run of same-coloured stones through the stone on `sq` along the
+    /// line of `dir` (both ways); 0 for an empty or off-board square.
+    pub fn run_length(&self, sq: Square, dir: Direction) -> u32 {
+        self.stone_at(sq)
+            .map_or(0, |player| self.run_through(player, sq, dir))
+    }
+
+    /// Whether `player` putting the stones of `mv` on the board would make six or more in
+    /// a row (whoever is to move, and whether or not it is a single-stone turn). `false`
+    /// if a square is occupied or off the board, or a pair repeats a square.
+    pub fn is_winning_move(&self, player: Player, mv: Move) -> bool {
+        let (a, b) = mv.stones();
+        if !self.is_empty_square(a) || b.is_some_and(|b| b == a || !self.is_empty_square(b)) {
+            return false;
         }
+        let lines = &self.lines[player.index()];
+        let other = b.map(|b| &self.cells[b.index()]);
+        let wins_through = |sq: Square| {
+            self.cells[sq.index()].slots.iter().any(|slot| {
+                let mut m = lines[slot.line as usize] | slot.mask;
+                if let Some(cell) = other {
+                    m |= cell
+                        .slots
+                        .iter()
+                        .filter(|s| s.line == slot.line)
+                        .fold(0, |acc, s| acc | s.mask);
+                }
+                let (up, down) = run_through(m, slot.bit);
+                up + down > WIN_LENGTH
+            })
+        };
+        wins_through(a) || b.is_some_and(wins_through)
     }
 
     /// The flat-index offset of one step in `dir`.
@@ -285,7 +350,7 @@ impl Connect6Position {
 
     /// A line of six or more of `player`'s stones through `sq` (which holds one of them).
     #[inline]
-    fn line_through(&self, sq: Square, player: Player) -> Option<WinLine> {
+    fn six_through(&self, sq: Square, player: Player) -> Option<WinningLine> {
         let cell = self.cells.get(sq.index())?;
         let lines = &self.lines[player.index()];
         let mask = |i: usize| lines[cell.slots[i].line as usize] as u64;
@@ -301,33 +366,33 @@ impl Connect6Position {
         self.run_of_six(sq, cell, player)
     }
 
-    /// The slow part of [`line_through`](Self::line_through), once some line through `sq`
+    /// The slow part of [`six_through`](Self::six_through), once some line through `sq`
     /// holds a six: the axis whose run through `sq` itself is long enough, and its ends.
     #[cold]
     #[inline(never)]
-    fn run_of_six(&self, sq: Square, cell: &CellInfo, player: Player) -> Option<WinLine> {
+    fn run_of_six(&self, sq: Square, cell: &CellInfo, player: Player) -> Option<WinningLine> {
         let lines = &self.lines[player.index()];
         let (axis, up, down) = cell.slots.iter().enumerate().find_map(|(i, slot)| {
             let (up, down) = run_through(lines[slot.line as usize], slot.bit);
             (up + down > WIN_LENGTH).then_some((Direction::AXES[i], up, down))
         })?;
         let d = self.delta(axis);
-        let a = Square((sq.index() as isize + d * (up as isize - 1)) as u16);
-        let b = Square((sq.index() as isize - d * (down as isize - 1)) as u16);
-        let (from, to) = if a.0 <= b.0 { (a, b) } else { (b, a) };
-        Some(WinLine {
-            from,
-            to,
+        let end = Square((sq.index() as isize + d * (up as isize - 1)) as u16);
+        let start = Square((sq.index() as isize - d * (down as isize - 1)) as u16);
+        Some(WinningLine {
+            start,
+            end,
+            direction: axis,
             len: up + down - 1,
         })
     }
 
     /// The first line of six or more of `player`'s stones anywhere (through the lowest
     /// square, axis order East, North, NorthEast, SouthEast).
-    pub(crate) fn line_of(&self, player: Player) -> Option<WinLine> {
+    pub(crate) fn line_of(&self, player: Player) -> Option<WinningLine> {
         self.stones[player.index()]
             .squares()
-            .find_map(|sq| self.line_through(sq, player))
+            .find_map(|sq| self.six_through(sq, player))
     }
 
     /// Puts a stone of `player` on `sq` (ignored if off the board).
@@ -438,8 +503,8 @@ impl Position for Connect6Position {
                 Some(line) => format!(
                     "{} in a row {}-{}",
                     Self::length_word(line.len),
-                    self.format_square(line.from),
-                    self.format_square(line.to)
+                    self.format_square(line.start),
+                    self.format_square(line.end)
                 ),
                 None => "six in a row".to_string(),
             }),
@@ -538,8 +603,8 @@ impl Position for Connect6Position {
         let win = if self.ply < WIN_LENGTH {
             None
         } else {
-            match self.line_through(a, mover) {
-                None => second.and_then(|b| self.line_through(b, mover)),
+            match self.six_through(a, mover) {
+                None => second.and_then(|b| self.six_through(b, mover)),
                 found => found,
             }
         };

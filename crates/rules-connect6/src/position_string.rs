@@ -214,8 +214,8 @@ pub(crate) fn read(
         return err(format!(
             "{} is to move but already has six in a row {}-{}: the game ended when it was made",
             side_name(side),
-            pos.geometry().format_square(line.from),
-            pos.geometry().format_square(line.to)
+            pos.geometry().format_square(line.start),
+            pos.geometry().format_square(line.end)
         ));
     }
     Ok(pos)

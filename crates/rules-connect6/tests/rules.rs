@@ -4,7 +4,8 @@
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
 use board_core::{
-    Direction, NotationError, Outcome, Player, Position, SpecError, Square, SquareSet, perft,
+    BoardSet, Direction, NotationError, Outcome, Player, Position, SpecError, Square, SquareSet,
+    perft,
 };
 use rules_connect6::{Connect6Config, Connect6Position, Move, MoveError};
 
@@ -263,7 +264,7 @@ fn off_board_squares_in_a_hand_built_move_are_refused_without_panic() {
     assert_eq!(format!("{pos:?}"), before);
     assert_eq!(pos.stone_at(Square(5000)), None);
     assert_eq!(
-        pos.run_length(Square(5000), Direction::East, Player::First),
+        pos.run_through(Player::First, Square(5000), Direction::East),
         0
     );
 }
@@ -291,8 +292,8 @@ fn the_higher_stone_of_the_pair_completes_six() {
     assert_eq!(pos.outcome(), Some(Outcome::Win(Player::First)));
     let line = pos.winning_line().unwrap();
     assert_eq!(
-        (line.from, line.to, line.len),
-        (sq(&pos, "a2"), sq(&pos, "f2"), 6)
+        (line.start, line.end, line.direction, line.len),
+        (sq(&pos, "a2"), sq(&pos, "f2"), Direction::East, 6)
     );
 }
 
@@ -318,11 +319,11 @@ fn six_made_only_by_the_two_new_stones_together() {
     // a1 b1 . d1 e1 . : c1 and f1 together make a1-f1; neither alone would.
     let pos = setup(6, &["a1", "b1", "d1", "e1", "a3"], &WHITE_FILL[..6]);
     assert_eq!(
-        pos.run_length(sq(&pos, "c1"), Direction::East, Player::First),
+        pos.run_through(Player::First, sq(&pos, "c1"), Direction::East),
         5
     );
     assert_eq!(
-        pos.run_length(sq(&pos, "f1"), Direction::East, Player::First),
+        pos.run_through(Player::First, sq(&pos, "f1"), Direction::East),
         3
     );
     let mut p = pos.clone();
@@ -361,12 +362,40 @@ fn longer_lines_are_named() {
 }
 
 #[test]
+fn is_winning_move_looks_ahead() {
+    // Black a1 b1 . d1 e1 . and c3; White scattered.
+    let pos = setup(6, &["a1", "b1", "d1", "e1", "c3"], &WHITE_FILL[..6]);
+    let m = |t: &str| mv(&pos, t);
+    assert!(pos.is_winning_move(Player::First, m("c1,f1")));
+    assert!(pos.is_winning_move(Player::First, m("f1,c1")));
+    assert!(!pos.is_winning_move(Player::First, m("c1,a3")));
+    assert!(!pos.is_winning_move(Player::First, m("c1")));
+    assert!(!pos.is_winning_move(Player::Second, m("c1,f1")));
+    assert!(!pos.is_winning_move(Player::First, m("c1,c1")));
+    assert!(!pos.is_winning_move(Player::First, m("a1,c1")), "occupied");
+    assert!(!pos.is_winning_move(Player::First, Move::pair(Square(2), Square(99))));
+    // The same verdict as playing it.
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    for &mv in &moves {
+        let mut p = pos.clone();
+        p.make_move(mv);
+        assert_eq!(
+            p.outcome().is_some(),
+            pos.is_winning_move(Player::First, mv),
+            "{}",
+            pos.format_move(mv)
+        );
+    }
+}
+
+#[test]
 fn five_in_a_row_does_not_win() {
     let mut pos = setup(6, &["a1", "b1", "c1"], &["a6", "c6", "e6", "b5"]);
     play(&mut pos, "d1,e1");
     assert_eq!(pos.outcome(), None);
     assert_eq!(
-        pos.run_length(sq(&pos, "c1"), Direction::East, Player::First),
+        pos.run_through(Player::First, sq(&pos, "c1"), Direction::East),
         5
     );
     // Two separate fives do not add up to a win either.
@@ -395,7 +424,7 @@ fn wins_in_all_four_directions_at_the_edges() {
         (&["a6", "b6", "c6", "d6", "e6"], "f6", "six in a row a6-f6"),
         (&["f1", "f2", "f3", "f4", "f5"], "f6", "six in a row f1-f6"),
         (&["a1", "b2", "c3", "d4", "e5"], "f6", "six in a row a1-f6"),
-        (&["b5", "c4", "d3", "e2", "f1"], "a6", "six in a row f1-a6"),
+        (&["b5", "c4", "d3", "e2", "f1"], "a6", "six in a row a6-f1"),
     ];
     let white = ["a2", "a3", "b1", "c1", "e4", "d5"];
     for (black, last, reason) in cases {
@@ -407,6 +436,16 @@ fn wins_in_all_four_directions_at_the_edges() {
         play(&mut pos, &format!("{last},{extra}"));
         assert_eq!(pos.outcome(), Some(Outcome::Win(Player::First)), "{reason}");
         assert_eq!(pos.outcome_reason().unwrap(), reason);
+        let line = pos.winning_line().unwrap();
+        let g = pos.geometry();
+        // Stepping from start in the line's direction reaches the end after len - 1 steps.
+        let mut at = line.start;
+        for _ in 1..line.len {
+            at = g.step(at, line.direction).unwrap();
+            assert_eq!(pos.stone_at(at), Some(Player::First));
+        }
+        assert_eq!(at, line.end);
+        assert!(Direction::AXES.contains(&line.direction));
     }
     // And for White, vertically on the a-file.
     let mut pos = setup(
@@ -626,9 +665,53 @@ fn accessors_for_the_evaluator() {
     assert_eq!(pos.last_move(), Some(mv(&pos, "k10,k11")));
     assert_eq!(pos.winning_line(), None);
     assert_eq!(
-        pos.run_length(sq(&pos, "k12"), Direction::North, Player::Second),
+        pos.run_through(Player::Second, sq(&pos, "k12"), Direction::North),
         3
     );
+    // Lines as bits, runs and rays.
+    let k = pos.line_through(sq(&pos, "k1"), Direction::South).unwrap();
+    assert_eq!((k.axis, k.pos, k.len), (Direction::North, 0, 19));
+    assert_eq!((k.black, k.white), (0, 0b11 << 9));
+    assert_eq!(k.empty(), k.on_board() & !(0b11 << 9));
+    let diag = pos
+        .line_through(sq(&pos, "a19"), Direction::SouthEast)
+        .unwrap();
+    assert_eq!(
+        (diag.axis, diag.pos, diag.len),
+        (Direction::SouthEast, 0, 19)
+    );
+    let corner = pos
+        .line_through(sq(&pos, "s1"), Direction::NorthWest)
+        .unwrap();
+    assert_eq!((corner.pos, corner.len), (18, 19));
+    let short = pos
+        .line_through(sq(&pos, "a2"), Direction::SouthEast)
+        .unwrap();
+    assert_eq!((short.pos, short.len), (0, 2));
+    assert_eq!(pos.line_through(Square(361), Direction::East), None);
+    assert_eq!(pos.run_length(sq(&pos, "k10"), Direction::North), 2);
+    assert_eq!(pos.run_length(sq(&pos, "k12"), Direction::North), 0);
+    assert_eq!(
+        pos.ray_run(Player::Second, sq(&pos, "k9"), Direction::North),
+        2
+    );
+    assert_eq!(
+        pos.ray_run(Player::Second, sq(&pos, "k12"), Direction::South),
+        2
+    );
+    assert_eq!(
+        pos.ray_run(Player::Second, sq(&pos, "k10"), Direction::South),
+        0
+    );
+    assert_eq!(
+        pos.ray_run(Player::First, sq(&pos, "i10"), Direction::East),
+        1
+    );
+    assert!(pos.is_empty_square(sq(&pos, "a1")));
+    assert!(!pos.is_empty_square(sq(&pos, "j10")));
+    assert!(!pos.is_empty_square(Square(361)));
+    assert_eq!(pos.occupied().count(), 3);
+    assert_eq!(pos.empty_squares() | pos.occupied(), BoardSet::first_n(361));
     assert_eq!(pos.player_name(Player::First), "Black");
     assert_eq!(pos.player_name(Player::Second), "White");
     assert_eq!(pos.config().to_string(), "connect6:size=19");
