@@ -17,7 +17,7 @@
 //! use rules_clamp::{ClampConfig, ClampPosition, Move};
 //!
 //! let mut pos = ClampPosition::new(ClampConfig::default());
-//! assert_eq!(pos.count_moves(), PERFT1);
+//! assert_eq!(perft(&mut pos, 2), 5_118);
 //! // A White piece on d5 between Black's c6 and the square e4 that Black steps to:
 //! let mut pos = ClampPosition::from_position_string(
 //!     ClampConfig::default(),

@@ -394,3 +394,52 @@ fn random_games_without_capture_bias_reach_the_quiet_limit() {
     assert_eq!(cov.finished, 10);
     assert_eq!(cov.quiet_limit, 10);
 }
+
+/// Prints perft figures (crate and reference) for positions reached by seeded playouts:
+/// how the figures in `tests/perft.rs` were produced. Run with `--ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_figures() {
+    for (spec, seed, plies, depth) in [
+        ("clamp", 11u64, 12usize, 4u32),
+        ("clamp", 12, 40, 4),
+        ("clamp", 13, 90, 4),
+        ("clamp:size=6", 14, 30, 4),
+        ("clamp:quiet_limit=3", 15, 0, 5),
+        ("clamp:size=6,quiet_limit=4,adjudicate=true", 16, 0, 5),
+        ("clamp:max_on_board=4", 17, 0, 4),
+        ("clamp:size=10,zone=5", 18, 20, 3),
+        ("clamp:size=26,zone=13,max_on_board=12", 19, 10, 2),
+    ] {
+        let (c, rc) = configs(spec);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let policy = Policy::Mixed {
+            bias: 0.8,
+            biased_plies: usize::MAX,
+        };
+        let mut r = RefGame::new(rc);
+        while (r.ply as usize) < plies && !r.legal_moves().is_empty() {
+            let m = policy.choose(&r, &mut rng);
+            r.play(m);
+        }
+        let s = r.to_string();
+        let mut pos = ClampPosition::from_position_string(c, &s).unwrap();
+        let fast: Vec<u64> = (0..=depth).map(|d| perft(&mut pos, d)).collect();
+        let slow: Vec<u64> = (0..=depth).map(|d| r.perft(d)).collect();
+        println!("(\"{spec}\", \"{s}\", &{fast:?}), // reference {slow:?}");
+        assert_eq!(fast, slow);
+    }
+}
+
+/// perft(5) from the default start, crate against reference (takes minutes).
+#[test]
+#[ignore]
+fn reference_perft_5_from_start() {
+    let (c, rc) = configs("clamp");
+    let mut pos = ClampPosition::new(c);
+    let r = RefGame::new(rc);
+    let fast = perft(&mut pos, 5);
+    let slow = r.perft(5);
+    println!("perft(5) = {fast} (reference {slow})");
+    assert_eq!(fast, slow);
+}

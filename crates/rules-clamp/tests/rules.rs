@@ -1,6 +1,6 @@
 //! One focused test per rule of games.md's clamp section, and per edge named in the brief.
 
-use board_core::{Coord, Direction, Outcome, Player, Position, Square};
+use board_core::{Coord, Direction, Outcome, Player, Position, Square, SquareSet};
 use rules_clamp::{ClampConfig, ClampPosition, EndReason, Move, MoveError};
 
 /// A position from piece lists, built through a position string written here by hand.
@@ -463,7 +463,7 @@ fn capture_in_each_of_the_eight_directions() {
             g.format_square(partner),
             g.format_square(origin),
         );
-        let mut pos = setup("clamp", &[&p, &o], &[&e, "a8"], Player::First, 5, 7);
+        let mut pos = setup("clamp", &[&p, &o], &[&e, "a8"], Player::First, 5, 6);
         let m = format!("{o}-e4");
         assert_eq!(pos.capture_count(mv(&pos, &m)), 1, "{d:?}");
         let undo = play(&mut pos, &m);
@@ -478,26 +478,8 @@ fn capture_in_each_of_the_eight_directions() {
 
 #[test]
 fn eight_captures_in_one_move_and_undo_restores_them() {
-    // White ring d5 d4 d3 e3 f3 f4 f5 e5 around e4; Black two squares away on all 8 lines.
-    let black = ["c6", "e6", "g6", "c4", "g4", "c2", "e2", "g2"];
-    let white = ["d5", "e5", "f5", "d4", "f4", "d3", "e3", "f3", "a8"];
-    let mut pos = setup(
-        "clamp:zone=4,max_on_board=12",
-        &black,
-        &white,
-        Player::First,
-        17,
-        31,
-    );
-    let before = pos.clone();
-    let m = mv(&pos, "e4");
-    // e4 is in Black's zone only with zone=4 (ranks 5-8)? No: rank 4 is White's. Step in.
-    assert!(pos.validate(&m).is_err());
-    let m = mv(&pos, "e6-e4");
-    assert!(pos.validate(&m).is_err(), "blocked by e5");
-    // Use a drop on a 8×8 board with zone=4... rank 4 is not Black's; instead a setup
-    // with the ring around e5 (rank 5 is Black's zone with zone=4).
-    drop(before);
+    // A White ring around e5 (in Black's zone with zone=4), Black pieces two squares away
+    // on all 8 lines: a drop on e5 captures all eight.
     let black = ["c7", "e7", "g7", "c5", "g5", "c3", "e3", "g3"];
     let white = ["d6", "e6", "f6", "d5", "f5", "d4", "e4", "f4", "a1"];
     let mut pos = setup(
@@ -506,7 +488,7 @@ fn eight_captures_in_one_move_and_undo_restores_them() {
         &white,
         Player::First,
         17,
-        31,
+        30,
     );
     let before = pos.clone();
     let m = mv(&pos, "e5");
@@ -525,9 +507,9 @@ fn eight_captures_in_one_move_and_undo_restores_them() {
     assert_eq!(pos, before);
     assert_eq!(pos.hash(), before.hash());
     assert_eq!(pos.quiet(), 17);
-    // Stepping in works the same (from e8 over e7? blocked: from d8... use e7-e5? blocked
-    // by e6). A drop it is; the same captures after a step are tested per direction.
-    let _ = &mut pos;
+    for s in white {
+        assert_eq!(pos.piece_at(sq(&pos, s)), Some(Player::Second), "{s}");
+    }
 }
 
 #[test]
@@ -587,32 +569,39 @@ fn an_enemy_pair_is_not_captured() {
 
 #[test]
 fn the_square_beyond_must_hold_the_movers_piece() {
-    // Beyond the enemy: empty (c4 O, d4 empty) or enemy (c5 O, d5 O... pair) or off-board.
+    // a3-a4 lands next to White b4 (c4 beyond: empty) and White b5... nothing captured.
     let mut pos = setup(
         "clamp",
         &["a3", "h8"],
-        &["b4", "b2", "h1"],
+        &["b4", "b5", "h1"],
         Player::First,
         0,
         0,
     );
     let undo = play(&mut pos, "a3-a4");
     assert_eq!(undo.captures(), 0, "beyond is empty");
-    let mut pos = setup("clamp", &["h8"], &["g8", "f8"], Player::First, 0, 0);
-    // Black h8-h7 then ... the enemy g8 has f8 (White) beyond from h8's view.
-    let undo = play(&mut pos, "h8-h6");
-    assert_eq!(undo.captures(), 0);
+    assert_eq!(pos.piece_count(Player::Second), 3);
+    // Beyond is off the board: h8-h6 ... White g7? Landing g6 with White g7 and g8 edge.
+    let mut pos = setup("clamp", &["e6", "a1"], &["f7", "h1"], Player::First, 0, 0);
+    let undo = play(&mut pos, "e6-g6");
+    assert_eq!(undo.captures(), 0, "f7 is not on a line from g6");
+    let mut pos = setup("clamp", &["g5", "a1"], &["g7", "h1"], Player::First, 0, 0);
+    let undo = play(&mut pos, "g5-g6");
+    assert_eq!(undo.captures(), 0, "beyond g7 is g8: empty");
+    let mut pos = setup("clamp", &["f5", "a1"], &["g7", "h8"], Player::First, 0, 0);
+    let undo = play(&mut pos, "f5-f6");
+    assert_eq!(undo.captures(), 0, "beyond g7 is h8: White");
 }
 
 #[test]
 fn capture_after_a_drop_and_after_a_step() {
-    // Drop: Black drops e7, clamping White e6... wait e6 must have Black beyond at e5.
+    // Black drops e7: White e6 sits between e7 and Black e5.
     let mut pos = setup("clamp", &["e5", "a8"], &["e6", "h1"], Player::First, 3, 4);
     let undo = play(&mut pos, "e7");
     assert_eq!(undo.captures(), 1);
     assert_eq!(pos.piece_at(sq(&pos, "e6")), None);
     assert_eq!(pos.quiet(), 0);
-    // Step: White steps c1-c3... with Black c4 between c3 and White c5.
+    // White steps c1-c3: Black c4 sits between c3 and White c5.
     let mut pos = setup(
         "clamp",
         &["c4", "a8"],
@@ -624,25 +613,16 @@ fn capture_after_a_drop_and_after_a_step() {
     let undo = play(&mut pos, "c1-c3");
     assert_eq!(undo.captures(), 1);
     assert_eq!(pos.piece_at(sq(&pos, "c4")), None);
-    // White's drop capture: White drops d3 with Black d4 and White d5... d5 is White.
+    // White drops d3: Black d4 between d3 and White d5.
     let mut pos = setup("clamp", &["d4", "a8"], &["d5", "h1"], Player::Second, 2, 3);
     let undo = play(&mut pos, "d3");
     assert_eq!(undo.captures(), 1);
+    assert_eq!(pos.piece_count(Player::First), 1);
 }
 
 #[test]
 fn step_origin_is_empty_before_captures() {
-    // Black c6-c4 (2 squares): c5 White, c6 now empty: no capture northwards.
-    let mut pos = setup("clamp", &["c6", "a8"], &["c5", "h1"], Player::First, 0, 0);
-    assert_eq!(
-        pos.validate(&mv(&pos, "c6-c4")),
-        Err(MoveError::Blocked {
-            from: coord("c6"),
-            to: coord("c4"),
-            over: coord("c5")
-        })
-    );
-    // One step: Black d6-d5 next to White d4 with d3 White: nothing; with Black d3: capture.
+    // e6-d5 lands next to White d4 with Black d3 beyond: captured.
     let mut pos = setup(
         "clamp",
         &["e6", "d3", "a8"],
@@ -653,14 +633,26 @@ fn step_origin_is_empty_before_captures() {
     );
     let undo = play(&mut pos, "e6-d5");
     assert_eq!(undo.captures(), 1);
-    // A piece stepping away from a clamp line does not use its own origin as the partner.
-    let mut pos = setup("clamp", &["c4", "a8"], &["d5", "h1"], Player::First, 0, 0);
-    let undo = play(&mut pos, "c4-e6");
-    assert_eq!(
-        undo.captures(),
+    // c4-e6 passes d5 ... no: blocked. c3-c5 leaves c3: White c4? Instead: Black b4-d4
+    // (over c4? blocked). A two-square step away from its own clamp partner: Black e4-e6
+    // leaves e4; White e5 lies between e6 and the now empty e4: not captured.
+    let mut pos = setup("clamp", &["e3", "a8"], &["e5", "h1"], Player::First, 0, 0);
+    let undo = play(&mut pos, "e3-e4");
+    assert_eq!(undo.captures(), 0);
+    let mut pos = setup("clamp", &["d4", "a8"], &["e5", "h1"], Player::First, 0, 0);
+    // d4-f6 would pass over e5: blocked. d4-d6 lands with e5 diagonal and f4 empty.
+    let undo = play(&mut pos, "d4-d6");
+    assert_eq!(undo.captures(), 0, "d4 is empty after the step");
+    let mut pos = setup(
+        "clamp",
+        &["d4", "f4", "a8"],
+        &["e5", "h1"],
+        Player::First,
         0,
-        "c4 is empty after the step; d5 is not clamped"
+        0,
     );
+    let undo = play(&mut pos, "d4-d6");
+    assert_eq!(undo.captures(), 1, "f4 clamps e5 with d6");
 }
 
 #[test]
@@ -743,53 +735,18 @@ fn win_by_removing_the_last_enemy_piece() {
 
 #[test]
 fn win_by_blocking_at_max_on_board() {
-    // White a1 b1 a2 b2 at max_on_board=4; Black blocks them in with c1 c2 c3 b3 + a3.
+    // White's six pieces in the corner at max_on_board=6 cannot drop; d5-d3 closes the cage.
     let mut pos = setup(
         "clamp:max_on_board=6",
-        &["c1", "c2", "c3", "b3", "a4"],
-        &["a1", "b1", "a2", "b2", "h4", "h5"],
+        &["a3", "b3", "c3", "d1", "d2", "d5"],
+        &["a1", "b1", "c1", "a2", "b2", "c2"],
         Player::First,
         0,
         0,
     );
-    // White's h4/h5 make it not blocked yet; use max_on_board=4 instead.
-    let _ = &mut pos;
-    let mut pos = setup(
-        "clamp:max_on_board=5",
-        &["c1", "c2", "c3", "b3", "a4"],
-        &["a1", "b1", "a2", "b2"],
-        Player::First,
-        0,
-        0,
-    );
-    assert_eq!(pos.outcome(), None);
-    assert!(
-        pos.can_drop(Player::Second),
-        "4 < 5: White could still drop"
-    );
-    // With max_on_board=4 White can neither drop nor step after a4-a3.
-    let mut pos4 = setup(
-        "clamp:max_on_board=5",
-        &["c1", "c2", "c3", "b3"],
-        &["a1", "b1", "a2", "b2", "h1"],
-        Player::First,
-        0,
-        0,
-    );
-    let _ = &mut pos4;
-    play(&mut pos, "a4-a3");
-    // White has 4 < 5 pieces: a drop is possible (e.g. d1), so the game goes on.
-    assert_eq!(pos.outcome(), None);
-    let mut pos = setup(
-        "clamp:max_on_board=4",
-        &["c1", "c2", "c3", "b3"],
-        &["a1", "b1", "a2", "b2"],
-        Player::First,
-        0,
-        0,
-    );
-    // Before Black moves White is not on move; Black's a-file step closes the cage.
-    play(&mut pos, "c3-a3");
+    assert!(pos.has_move(Player::Second), "d3 is still open");
+    assert!(!pos.can_drop(Player::Second));
+    play(&mut pos, "d5-d3");
     assert!(!pos.has_move(Player::Second));
     assert_eq!(pos.mobility(Player::Second), 0);
     assert_eq!(pos.end_reason(), Some(EndReason::NoMoves));
@@ -800,24 +757,25 @@ fn win_by_blocking_at_max_on_board() {
     );
     assert_eq!(pos.count_moves(), 0);
     refuse(&mut pos, "a1-a2", MoveError::GameOver);
+    // The same cage with max_on_board=7: White may still drop, so the game goes on.
+    let mut pos = setup(
+        "clamp:max_on_board=7",
+        &["a3", "b3", "c3", "d1", "d2", "d5"],
+        &["a1", "b1", "c1", "a2", "b2", "c2"],
+        Player::First,
+        0,
+        0,
+    );
+    play(&mut pos, "d5-d3");
+    assert_eq!(pos.outcome(), None);
+    assert!(pos.can_drop(Player::Second));
+    assert!(legal(&pos).iter().all(|m| !m.contains('-')), "only drops");
 }
 
 #[test]
 fn win_by_blocking_with_a_full_zone() {
-    // 6×6, zone=1: White's zone (rank 1) is full; all White pieces boxed in; White has
-    // fewer than max_on_board pieces but nowhere to drop.
-    let mut pos = setup(
-        "clamp:size=6,zone=1,max_on_board=20",
-        &["a2", "b2", "c2", "d2", "e2", "a3"],
-        &["a1", "b1", "c1", "d1", "e1", "f1"],
-        Player::First,
-        4,
-        6,
-    );
-    assert!(!pos.can_drop(Player::Second));
-    assert!(pos.has_move(Player::Second), "f1 can still step to f2");
-    play(&mut pos, "a3-f2".replace("a3-f2", "e2-f2").as_str());
-    // e2 is now empty: e1 d1 f1 can step there. Instead fill with a drop-free setup:
+    // 6×6, zone=1: White fills its zone (rank 1); Black closes rank 2. White has fewer
+    // than max_on_board pieces but nowhere to drop and nowhere to step.
     let mut pos = setup(
         "clamp:size=6,zone=1,max_on_board=20",
         &["a2", "b2", "c2", "d2", "e2", "f4"],
@@ -826,9 +784,12 @@ fn win_by_blocking_with_a_full_zone() {
         4,
         6,
     );
+    assert!(!pos.can_drop(Player::Second));
+    assert!(pos.has_move(Player::Second), "f1 can still step to f2");
     play(&mut pos, "f4-f2");
     assert_eq!(pos.end_reason(), Some(EndReason::NoMoves));
     assert_eq!(pos.outcome(), Some(Outcome::Win(Player::First)));
+    assert_eq!(pos.count_moves(), 0);
 }
 
 #[test]
@@ -882,7 +843,7 @@ fn a_capture_resets_the_quiet_counter() {
         &["d5", "h1"],
         Player::First,
         79,
-        101,
+        100,
     );
     assert_eq!(pos.outcome(), None);
     play(&mut pos, "f3-e4");
@@ -953,14 +914,14 @@ fn end_checks_run_in_order() {
     // The move that reaches the quiet limit also leaves White without a move: rule 2
     // (Black wins) comes before rule 3 (draw).
     let mut pos = setup(
-        "clamp:max_on_board=4,quiet_limit=5",
-        &["c1", "c2", "c3", "b3"],
-        &["a1", "b1", "a2", "b2"],
+        "clamp:max_on_board=6,quiet_limit=5",
+        &["a3", "b3", "c3", "d1", "d2", "d5"],
+        &["a1", "b1", "c1", "a2", "b2", "c2"],
         Player::First,
         4,
         8,
     );
-    play(&mut pos, "c3-a3");
+    play(&mut pos, "d5-d3");
     assert_eq!(pos.quiet(), 5);
     assert_eq!(pos.end_reason(), Some(EndReason::NoMoves));
     assert_eq!(pos.outcome(), Some(Outcome::Win(Player::First)));
@@ -991,7 +952,7 @@ fn rejected_moves_leave_position_and_hash_untouched() {
     let before = pos.clone();
     let hash = pos.hash();
     for text in [
-        "a1", "d5", "d6", "c4-c5", "c4-c3", "d6-d3", "e6-g4", "e6-e6", "e6-b6", "f6-h7", "c4-c2",
+        "a1", "d5", "d6", "d5-d4", "c4-c3", "d6-d3", "c5-c4", "e6-e6", "e6-b6", "f6-h7", "c4-c2",
     ] {
         let m = mv(&pos, text);
         assert!(pos.play(m).is_err(), "{text}");
@@ -1113,6 +1074,6 @@ fn accessors_for_evaluation() {
     assert_eq!(big.pieces(Player::First).count(), 4);
     assert_eq!(
         names(&big, big.pieces(Player::Second).squares()),
-        ["h3", "i3", "j3", "k3"]
+        ["i3", "j3", "k3", "l3"]
     );
 }
