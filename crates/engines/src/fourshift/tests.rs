@@ -1,0 +1,167 @@
+use board_core::{Player, Position as _};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rules_fourshift::{Fourshift, FourshiftConfig};
+use search::{Limits, Score, ScoreKind};
+
+use super::*;
+
+fn pos(s: &str) -> Fourshift {
+    Fourshift::from_position_string(FourshiftConfig::default(), s).expect("valid position")
+}
+
+fn think(
+    agent: &mut dyn Agent<Fourshift>,
+    p: &Fourshift,
+    depth: u32,
+) -> search::SearchResult<Move> {
+    agent.think(p, &Limits::new().with_depth(depth), &mut |_| {})
+}
+
+fn engine() -> Box<dyn Agent<Fourshift>> {
+    Fourshift::engine(SearchOptions::default()).expect("engine")
+}
+
+fn mv(p: &Fourshift, text: &str) -> Move {
+    p.parse_legal_move(text).expect("legal move")
+}
+
+#[test]
+fn wins_in_one_while_placing() {
+    let p = pos("OO3O/6/6/6/6/XXX3 x 5 5 6");
+    let r = think(engine().as_mut(), &p, 4);
+    assert_eq!(r.best_move, Some(mv(&p, "d1")));
+    assert_eq!(r.score, Score::win_in(1));
+    let r = think(Fourshift::baseline().as_mut(), &p, 1);
+    assert_eq!(r.best_move, Some(mv(&p, "d1")));
+}
+
+#[test]
+fn blocks_while_placing() {
+    let p = pos("OO4/6/6/6/6/XXX3 o 5 6 5");
+    let r = think(engine().as_mut(), &p, 5);
+    assert_eq!(r.best_move, Some(mv(&p, "d1")));
+}
+
+#[test]
+fn builds_a_double_threat() {
+    let p = pos("O4O/6/6/6/1XX3/6 x 6 6 4");
+    let r = think(engine().as_mut(), &p, 5);
+    assert_eq!(r.score, Score::win_in(3), "{r:?}");
+    let mut q = p.clone();
+    q.play(r.best_move.expect("a move")).expect("legal");
+    // Whatever White does, Black wins next move.
+    let mut replies = Vec::new();
+    q.generate_moves(&mut replies);
+    for reply in replies {
+        let mut t = q.clone();
+        t.play(reply).expect("legal");
+        let r = think(engine().as_mut(), &t, 2);
+        assert_eq!(r.score, Score::win_in(1));
+    }
+}
+
+#[test]
+fn wins_and_blocks_by_shifting() {
+    let p = pos("OO1O1O/4X1/1OX3/X2OOX/5O/XXX1X1 x 0 0 20");
+    let r = think(engine().as_mut(), &p, 4);
+    assert_eq!(r.best_move, Some(mv(&p, "e1-d1")));
+    assert_eq!(r.score, Score::win_in(1));
+    let p = pos("OO1O1O/4X1/1OX3/X3OX/3O1O/XXX1X1 o 0 0 21");
+    let r = think(engine().as_mut(), &p, 5);
+    assert_eq!(r.best_move, Some(mv(&p, "d2-d1")));
+    let r = think(Fourshift::baseline().as_mut(), &p, 4);
+    assert_eq!(r.best_move, Some(mv(&p, "d2-d1")));
+}
+
+#[test]
+fn baseline_eval_matches_the_formula() {
+    // After c3: c3 lies in 11 windows (5 each) and is a centre square (+3); White to move.
+    let mut p = Fourshift::new(FourshiftConfig::default());
+    p.play(mv(&p, "c3")).expect("legal");
+    let b = BaselinePosition::new(p.clone());
+    assert_eq!(BaselineEval.evaluate(&b), -(11 * 5 + 3));
+    assert_eq!(baseline_eval_scratch(&p), -(11 * 5 + 3));
+    // Black a1 b1 c1: row windows 500 + 50 + 5, three columns and three rising diagonals
+    // with one piece each (6 × 5) = 585. White a6 b6 f6: row windows 50 + 5 + 5, three
+    // columns (15), falling diagonals from a6 and b6 and the rising c3-f6 (15) = 90.
+    let p = pos("OO3O/6/6/6/6/XXX3 x 5 5 6");
+    let b = BaselinePosition::new(p.clone());
+    assert_eq!(BaselineEval.evaluate(&b), 585 - 90);
+    assert_eq!(baseline_eval_scratch(&p), 585 - 90);
+    // Centre squares on 6x6 are c3 d3 c4 d4; on 5x5 only c3.
+    let g = p.geometry();
+    let centre: Vec<String> = g
+        .squares()
+        .filter(|&s| is_centre(g, s))
+        .map(|s| g.format_square(s))
+        .collect();
+    assert_eq!(centre, ["c3", "d3", "c4", "d4"]);
+    let g5 = board_core::Geometry::square(5).expect("5x5");
+    assert_eq!(g5.squares().filter(|&s| is_centre(g5, s)).count(), 1);
+    assert_eq!(baseline_weights(4), WindowWeights::fourshift());
+}
+
+fn random_walk(config: FourshiftConfig, seed: u64, check_agent: bool) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut p = EnginePosition::new(Fourshift::new(config));
+    let mut b = BaselinePosition::new(Fourshift::new(config));
+    let mut agent = engine();
+    let mut moves = Vec::new();
+    let mut undos = Vec::new();
+    while p.outcome().is_none() && undos.len() < 70 {
+        if check_agent && undos.len() % 7 == 3 {
+            let r = agent.think(p.position(), &Limits::new().with_nodes(2_000), &mut |_| {});
+            let m = r.best_move.expect("a move in an unfinished game");
+            assert!(p.validate(&m).is_ok());
+        }
+        p.generate_moves(&mut moves);
+        let m = moves[rng.random_range(0..moves.len())];
+        let u = p.make_move(m);
+        let ub = b.make_move(m);
+        assert_eq!(p.state(), &EngineState::from_position(p.position()));
+        assert_eq!(b.state(), &BaselineState::from_position(b.position()));
+        assert_eq!(
+            BaselineEval.evaluate(&b) as i64,
+            baseline_eval_scratch(b.position())
+        );
+        undos.push((m, u, ub));
+    }
+    while let Some((m, u, ub)) = undos.pop() {
+        p.unmake_move(m, u);
+        b.unmake_move(m, ub);
+        assert_eq!(p.state(), &EngineState::from_position(p.position()));
+        assert_eq!(b.state(), &BaselineState::from_position(b.position()));
+    }
+    assert_eq!(
+        p.state(),
+        &EngineState::from_position(&Fourshift::new(config))
+    );
+}
+
+#[test]
+fn incremental_state_matches_scratch() {
+    for seed in 0..30 {
+        random_walk(FourshiftConfig::default(), seed, seed < 6);
+    }
+    let other: FourshiftConfig = "fourshift:size=7,k=5,pieces=10".parse().expect("config");
+    for seed in 0..5 {
+        random_walk(other, seed, true);
+    }
+}
+
+#[test]
+fn engine_threat_squares() {
+    let p = EnginePosition::new(pos("OO3O/6/6/6/6/XXX3 x 5 5 6"));
+    let st = p.state();
+    assert_eq!(st.near_windows(Player::First), 1);
+    assert_eq!(st.near_windows(Player::Second), 0);
+    assert!(EngineEval.evaluate(&p) >= WIN_NEXT - 5_000);
+    let mut c = Vec::new();
+    EngineEval.candidates(&p, &mut c);
+    assert_eq!(c.len(), 1);
+    assert!(matches!(
+        Score::cp(EngineEval.evaluate(&p)).kind(),
+        ScoreKind::Value(_)
+    ));
+}
