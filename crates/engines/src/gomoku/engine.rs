@@ -1,0 +1,475 @@
+//! The strong gomoku engine: incremental line patterns, threat-ordered candidates near the
+//! stones, forced replies, and a VCF (victory by continuous fours) threat search.
+
+use std::collections::HashSet;
+
+use board_core::{Direction, Player, Position as _, Square, SquareSet};
+use eval::{LinePatterns, Pattern, PatternCounts, PatternWeights, Rule};
+use rules_gomoku::{GomokuPosition, Move};
+use search::{EvalState, Evaluator, ForcedWin, Incremental};
+
+use super::classes::{ClassTable, FOUR, OPEN_FOUR, makes_four, threat_value};
+
+/// The engine's position: the rules position plus [`GomokuState`].
+pub type EnginePosition = Incremental<GomokuPosition, GomokuState>;
+
+/// Wraps a game position for the engine.
+pub fn wrap(pos: &GomokuPosition) -> EnginePosition {
+    Incremental::new(pos.clone())
+}
+
+/// Chebyshev radius of the candidate neighbourhood.
+const RADIUS: i32 = 2;
+
+/// Evaluation state kept in step with the position: the line patterns of both colours
+/// (counts and five points, `eval::LinePatterns`) and, per square, how many stones lie
+/// within Chebyshev distance 2 (the candidate neighbourhood).
+#[derive(Clone, Debug)]
+pub struct GomokuState {
+    lp: Option<LinePatterns>,
+    near: Vec<u16>,
+    size: i32,
+}
+
+impl PartialEq for GomokuState {
+    fn eq(&self, other: &Self) -> bool {
+        let lp_eq = match (&self.lp, &other.lp) {
+            (Some(a), Some(b)) => Player::BOTH.into_iter().all(|p| {
+                let mut fa: Vec<Square> = a.five_points(p).collect();
+                let mut fb: Vec<Square> = b.five_points(p).collect();
+                fa.sort();
+                fb.sort();
+                a.counts(p) == b.counts(p) && fa == fb
+            }),
+            (None, None) => true,
+            _ => false,
+        };
+        lp_eq && self.near == other.near && self.size == other.size
+    }
+}
+
+fn lp_rule(rule: rules_gomoku::Rule) -> Rule {
+    match rule {
+        rules_gomoku::Rule::Freestyle => Rule::Freestyle,
+        rules_gomoku::Rule::Exact5 => Rule::Exact,
+    }
+}
+
+impl GomokuState {
+    fn bump(&mut self, sq: Square, delta: i32) {
+        let n = self.size;
+        let (c, r) = (sq.index() as i32 % n, sq.index() as i32 / n);
+        for dr in -RADIUS..=RADIUS {
+            let rr = r + dr;
+            if rr < 0 || rr >= n {
+                continue;
+            }
+            for dc in -RADIUS..=RADIUS {
+                let cc = c + dc;
+                if cc < 0 || cc >= n {
+                    continue;
+                }
+                if let Some(v) = self.near.get_mut((rr * n + cc) as usize) {
+                    *v = v.wrapping_add_signed(delta as i16);
+                }
+            }
+        }
+    }
+
+    /// The threat counts of `player` (all zero if unavailable).
+    pub fn counts(&self, player: Player) -> PatternCounts {
+        self.lp
+            .as_ref()
+            .map_or_else(PatternCounts::default, |lp| *lp.counts(player))
+    }
+
+    /// An empty square where `player` makes a five, if any.
+    pub fn five_point(&self, pos: &GomokuPosition, player: Player) -> Option<Square> {
+        let lp = self.lp.as_ref()?;
+        if lp.counts(player).fours() == 0 {
+            return None;
+        }
+        lp.five_points(player).find(|&s| pos.is_empty_square(s))
+    }
+
+    /// Every distinct empty square where `player` makes a five, sorted.
+    pub fn five_points(&self, pos: &GomokuPosition, player: Player, out: &mut Vec<Square>) {
+        out.clear();
+        let Some(lp) = self.lp.as_ref() else { return };
+        if lp.counts(player).fours() == 0 {
+            return;
+        }
+        out.extend(lp.five_points(player).filter(|&s| pos.is_empty_square(s)));
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Whether `sq` is within distance 2 of a stone.
+    #[inline]
+    pub fn is_near(&self, sq: Square) -> bool {
+        self.near.get(sq.index()).is_some_and(|&v| v > 0)
+    }
+}
+
+impl EvalState<GomokuPosition> for GomokuState {
+    /// The stone placed, if one was.
+    type Undo = Option<(Player, Square)>;
+
+    fn from_position(pos: &GomokuPosition) -> Self {
+        let g = pos.geometry();
+        let lp = LinePatterns::from_sets(
+            g,
+            5,
+            lp_rule(pos.rule()),
+            PatternWeights::gomoku(),
+            [pos.stones(Player::First), pos.stones(Player::Second)],
+        )
+        .ok();
+        let mut st = GomokuState {
+            lp,
+            near: vec![0; g.cells()],
+            size: pos.size() as i32,
+        };
+        for p in Player::BOTH {
+            for sq in pos.stones(p).squares() {
+                st.bump(sq, 1);
+            }
+        }
+        st
+    }
+
+    fn make(&mut self, pos: &GomokuPosition, mv: Move, _undo: &rules_gomoku::Undo) -> Self::Undo {
+        let sq = mv.square();
+        let player = pos.stone_at(sq)?;
+        if player != pos.side_to_move().other() {
+            return None;
+        }
+        let lp = self.lp.as_mut()?;
+        lp.place(player, sq).ok()?;
+        self.bump(sq, 1);
+        Some((player, sq))
+    }
+
+    fn unmake(&mut self, undo: Self::Undo) {
+        if let Some((player, sq)) = undo {
+            if let Some(lp) = self.lp.as_mut() {
+                let _ = lp.remove(player, sq);
+            }
+            self.bump(sq, -1);
+        }
+    }
+}
+
+/// Weights of the static evaluation (per pattern, side to move's and the opponent's).
+const OWN: [i32; 8] = [0, 0, 1_000, 1_200, 1_000, 150, 120, 20];
+const OPP: [i32; 8] = [0, 0, 1_000, 900, 750, 120, 100, 15];
+
+/// Most candidates searched at a quiet node (best by threat value).
+pub const MAX_CANDIDATES: usize = 18;
+
+/// The engine's evaluator: see the module docs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GomokuEval {
+    /// VCF node budget at the root (interior nodes use much less).
+    pub root_vcf_nodes: u32,
+}
+
+impl GomokuEval {
+    pub fn new() -> GomokuEval {
+        GomokuEval {
+            root_vcf_nodes: 6_000,
+        }
+    }
+}
+
+/// Static value from the side to move's point of view, from the pattern counts alone.
+pub fn static_value(my: &PatternCounts, op: &PatternCounts) -> i32 {
+    if my.fours() > 0 {
+        return 60_000; // a five next move
+    }
+    if op.get(Pattern::OpenFour) > 0 || op.fours() >= 2 {
+        return -50_000; // two five points (nearly always): cannot block both
+    }
+    if op.fours() == 0 && my.open_threes() > 0 {
+        return 30_000; // an open four next move
+    }
+    let mut v: i32 = 0;
+    for p in Pattern::ALL {
+        let i = p.index();
+        v += my.get(p) as i32 * OWN[i] - op.get(p) as i32 * OPP[i];
+    }
+    if op.fours() == 0 && op.open_threes() >= 2 && my.get(Pattern::ClosedThree) == 0 {
+        v -= 8_000; // a double open three we can only half block
+    }
+    v
+}
+
+impl Evaluator<EnginePosition> for GomokuEval {
+    fn evaluate(&self, pos: &EnginePosition) -> i32 {
+        let st = pos.state();
+        let me = pos.side_to_move();
+        static_value(&st.counts(me), &st.counts(me.other()))
+    }
+
+    fn candidates(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
+        candidates(pos, moves);
+    }
+
+    fn move_hint(&self, pos: &EnginePosition, mv: Move) -> i32 {
+        let p = pos.position();
+        if !p.is_empty_square(mv.square()) {
+            return -1;
+        }
+        let t = ClassTable::get(p.rule());
+        let me = p.side_to_move();
+        1 + move_value(t, p, me, mv.square())
+    }
+
+    fn forced_win(&self, pos: &EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
+        let (budget, memo) = if depth >= 20 {
+            (self.root_vcf_nodes, true)
+        } else if depth >= 2 {
+            (depth * depth * 6, false)
+        } else {
+            return None;
+        };
+        find_vcf(pos, budget, memo)
+    }
+}
+
+/// The ordering value of playing `sq`: attack plus most of the defence.
+#[inline]
+pub(crate) fn move_value(t: &ClassTable, p: &GomokuPosition, me: Player, sq: Square) -> i32 {
+    let a = threat_value(t.classes(p, me, sq));
+    let d = threat_value(t.classes(p, me.other(), sq));
+    a + d * 4 / 5
+}
+
+/// The engine's candidates (see the module docs): the five if we have one; the blocks if
+/// the opponent has a four; against an open three, its four squares and our fours; else
+/// the best [`MAX_CANDIDATES`] squares near stones by threat value.
+pub fn candidates(pos: &EnginePosition, moves: &mut Vec<Move>) {
+    moves.clear();
+    let p = pos.position();
+    if p.outcome().is_some() {
+        return;
+    }
+    let st = pos.state();
+    let me = p.side_to_move();
+    let op = me.other();
+    if let Some(sq) = st.five_point(p, me) {
+        moves.push(Move::new(sq));
+        return;
+    }
+    let mut fp = Vec::new();
+    st.five_points(p, op, &mut fp);
+    if !fp.is_empty() {
+        moves.extend(fp.into_iter().map(Move::new));
+        return;
+    }
+    let g = p.geometry();
+    if p.occupied().is_empty() {
+        let c = p.size() / 2;
+        if let Some(sq) = g.square_at(c, c) {
+            moves.push(Move::new(sq));
+        }
+        return;
+    }
+    let t = ClassTable::get(p.rule());
+    let defend = st.counts(op).open_threes() > 0;
+    let mut scored: Vec<(i32, Square)> = Vec::with_capacity(64);
+    for sq in p.empty_squares().squares() {
+        if !st.is_near(sq) {
+            continue;
+        }
+        let mine = t.classes(p, me, sq);
+        let theirs = t.classes(p, op, sq);
+        if defend && !makes_four(mine) && !makes_four(theirs) {
+            continue;
+        }
+        let v = threat_value(mine) + threat_value(theirs) * 4 / 5;
+        scored.push((v, sq));
+    }
+    if scored.is_empty() {
+        // Nothing near (cannot happen with stones on the board); fall back to all moves.
+        p.generate_moves(moves);
+        return;
+    }
+    scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if !defend {
+        scored.truncate(MAX_CANDIDATES);
+    }
+    moves.extend(scored.into_iter().map(|(_, s)| Move::new(s)));
+}
+
+/// Distinct empty squares where `player` would make a five, on the lines through `sq`.
+fn five_points_through(p: &GomokuPosition, player: Player, sq: Square, out: &mut Vec<Square>) {
+    out.clear();
+    let g = p.geometry();
+    for dir in Direction::ALL {
+        let mut cur = sq;
+        for _ in 0..5 {
+            let Some(next) = g.step(cur, dir) else { break };
+            cur = next;
+            if p.is_winning_move(player, cur) && !out.contains(&cur) {
+                out.push(cur);
+            }
+        }
+    }
+}
+
+/// A VCF search: the attacker plays only fours (each forcing one reply) until it makes an
+/// open four, a double four or a five.
+struct Vcf<'a> {
+    pos: GomokuPosition,
+    table: &'a ClassTable,
+    attacker: Player,
+    nodes: u32,
+    budget: u32,
+    failed: Option<HashSet<u64>>,
+    near: Vec<Square>,
+    mark: Vec<bool>,
+}
+
+/// Maximum number of attacker fours in a VCF line.
+const VCF_MAX_FOURS: u32 = 16;
+
+impl Vcf<'_> {
+    /// Squares where the attacker makes a four: within line distance 2 of one of its stones.
+    fn four_moves(&mut self, out: &mut Vec<(i32, Square)>) {
+        out.clear();
+        let g = self.pos.geometry();
+        self.near.clear();
+        for s in self.pos.stones(self.attacker).squares() {
+            for dir in Direction::ALL {
+                let mut cur = s;
+                for _ in 0..2 {
+                    let Some(next) = g.step(cur, dir) else { break };
+                    cur = next;
+                    if self.pos.is_empty_square(cur) && !self.mark[cur.index()] {
+                        self.mark[cur.index()] = true;
+                        self.near.push(cur);
+                    }
+                }
+            }
+        }
+        for &sq in &self.near {
+            self.mark[sq.index()] = false;
+            let c = self.table.classes(&self.pos, self.attacker, sq);
+            if makes_four(c) {
+                let strong = c.iter().any(|&x| x == OPEN_FOUR)
+                    || c.iter().filter(|&&x| x >= FOUR).count() >= 2;
+                let v = threat_value(c) + if strong { 1_000_000 } else { 0 };
+                out.push((v, sq));
+            }
+        }
+        out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    }
+
+    /// With the attacker to move (and no five point of its own), `forced` the defender's
+    /// single five point if it has one: the turns to a win, and the first move.
+    fn search(&mut self, fours_left: u32, forced: Option<Square>) -> Option<(u32, Square)> {
+        self.nodes += 1;
+        if self.nodes > self.budget || fours_left == 0 {
+            return None;
+        }
+        let key = self.pos.hash();
+        if self.failed.as_ref().is_some_and(|f| f.contains(&key)) {
+            return None;
+        }
+        let mut moves = Vec::new();
+        self.four_moves(&mut moves);
+        let mut fives = Vec::new();
+        let mut def_fives = Vec::new();
+        let defender = self.attacker.other();
+        for &(_, m) in &moves {
+            if forced.is_some_and(|f| f != m) {
+                continue;
+            }
+            let mv = Move::new(m);
+            let u1 = self.pos.make_move(mv);
+            if self.pos.outcome().is_some() {
+                // A five (the caller handles fives; be safe anyway).
+                self.pos.unmake_move(mv, u1);
+                return Some((1, m));
+            }
+            five_points_through(&self.pos, self.attacker, m, &mut fives);
+            let result = match fives.len() {
+                0 => None,
+                1 => {
+                    let f = fives[0];
+                    let fm = Move::new(f);
+                    let u2 = self.pos.make_move(fm);
+                    let r = if self.pos.outcome().is_some() {
+                        None
+                    } else {
+                        five_points_through(&self.pos, defender, f, &mut def_fives);
+                        match def_fives.len() {
+                            0 => self.search(fours_left - 1, None),
+                            1 => self.search(fours_left - 1, Some(def_fives[0])),
+                            _ => None,
+                        }
+                    };
+                    self.pos.unmake_move(fm, u2);
+                    r.map(|(t, _)| (t + 2, m))
+                }
+                _ => Some((3, m)),
+            };
+            self.pos.unmake_move(mv, u1);
+            if result.is_some() {
+                return result;
+            }
+            if self.nodes > self.budget {
+                return None;
+            }
+        }
+        if let Some(f) = self.failed.as_mut()
+            && self.nodes <= self.budget
+        {
+            f.insert(key);
+        }
+        None
+    }
+}
+
+/// A forced win for the side to move by continuous fours, within `budget` VCF nodes.
+pub fn find_vcf(pos: &EnginePosition, budget: u32, memo: bool) -> Option<ForcedWin<Move>> {
+    let p = pos.position();
+    if p.outcome().is_some() || budget == 0 {
+        return None;
+    }
+    let st = pos.state();
+    let me = p.side_to_move();
+    if let Some(sq) = st.five_point(p, me) {
+        return Some(ForcedWin {
+            mv: Move::new(sq),
+            turns: 1,
+        });
+    }
+    let my = st.counts(me);
+    // A four needs three own stones in a window: no three-class pattern, no four.
+    if my.get(Pattern::OpenThree) + my.get(Pattern::BrokenThree) + my.get(Pattern::ClosedThree) == 0
+    {
+        return None;
+    }
+    let mut fp = Vec::new();
+    st.five_points(p, me.other(), &mut fp);
+    if fp.len() >= 2 {
+        return None;
+    }
+    let mut vcf = Vcf {
+        pos: p.clone(),
+        table: ClassTable::get(p.rule()),
+        attacker: me,
+        nodes: 0,
+        budget,
+        failed: memo.then(HashSet::new),
+        near: Vec::with_capacity(128),
+        mark: vec![false; p.geometry().cells()],
+    };
+    vcf.search(VCF_MAX_FOURS, fp.first().copied())
+        .map(|(turns, sq)| ForcedWin {
+            mv: Move::new(sq),
+            turns,
+        })
+}

@@ -1,0 +1,240 @@
+use std::time::Duration;
+
+use board_core::{Player, Position as _, Square};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rules_gomoku::{GomokuConfig, GomokuPosition, Move, Rule};
+use search::{EvalState, Limits, ScoreKind, SearchOptions};
+
+use super::{engine::candidates, *};
+
+fn play(size: u32, rule: Rule, moves: &str) -> GomokuPosition {
+    let config = GomokuConfig::new(size, rule).expect("valid config");
+    let mut pos = GomokuPosition::new(config);
+    for m in moves.split_whitespace() {
+        let mv = pos.parse_legal_move(m).expect("legal test move");
+        pos.make_move(mv);
+    }
+    pos
+}
+
+fn sq(pos: &GomokuPosition, s: &str) -> Square {
+    pos.geometry().parse_square(s).expect("square")
+}
+
+fn engine_move(pos: &GomokuPosition, limits: Limits) -> (Move, search::Score) {
+    let mut agent = Position::engine(SearchOptions::default()).expect("engine");
+    let r = agent.think(pos, &limits, &mut |_| {});
+    (r.best_move.expect("a move"), r.score)
+}
+
+#[test]
+fn takes_an_immediate_five() {
+    // Black: h8 i8 j8 k8 (closed by g8 white); white scattered.
+    let pos = play(15, Rule::Freestyle, "h8 g8 i8 a1 j8 a3 k8 a5");
+    let (mv, score) = engine_move(&pos, Limits::new().with_depth(4));
+    assert_eq!(mv.square(), sq(&pos, "l8"));
+    assert_eq!(score.kind(), ScoreKind::Win(1));
+}
+
+#[test]
+fn blocks_the_opponents_four() {
+    // Black has h8 i8 j8 k8 closed at g8; White to move must block l8.
+    let pos = play(15, Rule::Freestyle, "h8 g8 i8 a1 j8 a3 k8");
+    let (mv, _) = engine_move(&pos, Limits::new().with_depth(4));
+    assert_eq!(mv.square(), sq(&pos, "l8"));
+}
+
+#[test]
+fn blocks_an_open_three() {
+    // Black open three h8 i8 j8; White to move must not let it become an open four.
+    let pos = play(15, Rule::Freestyle, "h8 h10 i8 a1 j8");
+    let (mv, _) = engine_move(&pos, Limits::new().with_depth(5));
+    let blocks = ["g8", "k8", "f8", "l8"].map(|s| sq(&pos, s));
+    assert!(blocks.contains(&mv.square()), "{}", pos.format_move(mv));
+}
+
+#[test]
+fn wins_with_an_open_four() {
+    // Black open three h8 i8 j8, White has nothing: g8 or k8 wins in 3 turns.
+    let pos = play(15, Rule::Freestyle, "h8 a1 i8 a3 j8 a5");
+    let (mv, score) = engine_move(&pos, Limits::new().with_depth(6));
+    assert!(
+        matches!(score.kind(), ScoreKind::Win(n) if n <= 3),
+        "{score}"
+    );
+    let wins = ["g8", "k8"].map(|s| sq(&pos, s));
+    assert!(wins.contains(&mv.square()), "{}", pos.format_move(mv));
+}
+
+#[test]
+fn vcf_finds_a_four_four_combination() {
+    // Black: h8 i8 j8 (closed at g8) and k9 k10 k11 (closed at k12): k8 makes two fours.
+    let pos = play(
+        15,
+        Rule::Freestyle,
+        "h8 g8 i8 a1 j8 k12 k9 a3 k10 a5 k11 a7",
+    );
+    let fw = find_vcf(&wrap(&pos), 5_000, true).expect("a VCF");
+    assert_eq!(fw.mv.square(), sq(&pos, "k8"));
+    assert_eq!(fw.turns, 3);
+    let (mv, score) = engine_move(
+        &pos,
+        Limits::new().with_move_time(Duration::from_millis(200)),
+    );
+    assert_eq!(mv.square(), sq(&pos, "k8"));
+    assert!(score.is_decisive());
+}
+
+#[test]
+fn vcf_finds_a_longer_chain() {
+    // Black: closed three h8 i8 j8 (g8), two l9 l10, closed diagonal three i8 j9 k10 (h7).
+    // l11 is a four (forcing m12) that also makes l8 a double four: a win in 5 turns.
+    let pos = play(
+        15,
+        Rule::Freestyle,
+        "h8 g8 i8 h7 j8 a1 l9 o1 l10 a15 j9 o15 k10 e14",
+    );
+    let fw = find_vcf(&wrap(&pos), 20_000, true).expect("a VCF");
+    assert!(fw.turns >= 5, "{}", fw.turns);
+    let (mv, score) = engine_move(
+        &pos,
+        Limits::new().with_move_time(Duration::from_millis(300)),
+    );
+    assert!(score.is_decisive(), "{score}");
+    assert!(pos.validate(&mv).is_ok());
+    // White to move instead (after a quiet black move) must not ignore it: the engine
+    // as White finds a defence or at least plays legally.
+    let _ = mv;
+}
+
+#[test]
+fn no_vcf_without_threes() {
+    let pos = play(15, Rule::Freestyle, "h8 h9 i8 i9");
+    assert!(find_vcf(&wrap(&pos), 5_000, true).is_none());
+}
+
+#[test]
+fn exact5_overline_is_not_a_five() {
+    // Black: f8 g8 _ i8 j8 k8 ... h8 would make six: not a five under exact5.
+    let pos = play(15, Rule::Exact5, "f8 a1 g8 a3 i8 a5 j8 a7 k8 a9");
+    let st = GomokuState::from_position(&pos);
+    assert!(st.five_point(&pos, Player::First).is_none());
+    let free = play(15, Rule::Freestyle, "f8 a1 g8 a3 i8 a5 j8 a7 k8 a9");
+    let st = GomokuState::from_position(&free);
+    assert_eq!(st.five_point(&free, Player::First), Some(sq(&free, "h8")));
+}
+
+#[test]
+fn baseline_eval_matches_the_formula() {
+    // Empty board: 0.
+    let pos = play(15, Rule::Freestyle, "");
+    assert_eq!(baseline_eval(&pos), 0);
+    // Black h8 i8 (open two on the rank), White a1 (corner: dead single stone).
+    // White to move: 0 - 2000.
+    let pos = play(15, Rule::Freestyle, "h8 a1 i8");
+    assert_eq!(baseline_eval(&pos), -2_000);
+    // Black to move after White a3: Black open two (2000), White's single stones: 0.
+    let pos = play(15, Rule::Freestyle, "h8 a1 i8 a2");
+    // White a1 a2: a run of 2 on file a, closed (a0 off-board, a3 empty): 200.
+    assert_eq!(baseline_eval(&pos), 2_000 - 200);
+    // Black open three h8 i8 j8, White closed-off two at g8? g8 blocks: closed three 3000.
+    let pos = play(15, Rule::Freestyle, "h8 g8 i8 g9 j8");
+    // White to move: White g8 g9 open two on file g (2000) and diagonals singles;
+    // Black h8 i8 j8 closed three (3000). Also g9-h8 anti-diagonal: different colours.
+    assert_eq!(baseline_eval(&pos), 2_000 - 3_000);
+    // Open four: 500000; closed four 50000.
+    let pos = play(15, Rule::Freestyle, "h8 a1 i8 a3 j8 a5 k8");
+    assert_eq!(baseline_eval(&pos), -500_000);
+    let pos = play(15, Rule::Freestyle, "h8 g8 i8 a3 j8 a5 k8");
+    assert_eq!(baseline_eval(&pos), -50_000);
+    assert_eq!(run_score(3, 2, Rule::Freestyle), 30_000);
+    assert_eq!(run_score(6, 1, Rule::Freestyle), 500_000);
+    assert_eq!(run_score(6, 1, Rule::Exact5), 0);
+    assert_eq!(run_score(2, 0, Rule::Freestyle), 0);
+}
+
+#[test]
+fn baseline_candidates_are_radius_two() {
+    let pos = play(15, Rule::Freestyle, "");
+    let mut moves = Vec::new();
+    baseline_candidates(&pos, &mut moves);
+    assert_eq!(moves, vec![Move::new(sq(&pos, "h8"))]);
+    let pos = play(15, Rule::Freestyle, "h8");
+    baseline_candidates(&pos, &mut moves);
+    assert_eq!(moves.len(), 24);
+    let pos = play(15, Rule::Freestyle, "a1");
+    baseline_candidates(&pos, &mut moves);
+    assert_eq!(moves.len(), 8);
+}
+
+#[test]
+fn incremental_state_matches_from_scratch() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for (size, rule) in [
+        (15, Rule::Freestyle),
+        (20, Rule::Freestyle),
+        (15, Rule::Exact5),
+    ] {
+        for _ in 0..6 {
+            let mut pos = wrap(&play(size, rule, ""));
+            let mut stack = Vec::new();
+            let mut moves = Vec::new();
+            while pos.outcome().is_none() && stack.len() < 120 {
+                pos.generate_moves(&mut moves);
+                // Play near stones most of the time so patterns form.
+                let mut cands = Vec::new();
+                candidates(&pos, &mut cands);
+                let mv = if !cands.is_empty() && rng.random_bool(0.8) {
+                    cands[rng.random_range(0..cands.len())]
+                } else {
+                    moves[rng.random_range(0..moves.len())]
+                };
+                let undo = pos.make_move(mv);
+                stack.push((mv, undo));
+                let scratch = GomokuState::from_position(pos.position());
+                assert_eq!(pos.state(), &scratch);
+            }
+            let start = GomokuState::from_position(&play(size, rule, ""));
+            while let Some((mv, undo)) = stack.pop() {
+                pos.unmake_move(mv, undo);
+                assert_eq!(pos.state(), &GomokuState::from_position(pos.position()));
+            }
+            assert_eq!(pos.state(), &start);
+        }
+    }
+}
+
+#[test]
+fn engine_moves_are_always_legal() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut agent = Position::engine(SearchOptions::default()).expect("engine");
+    for size in [15, 20] {
+        let mut pos = play(size, Rule::Freestyle, "");
+        let mut moves = Vec::new();
+        while pos.outcome().is_none() && pos.ply() < 60 {
+            let mv = if rng.random_bool(0.3) {
+                pos.generate_moves(&mut moves);
+                moves[rng.random_range(0..moves.len())]
+            } else {
+                let r = agent.think(&pos, &Limits::new().with_nodes(300), &mut |_| {});
+                r.best_move.expect("a move")
+            };
+            assert!(pos.validate(&mv).is_ok());
+            pos.make_move(mv);
+        }
+    }
+}
+
+#[test]
+fn bench_positions_are_valid() {
+    for (spec, moves) in BENCH_POSITIONS {
+        let config: GomokuConfig = spec.parse().expect("spec");
+        let mut pos = GomokuPosition::new(config);
+        for m in moves.split_whitespace() {
+            let mv = pos.parse_legal_move(m).expect("legal");
+            pos.make_move(mv);
+        }
+        assert!(pos.outcome().is_none());
+    }
+}
