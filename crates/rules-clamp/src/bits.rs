@@ -205,10 +205,10 @@ impl<const W: usize> Bits for Wide<W> {
     #[inline(always)]
     fn shl(self, n: u32) -> Wide<W> {
         let mut out = [0; W];
-        for i in (0..W).rev() {
-            out[i] = self.0[i] << n;
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.0[i] << n;
             if i > 0 {
-                out[i] |= self.0[i - 1] >> (64 - n);
+                *o |= self.0[i - 1] >> (64 - n);
             }
         }
         Wide(out)
@@ -216,10 +216,10 @@ impl<const W: usize> Bits for Wide<W> {
     #[inline(always)]
     fn shr(self, n: u32) -> Wide<W> {
         let mut out = [0; W];
-        for i in 0..W {
-            out[i] = self.0[i] >> n;
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.0[i] >> n;
             if i + 1 < W {
-                out[i] |= self.0[i + 1] << (64 - n);
+                *o |= self.0[i + 1] << (64 - n);
             }
         }
         Wide(out)

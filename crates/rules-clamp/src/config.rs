@@ -65,7 +65,7 @@ impl ClampConfig {
         quiet_limit: u32,
         adjudicate: bool,
     ) -> Result<ClampConfig, SpecError> {
-        if !(6..=26).contains(&size) || size % 2 != 0 {
+        if !(6..=26).contains(&size) || !size.is_multiple_of(2) {
             return Err(out_of_range(
                 "size",
                 size,
@@ -175,7 +175,7 @@ impl FromStr for ClampConfig {
         let d = ClampConfig::default();
         let mut r = spec.reader(&KEYS);
         let size = r.int("size", d.size(), 6, 26)?;
-        if size % 2 != 0 {
+        if !size.is_multiple_of(2) {
             return Err(out_of_range(
                 "size",
                 size,

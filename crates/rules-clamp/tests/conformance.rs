@@ -1,5 +1,7 @@
 //! The board-core conformance harness over random playouts, plain and under proptest.
 
+#![allow(clippy::unwrap_used)]
+
 use board_core::{
     Position, Square,
     testing::{check_playout, check_random_playouts_with},

@@ -1,5 +1,7 @@
 //! Snapshots of board diagrams (rank 1 at the bottom, `X` Black, `O` White, `.` empty).
 
+#![allow(clippy::unwrap_used)]
+
 use board_core::Position;
 use rules_clamp::{ClampConfig, ClampPosition};
 

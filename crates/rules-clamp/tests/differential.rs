@@ -2,6 +2,8 @@
 //! position strings, perft and divide, from the start and from many random positions
 //! (seeded playouts that favour captures, run up to the end of the game).
 
+#![allow(clippy::unwrap_used)]
+
 mod reference;
 
 use board_core::{Outcome, Player, Position, divide, perft};
@@ -50,11 +52,11 @@ fn sorted_divide(pos: &mut ClampPosition, depth: u32) -> Vec<(String, u64)> {
 
 /// Compares everything observable about one position.
 fn compare(pos: &ClampPosition, r: &RefGame, context: &str) {
-    assert_eq!(pos.to_position_string(), r.to_string(), "{context}");
+    assert_eq!(pos.to_position_string(), r.position_string(), "{context}");
     assert_eq!(pos.outcome(), outcome_of(r.outcome()), "{context}");
     assert_eq!(move_names(pos), r.move_names(), "{context}");
     assert_eq!(pos.count_moves(), r.legal_moves().len() as u64, "{context}");
-    let back = ClampPosition::from_position_string(*pos.config(), &r.to_string()).unwrap();
+    let back = ClampPosition::from_position_string(*pos.config(), &r.position_string()).unwrap();
     assert_eq!(&back, pos, "{context}");
     assert_eq!(back.hash(), pos.hash(), "{context}");
 }
@@ -422,7 +424,7 @@ fn print_figures() {
             let m = policy.choose(&r, &mut rng);
             r.play(m);
         }
-        let s = r.to_string();
+        let s = r.position_string();
         let mut pos = ClampPosition::from_position_string(c, &s).unwrap();
         let fast: Vec<u64> = (0..=depth).map(|d| perft(&mut pos, d)).collect();
         let slow: Vec<u64> = (0..=depth).map(|d| r.perft(d)).collect();

@@ -1,5 +1,7 @@
 //! Config spec strings, move notation and position strings: parsing, errors, round trips.
 
+#![allow(clippy::unwrap_used)]
+
 use board_core::{Player, Position, SpecError, Square};
 use proptest::prelude::*;
 use rules_clamp::{ClampConfig, ClampPosition, Move};

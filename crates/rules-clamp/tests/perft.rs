@@ -3,6 +3,8 @@
 //! `print_figures` and `reference_perft_5_from_start` in `tests/differential.rs`, which
 //! also recomputes the smaller figures on every run).
 
+#![allow(clippy::unwrap_used)]
+
 use board_core::{Position, divide, perft};
 use rules_clamp::{ClampConfig, ClampPosition};
 

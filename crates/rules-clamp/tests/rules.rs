@@ -1,5 +1,7 @@
 //! One focused test per rule of games.md's clamp section, and per edge named in the brief.
 
+#![allow(clippy::unwrap_used)]
+
 use board_core::{Coord, Direction, Outcome, Player, Position, Square, SquareSet};
 use rules_clamp::{ClampConfig, ClampPosition, EndReason, Move, MoveError};
 
@@ -26,15 +28,15 @@ fn setup(
         .map(|r| {
             let mut out = String::new();
             let mut run = 0;
-            for c in 0..n {
-                if grid[r][c] == '.' {
+            for &cell in &grid[r] {
+                if cell == '.' {
                     run += 1;
                 } else {
                     if run > 0 {
                         out += &run.to_string();
                         run = 0;
                     }
-                    out.push(grid[r][c]);
+                    out.push(cell);
                 }
             }
             if run > 0 {

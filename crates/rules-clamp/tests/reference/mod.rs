@@ -2,7 +2,7 @@
 //! of cells, plain loops, moves as strings. It shares nothing with the crate but the
 //! notation, so that the differential tests catch misreadings of the rules.
 
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used)]
 
 /// Cell contents.
 pub const EMPTY: u8 = 0;
@@ -82,9 +82,9 @@ impl RefGame {
         let black_row = n - cfg.zone;
         let white_row = cfg.zone - 1;
         let first = (n - 4) / 2;
-        for c in first..first + 4 {
-            grid[black_row][c] = BLACK;
-            grid[white_row][c] = WHITE;
+        for c in 0..4 {
+            grid[black_row][first + c] = BLACK;
+            grid[white_row][first + c] = WHITE;
         }
         RefGame {
             cfg,
@@ -127,7 +127,7 @@ impl RefGame {
         }
     }
 
-    pub fn to_string(&self) -> String {
+    pub fn position_string(&self) -> String {
         let n = self.cfg.size;
         let mut rows = Vec::new();
         for row in (0..n).rev() {
