@@ -228,17 +228,23 @@ impl Geometry {
         self.coord(sq).to_string()
     }
 
-    /// The neighbour of `sq` in direction `dir`, or `None` at the edge.
+    /// The neighbour of `sq` in direction `dir`, or `None` at the edge (and for a square
+    /// off the board).
     #[inline]
     pub fn step(&self, sq: Square, dir: Direction) -> Option<Square> {
-        let s = self.steps[sq.index() * 8 + dir.index()];
-        (s != NONE).then_some(Square(s))
+        match self.steps.get(sq.index() * 8 + dir.index()) {
+            Some(&s) if s != NONE => Some(Square(s)),
+            _ => None,
+        }
     }
 
-    /// How many squares lie beyond `sq` in direction `dir` before the edge.
+    /// How many squares lie beyond `sq` in direction `dir` before the edge (0 for a
+    /// square off the board).
     #[inline]
     pub fn ray_length(&self, sq: Square, dir: Direction) -> u32 {
-        self.ray_len[sq.index() * 8 + dir.index()] as u32
+        self.ray_len
+            .get(sq.index() * 8 + dir.index())
+            .map_or(0, |&n| n as u32)
     }
 
     /// The squares from `sq` (exclusive) towards the edge in direction `dir`.
@@ -321,6 +327,10 @@ mod tests {
         ));
         assert!(Geometry::new(0, 5).is_err());
         assert!(Geometry::new(27, 5).is_err());
+        let g6 = Geometry::new(6, 6).unwrap();
+        assert_eq!(g6.step(Square(36), Direction::North), None);
+        assert_eq!(g6.ray_length(Square(500), Direction::East), 0);
+        assert_eq!(g6.ray(Square(u16::MAX), Direction::East).count(), 0);
         let g = Geometry::new(10, 8).unwrap();
         assert_eq!(g.format_square(Square(79)), "j8");
         assert!(matches!(

@@ -7,7 +7,8 @@
 //! - a finished game has no moves, and a game with no moves is finished;
 //! - every generated move validates, and its notation round-trips through `parse_move`;
 //! - moves that were legal elsewhere (and any the caller's sampler offers) validate exactly
-//!   when they are generated, and a refused `play` leaves position and hash untouched;
+//!   when they are generated, and a refused `play` leaves position and hash untouched
+//!   (and `make_move`/`unmake_move` of such a move, on a copy, do not panic);
 //! - the position string round-trips;
 //! - make then unmake restores position and hash; at the end, unmaking every move in turn
 //!   gives back the start position;
