@@ -303,8 +303,10 @@ impl Limits {
         let mtg = moves_to_go.unwrap_or(30).clamp(1, 100);
         let reserve = (remaining / 10).min(Duration::from_millis(50));
         let usable = remaining.saturating_sub(reserve);
-        let soft = (remaining / mtg + increment * 3 / 4).min(usable);
-        let hard = (soft * 4).min(usable / 2).max(soft).min(usable);
+        let soft = (remaining / mtg)
+            .saturating_add(increment.saturating_mul(3) / 4)
+            .min(usable);
+        let hard = soft.saturating_mul(4).min(usable / 2).max(soft);
         self.with_soft_time(soft).with_hard_time(hard)
     }
 
@@ -372,5 +374,8 @@ mod tests {
         assert!(l.hard_time().unwrap() < Duration::from_millis(20));
         let l = Limits::new().with_clock(Duration::ZERO, Duration::from_secs(5), None);
         assert_eq!(l.hard_time(), Some(Duration::ZERO));
+        // Absurd clocks do not overflow.
+        let l = Limits::new().with_clock(Duration::MAX, Duration::MAX, Some(0));
+        assert!(l.soft_time().unwrap() <= l.hard_time().unwrap());
     }
 }

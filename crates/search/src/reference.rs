@@ -10,6 +10,7 @@ use board_core::Position;
 
 use crate::{
     evaluator::Evaluator,
+    options::MAX_DEPTH,
     score::{INFINITY, Score, clamp_eval, win_at},
     worker::{MAX_PLY, terminal_score},
 };
@@ -23,13 +24,12 @@ pub fn minimax<P: Position, E: Evaluator<P>>(
     quiescence: bool,
 ) -> Score {
     let mut pos = pos.clone();
-    Score::from_raw(node(
-        evaluator,
-        &mut pos,
-        depth.max(1) as i32,
-        0,
-        quiescence,
-    ))
+    Score::from_raw(node(evaluator, &mut pos, nominal(depth), 0, quiescence))
+}
+
+/// The depth as the searcher reads it (see [`crate::Limits::with_depth`]).
+fn nominal(depth: u32) -> i32 {
+    depth.clamp(1, MAX_DEPTH) as i32
 }
 
 /// The minimax value of every root move (for the side to move at the root), in the order

@@ -1,6 +1,6 @@
 //! [`Searcher`]: the engine object a game keeps between moves.
 
-use std::{collections::HashSet, fmt, thread, time::Instant};
+use std::{collections::HashSet, fmt, sync::atomic::Ordering, thread, time::Instant};
 
 use board_core::Position;
 
@@ -34,7 +34,9 @@ pub struct Searcher<P: Position, E> {
     evaluator: E,
     options: SearchOptions,
     tt: TranspositionTable,
-    tables: Vec<OrderingTables<P::Move>>,
+    /// Move-ordering memory of the main thread and of each helper thread.
+    main_tables: OrderingTables<P::Move>,
+    helper_tables: Vec<OrderingTables<P::Move>>,
     game_history: Vec<u64>,
 }
 
@@ -52,14 +54,15 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// A searcher with its transposition table allocated.
     pub fn new(evaluator: E, options: SearchOptions) -> Result<Self, OptionsError> {
         let tt = TranspositionTable::new(options.hash_mb())?;
-        let tables = (0..options.threads())
+        let helper_tables = (1..options.threads())
             .map(|_| OrderingTables::new(MAX_PLY))
             .collect();
         Ok(Searcher {
             evaluator,
             options,
             tt,
-            tables,
+            main_tables: OrderingTables::new(MAX_PLY),
+            helper_tables,
             game_history: Vec::new(),
         })
     }
@@ -74,8 +77,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if options.hash_mb() != self.options.hash_mb() {
             self.tt = TranspositionTable::new(options.hash_mb())?;
         }
-        self.tables
-            .resize_with(options.threads(), || OrderingTables::new(MAX_PLY));
+        self.helper_tables
+            .resize_with(options.threads() - 1, || OrderingTables::new(MAX_PLY));
         self.options = options;
         Ok(())
     }
@@ -96,7 +99,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// Forgets everything learnt: table, killers, history, game history.
     pub fn new_game(&mut self) {
         self.tt.clear();
-        for t in &mut self.tables {
+        self.main_tables.clear();
+        for t in &mut self.helper_tables {
             t.clear();
         }
         self.game_history.clear();
@@ -176,10 +180,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         if use_tt {
             self.tt.new_search();
         }
-        if self.tables.is_empty() {
-            self.tables.push(OrderingTables::new(MAX_PLY));
-        }
-        for t in &mut self.tables {
+        self.main_tables.new_search();
+        for t in &mut self.helper_tables {
             t.new_search();
         }
         let shared = Shared::new(
@@ -197,27 +199,24 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             soft_time: limits.soft_time(),
             history: &self.game_history,
         };
-        let (main_tables, helper_tables) = self.tables.split_at_mut(1);
+        let main_tables = &mut self.main_tables;
+        let helper_tables = &mut self.helper_tables;
         let (main, helpers) = thread::scope(|s| {
+            // A helper the OS refuses to start is simply missing: the search goes on.
             let handles: Vec<_> = helper_tables
                 .iter_mut()
                 .enumerate()
-                .map(|(i, tables)| {
+                .filter_map(|(i, tables)| {
                     let w = Worker::new(i + 1, &cx, tables, pos.clone(), root_moves.clone());
-                    s.spawn(move || w.iterate(false, &mut |_| {}))
+                    thread::Builder::new()
+                        .name(format!("search-helper-{}", i + 1))
+                        .spawn_scoped(s, move || w.iterate(false, &mut |_| {}))
+                        .ok()
                 })
                 .collect();
-            let mut main_worker_tables = main_tables.iter_mut();
-            let main = match main_worker_tables.next() {
-                Some(t) => Some(
-                    Worker::new(0, &cx, t, pos.clone(), root_moves.clone())
-                        .iterate(true, &mut on_iteration),
-                ),
-                None => None,
-            };
-            shared
-                .stop
-                .store(true, std::sync::atomic::Ordering::Relaxed);
+            let main = Worker::new(0, &cx, main_tables, pos.clone(), root_moves.clone())
+                .iterate(true, &mut on_iteration);
+            shared.stop.store(true, Ordering::Relaxed);
             let helpers: Vec<Finished<P::Move>> = handles
                 .into_iter()
                 .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
@@ -227,7 +226,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
 
         let mut counters = Counters::default();
         let mut seldepth = 0;
-        for f in main.iter().chain(&helpers) {
+        for f in std::iter::once(&main).chain(&helpers) {
             counters.add(&f.counters);
             seldepth = seldepth.max(f.seldepth);
         }
@@ -248,18 +247,14 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             hashfull: if use_tt { self.tt.hashfull() } else { 0 },
             threads: self.options.threads(),
         };
-        let (best, end, reports) = match main {
-            Some(f) => (f.best, f.end, f.reports),
-            None => (None, End::Aborted, Vec::new()),
-        };
-        result.stop_reason = match end {
+        result.stop_reason = match main.end {
             End::Depth => StopReason::Depth,
             End::Proven => StopReason::Proven,
             End::SoftTime => StopReason::SoftTime,
             End::Aborted => shared.interrupt_reason(),
         };
-        result.iterations = reports;
-        match best {
+        result.iterations = main.reports;
+        match main.best {
             Some(Completed { depth, score, pv }) if !pv.is_empty() => {
                 result.best_move = pv.first().copied();
                 result.score = Score::from_raw(score);
@@ -302,9 +297,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 } else if hint != 0 {
                     hint.signum() * (1 << 40) + hint
                 } else if self.options.history() {
-                    self.tables
-                        .first()
-                        .map_or(0, |t| i64::from(t.history(side, &rm.mv)))
+                    i64::from(self.main_tables.history(side, &rm.mv))
                 } else {
                     0
                 };

@@ -213,3 +213,26 @@ fn options_and_lifecycle() {
     assert_eq!(s.search(&pos).depth, 2);
     assert!(format!("{s:?}").contains("Searcher"));
 }
+
+#[test]
+fn time_to_depth_reports_each_depth() {
+    let positions: Vec<Tree> = (20..23).map(|s| Tree::with(s, 14)).collect();
+    let mut one = searcher(1);
+    let mut two = searcher(2);
+    let base = search::ttd::time_to_depth(&mut one, &positions, 4);
+    let smp = search::ttd::time_to_depth(&mut two, &positions, 4);
+    assert_eq!((base.len(), smp.len()), (3, 3));
+    for runs in base.iter().chain(&smp) {
+        assert!(!runs.is_empty() && runs.len() <= 4);
+        assert!(
+            runs.windows(2)
+                .all(|w| w[0].depth + 1 == w[1].depth && w[0].time <= w[1].time)
+        );
+    }
+    let reached =
+        |runs: &[Vec<search::ttd::DepthTime>]| runs.iter().any(|r| r.iter().any(|d| d.depth == 4));
+    if reached(&base) && reached(&smp) {
+        assert!(search::ttd::speedup(&base, &smp, 4).is_some_and(|s| s > 0.0));
+    }
+    assert_eq!(search::ttd::speedup(&base, &smp, 99), None);
+}

@@ -4,6 +4,7 @@ mod differential;
 mod games;
 mod hooks;
 mod limits;
+mod measure;
 mod play;
 
 use board_core::{Position, testing};
