@@ -63,7 +63,7 @@ fn line_score(lv: &LineView, player: Player, rule: Rule) -> i32 {
 }
 
 /// One square on every line of an `n × n` board, with the line's axis.
-fn line_heads(n: u32) -> impl Iterator<Item = (u32, u32, Direction)> + use<> {
+pub(crate) fn line_heads(n: u32) -> impl Iterator<Item = (u32, u32, Direction)> + use<> {
     let ranks = (0..n).map(|r| (0, r, Direction::East));
     let files = (0..n).map(|c| (c, 0, Direction::North));
     let diag = (0..n)

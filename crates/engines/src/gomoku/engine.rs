@@ -1,14 +1,14 @@
 //! The strong gomoku engine: incremental line patterns, threat-ordered candidates near the
 //! stones, forced replies, and a VCF (victory by continuous fours) threat search.
 
-use std::collections::HashSet;
+use std::{collections::HashSet, sync::OnceLock};
 
 use board_core::{Direction, Player, Position as _, Square, SquareSet};
 use eval::{LinePatterns, Pattern, PatternCounts, PatternWeights, Rule};
 use rules_gomoku::{GomokuPosition, Move};
 use search::{EvalState, Evaluator, ForcedWin, Incremental};
 
-use super::classes::{ClassTable, FOUR, OPEN_FOUR, makes_four, threat_value};
+use super::classes::{ClassTable, OPEN_FOUR, makes_four, threat_value};
 
 /// The engine's position: the rules position plus [`GomokuState`].
 pub type EnginePosition = Incremental<GomokuPosition, GomokuState>;
@@ -176,8 +176,11 @@ pub struct GomokuEval {
 
 impl GomokuEval {
     pub fn new() -> GomokuEval {
+        // Build the shared tables now, not during the first move's time.
+        ClassTable::get(rules_gomoku::Rule::Freestyle);
+        ClassTable::get(rules_gomoku::Rule::Exact5);
         GomokuEval {
-            root_vcf_nodes: 6_000,
+            root_vcf_nodes: 3_000,
         }
     }
 }
@@ -318,6 +321,33 @@ fn five_points_through(p: &GomokuPosition, player: Player, sq: Square, out: &mut
     }
 }
 
+/// One line of the board: its squares in bit order and its axis.
+pub(crate) type BoardLine = (Vec<Square>, Direction);
+
+/// Every line of the board with at least 5 squares: its squares in bit order (as
+/// [`GomokuPosition::line_through`] numbers them) and its axis. Built once per size.
+pub(crate) fn board_lines(p: &GomokuPosition) -> &'static [BoardLine] {
+    static TABLES: [OnceLock<Vec<BoardLine>>; 27] = [const { OnceLock::new() }; 27];
+    let n = p.size();
+    let g = p.geometry();
+    let Some(slot) = TABLES.get(n as usize) else {
+        return &[];
+    };
+    slot.get_or_init(|| {
+        let mut lines = Vec::new();
+        for (c, r, axis) in super::baseline::line_heads(n) {
+            let Some(head) = g.square_at(c, r) else {
+                continue;
+            };
+            let squares: Vec<Square> = std::iter::once(head).chain(g.ray(head, axis)).collect();
+            if squares.len() >= 5 {
+                lines.push((squares, axis));
+            }
+        }
+        lines
+    })
+}
+
 /// A VCF search: the attacker plays only fours (each forcing one reply) until it makes an
 /// open four, a double four or a five.
 struct Vcf<'a> {
@@ -328,40 +358,67 @@ struct Vcf<'a> {
     budget: u32,
     failed: Option<HashSet<u64>>,
     near: Vec<Square>,
-    mark: Vec<bool>,
+    count: Vec<u8>,
+    lines: &'static [BoardLine],
 }
 
 /// Maximum number of attacker fours in a VCF line.
 const VCF_MAX_FOURS: u32 = 16;
 
 impl Vcf<'_> {
-    /// Squares where the attacker makes a four: within line distance 2 of one of its stones.
+    /// Squares where the attacker makes a four: the empty cells of every admissible
+    /// five-cell window holding three attacker stones and no defender stone, found line by
+    /// line on the line bitboards; double fours and open fours first.
     fn four_moves(&mut self, out: &mut Vec<(i32, Square)>) {
         out.clear();
-        let g = self.pos.geometry();
         self.near.clear();
-        for s in self.pos.stones(self.attacker).squares() {
-            for dir in Direction::ALL {
-                let mut cur = s;
-                for _ in 0..2 {
-                    let Some(next) = g.step(cur, dir) else { break };
-                    cur = next;
-                    if self.pos.is_empty_square(cur) && !self.mark[cur.index()] {
-                        self.mark[cur.index()] = true;
-                        self.near.push(cur);
+        let exact = self.pos.rule() == rules_gomoku::Rule::Exact5;
+        for (squares, axis) in self.lines.iter() {
+            let Some(lv) = squares
+                .first()
+                .and_then(|&s| self.pos.line_through(s, *axis))
+            else {
+                continue;
+            };
+            let own = lv.stones(self.attacker);
+            if own.count_ones() < 3 {
+                continue;
+            }
+            let opp = lv.stones(self.attacker.other());
+            let empty = lv.empty();
+            let mut cand = 0u32;
+            for start in 0..=lv.len.saturating_sub(5) {
+                let m = 0x1Fu32 << start;
+                if m & opp != 0 || (own & m).count_ones() != 3 {
+                    continue;
+                }
+                if exact
+                    && ((start > 0 && own >> (start - 1) & 1 == 1)
+                        || (start + 5 < lv.len && own >> (start + 5) & 1 == 1))
+                {
+                    continue;
+                }
+                cand |= m & empty;
+            }
+            while cand != 0 {
+                let bit = cand.trailing_zeros();
+                cand &= cand - 1;
+                if let Some(&sq) = squares.get(bit as usize) {
+                    let i = sq.index();
+                    if self.count[i] == 0 {
+                        self.near.push(sq);
                     }
+                    self.count[i] = self.count[i].saturating_add(1);
                 }
             }
         }
         for &sq in &self.near {
-            self.mark[sq.index()] = false;
+            let lines = self.count[sq.index()];
+            self.count[sq.index()] = 0;
             let c = self.table.classes(&self.pos, self.attacker, sq);
-            if makes_four(c) {
-                let strong = c.iter().any(|&x| x == OPEN_FOUR)
-                    || c.iter().filter(|&&x| x >= FOUR).count() >= 2;
-                let v = threat_value(c) + if strong { 1_000_000 } else { 0 };
-                out.push((v, sq));
-            }
+            let strong = lines >= 2 || c.contains(&OPEN_FOUR);
+            let v = threat_value(c) + if strong { 1_000_000 } else { 0 };
+            out.push((v, sq));
         }
         out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     }
@@ -464,8 +521,9 @@ pub fn find_vcf(pos: &EnginePosition, budget: u32, memo: bool) -> Option<ForcedW
         nodes: 0,
         budget,
         failed: memo.then(HashSet::new),
-        near: Vec::with_capacity(128),
-        mark: vec![false; p.geometry().cells()],
+        near: Vec::with_capacity(64),
+        count: vec![0; p.geometry().cells()],
+        lines: board_lines(p),
     };
     vcf.search(VCF_MAX_FOURS, fp.first().copied())
         .map(|(turns, sq)| ForcedWin {

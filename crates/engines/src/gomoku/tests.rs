@@ -238,3 +238,20 @@ fn bench_positions_are_valid() {
         assert!(pos.outcome().is_none());
     }
 }
+
+#[test]
+fn board_lines_follow_line_bit_order() {
+    for size in [5, 15, 20, 26] {
+        let pos = play(size, Rule::Freestyle, "");
+        let lines = super::engine::board_lines(&pos);
+        // 2 axis-parallel families of n, two diagonal families of 2n - 9 lines of >= 5.
+        assert_eq!(lines.len() as u32, 2 * size + 2 * (2 * size - 9));
+        for (squares, axis) in lines {
+            for (i, &s) in squares.iter().enumerate() {
+                let lv = pos.line_through(s, *axis).expect("on board");
+                assert_eq!(lv.pos as usize, i);
+                assert_eq!(lv.len as usize, squares.len());
+            }
+        }
+    }
+}
