@@ -175,7 +175,7 @@ impl AmazonsPosition {
                 "ply {ply} does not match the {arrows} arrows on the board (every move shoots one)"
             )));
         }
-        let expected = if ply % 2 == 0 {
+        let expected = if ply.is_multiple_of(2) {
             Player::First
         } else {
             Player::Second
@@ -189,6 +189,7 @@ impl AmazonsPosition {
         }
         pos.side = side;
         pos.ply = ply;
+        pos.refresh_mobility();
         pos.hash = pos.hash_from_scratch();
         Ok(pos)
     }

@@ -75,8 +75,8 @@ impl Position for AmazonsPosition {
     }
 
     #[inline]
-    fn unmake_move(&mut self, mv: AmazonsMove, _undo: AmazonsUndo) {
-        self.unmake(mv);
+    fn unmake_move(&mut self, mv: AmazonsMove, undo: AmazonsUndo) {
+        self.unmake(mv, undo);
     }
 
     fn parse_move(&self, text: &str) -> Result<AmazonsMove, NotationError> {

@@ -12,9 +12,12 @@
 //! - `reach_mask`: the positions a queen on `pos` reaches along the line through empty
 //!   squares (both directions);
 //! - `reach_count`: the number of those positions;
-//! - `vacated_sum`: with the square `pos` vacated, the sum over every reachable position of
-//!   its own reach count — the arrows shot *along the same line* by a queen that moved along
-//!   it from `pos`, summed over its destinations. The square it left counts as empty here.
+//! - `run_counts`: the reachable positions below `pos` (low nibble) and above it (high
+//!   nibble), to update the mobility of those squares when `pos` fills or empties;
+//! - `vacated_gain`: for a queen on `pos` moving along the line, summed over its
+//!   destinations, how many more arrows each destination has along that line once `pos` is
+//!   vacated than with `pos` occupied. (The rest of each destination's arrows is its
+//!   mobility on the current board; see `AmazonsPosition::count_queen`.)
 
 use std::sync::OnceLock;
 
@@ -64,7 +67,10 @@ pub(crate) struct Tables {
     pub line_fill: [u16; LINES],
     pub reach_mask: [u16; TABLE],
     pub reach_count: [u8; TABLE],
-    pub vacated_sum: [u8; TABLE],
+    pub run_counts: [u8; TABLE],
+    /// `spread[mask]`: bit `i` of a 10-bit mask moved to bit `4 i` (one nibble per position).
+    pub spread: [u64; 1 << LINE_BITS],
+    pub vacated_gain: [u8; TABLE],
     /// `rays[sq][dir]`: the squares beyond `sq` in direction `dir` (order of
     /// [`Direction::ALL`]), up to the edge.
     pub rays: [[u128; 8]; CELLS],
@@ -96,11 +102,13 @@ impl Tables {
             size,
             cells: n * n,
             cell: [Cell::default(); CELLS],
-            line_squares: [[0; 16]; LINES],
+            line_squares: [[CELL_MASK as u8; 16]; LINES],
             line_fill: [FULL_LINE; LINES],
             reach_mask: [0; TABLE],
             reach_count: [0; TABLE],
-            vacated_sum: [0; TABLE],
+            run_counts: [0; TABLE],
+            spread: [0; 1 << LINE_BITS],
+            vacated_gain: [0; TABLE],
             rays: [[0; 8]; CELLS],
             neighbours: [0; CELLS],
             board: 0,
@@ -136,6 +144,12 @@ impl Tables {
             *fill = FULL_LINE & !((1u16 << len) - 1);
         }
 
+        for (mask, spread) in t.spread.iter_mut().enumerate() {
+            *spread = (0..LINE_BITS)
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| 1u64 << (4 * i))
+                .sum();
+        }
         for p in 0..LINE_BITS as usize {
             for occ in 0..=FULL_LINE as usize {
                 let mut mask = 0u16;
@@ -151,19 +165,23 @@ impl Tables {
                 }
                 t.reach_mask[p << LINE_BITS | occ] = mask;
                 t.reach_count[p << LINE_BITS | occ] = mask.count_ones() as u8;
+                let below = (mask & ((1 << p) - 1)).count_ones() as u8;
+                let above = (mask >> p).count_ones() as u8;
+                t.run_counts[p << LINE_BITS | occ] = below | above << 4;
             }
         }
         for p in 0..LINE_BITS as usize {
             for occ in 0..=FULL_LINE as usize {
-                let vacated = occ & !(1 << p);
-                let mut sum = 0u8;
+                let (vacated, present) = (occ & !(1 << p), occ | 1 << p);
+                let mut gain = 0u8;
                 let mut m = t.reach_mask[p << LINE_BITS | occ];
                 while m != 0 {
                     let q = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    sum += t.reach_count[q << LINE_BITS | vacated];
+                    gain += t.reach_count[q << LINE_BITS | vacated]
+                        - t.reach_count[q << LINE_BITS | present];
                 }
-                t.vacated_sum[p << LINE_BITS | occ] = sum;
+                t.vacated_gain[p << LINE_BITS | occ] = gain;
             }
         }
 
@@ -262,8 +280,14 @@ mod tests {
         assert_eq!(t.reach_count[3 << 10 | occ], 4);
         // Its own bit is ignored.
         assert_eq!(t.reach_mask[3 << 10 | occ | 8], 0b00_1111_0000);
-        // Empty line, queen at 0: reaches 1..=9; moving to q, the vacated line has 9 arrows.
+        assert_eq!(t.run_counts[3 << 10 | occ], 4 << 4);
+        // Empty line, queen at 0: reaches 1..=9; from each, vacating 0 adds one arrow.
         assert_eq!(t.reach_count[0], 9);
-        assert_eq!(t.vacated_sum[0], 81);
+        assert_eq!(t.run_counts[0], 9 << 4);
+        assert_eq!(t.vacated_gain[0], 9);
+        // Queen at 5 of an empty line: destinations 0..=4 each gain the 5 squares 5..=9
+        // (5 of them: 5 itself and 6..=9, which it blocked), destinations 6..=9 gain 6.
+        assert_eq!(t.vacated_gain[5 << 10], 5 * 5 + 4 * 6);
+        assert_eq!(t.run_counts[5 << 10], 5 | 4 << 4);
     }
 }

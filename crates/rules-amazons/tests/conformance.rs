@@ -1,6 +1,8 @@
 //! The board-core conformance harness over seeded random playouts (both sizes) and under
 //! proptest.
 
+#![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
+
 use board_core::{
     Position, Square,
     testing::{check_playout, check_random_playouts_with},

@@ -1,5 +1,7 @@
 //! Config spec strings, move notation and position strings: parsing, errors, round trips.
 
+#![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
+
 use board_core::{GameConfig, Position, SpecError, Square};
 use proptest::{collection::vec, prelude::*};
 use rules_amazons::{AmazonsConfig, AmazonsMove, AmazonsPosition};

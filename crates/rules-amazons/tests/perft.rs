@@ -1,10 +1,14 @@
 //! Perft figures: the published 10×10 ones, the 8×8 ones (cross-checked against the naive
 //! reference in `reference.rs`), and positions past the opening.
 
+#![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
+
 use std::time::Instant;
 
 use board_core::{Position, perft};
 use rules_amazons::{AmazonsConfig, AmazonsPosition};
+
+mod common;
 
 fn start(size: u32) -> AmazonsPosition {
     AmazonsPosition::new(AmazonsConfig::new(size).unwrap())
@@ -23,10 +27,24 @@ fn standard_start() {
 fn small_start() {
     let mut pos = start(8);
     assert_eq!(perft(&mut pos, 1), 1_232);
-    assert_eq!(perft(&mut pos, 2), SMALL_PERFT2);
+    // Not published: checked against the naive reference (`reference.rs`).
+    assert_eq!(perft(&mut pos, 2), 1_331_198);
 }
 
-const SMALL_PERFT2: u64 = 0;
+/// Past the opening (figures checked against the reference where it can afford them).
+#[test]
+fn positions_past_the_opening() {
+    for &(size, text, figures) in common::PERFT_CASES {
+        let mut pos =
+            AmazonsPosition::from_position_string(AmazonsConfig::new(size).unwrap(), text).unwrap();
+        let before = pos.clone();
+        for (depth, &expected) in (1..).zip(figures) {
+            assert_eq!(perft(&mut pos, depth), expected, "perft({depth}) of {text}");
+        }
+        assert_eq!(pos, before);
+        assert_eq!(pos.outcome().is_some(), figures[0] == 0);
+    }
+}
 
 /// `cargo test --release -p rules-amazons -- --ignored perft3 --nocapture`
 #[test]

@@ -4,10 +4,14 @@
 //! the start positions, on positions reached by seeded random playouts (to the end of the
 //! game) and on random boards read from position strings.
 
-use board_core::{Outcome, Player, Position, divide, perft};
+#![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
+
+use board_core::{Player, Position, divide, perft};
 use rand::{Rng, SeedableRng, seq::SliceRandom};
 use rand_chacha::ChaCha8Rng;
 use rules_amazons::{AmazonsConfig, AmazonsPosition};
+
+mod common;
 
 // ---------------------------------------------------------------------------------------
 // The reference.
@@ -83,6 +87,39 @@ impl Naive {
             p.set(sq_parse(s), Cell::Black);
         }
         p.to_move = first;
+        p
+    }
+
+    /// Reads the board, side and ply fields (trusting them: tests only).
+    fn from_position_string(n: i32, text: &str) -> Naive {
+        let fields: Vec<&str> = text.split(' ').collect();
+        let mut p = Naive::start(n);
+        p.board = vec![vec![Cell::Empty; n as usize]; n as usize];
+        for (i, rank) in fields[0].split('/').enumerate() {
+            let r = n - 1 - i as i32;
+            let (mut c, mut run) = (0, 0);
+            for ch in rank.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    run = run * 10 + d as i32;
+                    continue;
+                }
+                c += run;
+                run = 0;
+                let cell = match ch {
+                    'w' => Cell::White,
+                    'b' => Cell::Black,
+                    _ => Cell::Arrow,
+                };
+                p.set((c, r), cell);
+                c += 1;
+            }
+        }
+        p.to_move = if fields[1] == "w" {
+            Cell::White
+        } else {
+            Cell::Black
+        };
+        p.plies = fields[2].parse().expect("ply");
         p
     }
 
@@ -381,7 +418,11 @@ fn random_board(rng: &mut ChaCha8Rng, n: i32, arrows: usize) -> Naive {
     } else {
         Cell::White
     };
-    naive.to_move = if arrows % 2 == 0 { first } else { second };
+    naive.to_move = if arrows.is_multiple_of(2) {
+        first
+    } else {
+        second
+    };
     naive
 }
 
@@ -435,18 +476,20 @@ fn standard_perft3_agrees_with_reference() {
     println!("perft(3) = {total} confirmed by the reference");
 }
 
+/// Every figure of the shared perft table that the naive reference can afford.
 #[test]
-fn outcome_names_the_winner() {
-    // 8×8: Black (First) to move with every queen walled in: White wins.
-    let text = "bxbx4/xxxx4/8/8/8/8/xwwww3/bxbxxxx1 b 12";
-    let naive = Naive {
-        n: 8,
-        board: Vec::new(),
-        to_move: Cell::Black,
-        plies: 12,
-    };
-    let _ = naive;
-    let pos = AmazonsPosition::from_position_string(config(8), text).unwrap();
-    assert_eq!(pos.outcome(), Some(Outcome::Win(Player::Second)));
-    assert_eq!(pos.player_name(Player::Second), "White");
+fn perft_table_agrees_with_reference() {
+    let mut checked = 0;
+    for &(size, text, figures) in common::PERFT_CASES {
+        let naive = Naive::from_position_string(size as i32, text);
+        assert_eq!(naive.position_string(), text);
+        for (depth, &expected) in (1..).zip(figures) {
+            if expected > 5_000_000 {
+                break;
+            }
+            assert_eq!(naive.perft(depth), expected, "perft({depth}) of {text}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked}");
 }

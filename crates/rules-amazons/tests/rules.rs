@@ -1,6 +1,8 @@
 //! One test per rule of `games.md` (amazons) and per edge named in the task, each
 //! `MoveError` variant, and the position string's checks.
 
+#![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
+
 use board_core::{
     Coord, NotationError, Outcome, Player, Position, Square, SquareError, SquareSet, perft,
 };
@@ -517,6 +519,36 @@ fn make_unmake_restores_everything() {
         pos.unmake_move(m, undo);
         assert_eq!(pos, before);
         assert_eq!(pos.hash(), before.hash());
+    }
+}
+
+#[test]
+fn make_unmake_of_any_move_is_safe() {
+    // `make_move` is only meaningful for legal moves, but must never panic, and with this
+    // implementation even an illegal move is taken back exactly.
+    for size in [10u32, 8] {
+        let mut pos = from_str(
+            size,
+            if size == 10 {
+                ARROWS_D2_H1
+            } else {
+                BLACK_WALLED_8
+            },
+        );
+        let before = pos.clone();
+        for (a, b, c) in [
+            (0, 0, 0),
+            (3, 3, 3),
+            (99, 127, 128),
+            (u16::MAX, 5, 500),
+            (7, 63, 64),
+        ] {
+            let m = AmazonsMove::new(Square(a), Square(b), Square(c));
+            let undo = pos.make_move(m);
+            let _ = (pos.count_moves(), pos.outcome(), pos.to_position_string());
+            pos.unmake_move(m, undo);
+            assert_eq!(pos, before);
+        }
     }
 }
 

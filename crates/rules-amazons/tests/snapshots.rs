@@ -1,5 +1,7 @@
 //! Diagrams of a few positions (start, mid-game, finished), as insta snapshots.
 
+#![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
+
 use board_core::Position;
 use rules_amazons::{AmazonsConfig, AmazonsPosition};
 
