@@ -35,7 +35,8 @@ mod tests;
 
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
 pub use engine::{EnginePosition, GomokuEval, GomokuState, MAX_CANDIDATES, find_vcf, wrap};
-use search::{OptionsError, SearchOptions};
+use rules_gomoku::Move;
+use search::{IterationReport, Limits, OptionsError, SearchOptions, SearchResult};
 
 use crate::{Agent, EngineGame, SearchAgent};
 
@@ -53,14 +54,77 @@ pub const BENCH_POSITIONS: &[(&str, &str)] = &[
 /// Depth at which `boardlab bench` searches [`BENCH_POSITIONS`].
 pub const BENCH_DEPTH: u32 = 8;
 
+/// The engine with a safety margin on time: the search gets [`HARD_TIME_SHARE`] of the
+/// caller's hard time (and at most [`SOFT_TIME_SHARE`] of its soft time), so that the
+/// root VCF, the last iteration's unwinding and a loaded machine's scheduling delays still
+/// fit in the caller's budget.
+pub struct TimedEngine {
+    inner: SearchAgent<Position, EnginePosition, GomokuEval>,
+}
+
+/// Share of the caller's hard time the search may use, in percent.
+pub const HARD_TIME_SHARE: u32 = 65;
+/// Share of the caller's soft time after which no new iteration starts, in percent.
+pub const SOFT_TIME_SHARE: u32 = 70;
+
+impl TimedEngine {
+    /// The engine under `options`.
+    pub fn new(options: SearchOptions) -> Result<TimedEngine, OptionsError> {
+        Ok(TimedEngine {
+            inner: SearchAgent::new("engine", GomokuEval::new(), options, wrap)?,
+        })
+    }
+
+    /// The limits the search actually gets.
+    pub fn tighten(limits: &Limits) -> Limits {
+        let mut l = Limits::new();
+        if let Some(d) = limits.depth() {
+            l = l.with_depth(d);
+        }
+        if let Some(n) = limits.nodes() {
+            l = l.with_nodes(n);
+        }
+        let hard = limits.hard_time().map(|t| t * HARD_TIME_SHARE / 100);
+        if let Some(h) = hard {
+            l = l.with_hard_time(h);
+        }
+        if let Some(s) = limits.soft_time() {
+            let s = s * SOFT_TIME_SHARE / 100;
+            l = l.with_soft_time(hard.map_or(s, |h| s.min(h)));
+        }
+        if let Some(flag) = limits.stop_flag() {
+            l = l.with_stop_flag(flag.clone());
+        }
+        l
+    }
+}
+
+impl Agent<Position> for TimedEngine {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn new_game(&mut self) {
+        self.inner.new_game();
+    }
+
+    fn set_game_history(&mut self, hashes: &[u64]) {
+        self.inner.set_game_history(hashes);
+    }
+
+    fn think(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        report: &mut dyn FnMut(&IterationReport<Move>),
+    ) -> SearchResult<Move> {
+        self.inner.think(pos, &TimedEngine::tighten(limits), report)
+    }
+}
+
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        Ok(Box::new(SearchAgent::new(
-            "engine",
-            GomokuEval::new(),
-            options,
-            wrap,
-        )?))
+        Ok(Box::new(TimedEngine::new(options)?))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {
