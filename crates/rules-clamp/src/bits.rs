@@ -304,6 +304,8 @@ pub(crate) struct Tables<B> {
     pub keys: [Box<[u64]>; 2],
     /// Zobrist keys of each player being on move.
     pub side: [u64; 2],
+    /// `side[0] ^ side[1]`: what passing the turn does to the hash.
+    pub side_toggle: u64,
 }
 
 impl<B: Bits> Tables<B> {
@@ -371,6 +373,7 @@ impl<B: Bits> Tables<B> {
             ring2,
             keys,
             side: [z.side(Player::First), z.side(Player::Second)],
+            side_toggle: z.side(Player::First) ^ z.side(Player::Second),
         }
     }
 

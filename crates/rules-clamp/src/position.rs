@@ -500,14 +500,15 @@ impl Position for ClampPosition {
     #[inline]
     fn make_move(&mut self, mv: Move) -> Undo {
         let p = self.side.index();
-        let (captured, delta) = if self.on_board(mv) {
-            with_board!(&mut self.board, b => {
-                let (captured, delta) = b.make(p, mv);
-                (captured, delta ^ b.t.side[0] ^ b.t.side[1])
-            })
-        } else {
+        let (captured, delta) = if !self.on_board(mv) {
             // Meaningless but harmless: only the turn passes.
             (0, self.hash ^ self.compute_hash_for(self.side.other()))
+        } else if let Boards::Small(b) = &mut self.board {
+            // The 8×8 path stays inline; larger boards go through `make_wide`.
+            let (captured, delta) = b.make(p, mv);
+            (captured, delta ^ b.t.side_toggle)
+        } else {
+            make_wide(&mut self.board, p, mv)
         };
         let undo = Undo {
             captured,
@@ -533,7 +534,11 @@ impl Position for ClampPosition {
         self.hash = undo.hash;
         if self.on_board(mv) {
             let p = self.side.index();
-            with_board!(&mut self.board, b => b.unmake(p, mv, undo.captured));
+            if let Boards::Small(b) = &mut self.board {
+                b.unmake(p, mv, undo.captured);
+            } else {
+                unmake_wide(&mut self.board, p, mv, undo.captured);
+            }
         }
     }
 
@@ -603,4 +608,20 @@ impl ClampPosition {
     fn compute_hash_for(&self, side: Player) -> u64 {
         with_board!(&self.board, b => b.hash() ^ b.t.side[side.index()])
     }
+}
+
+/// `make` for the boards larger than 8×8, kept out of line so that the 8×8 path of
+/// `make_move` stays small.
+#[inline(never)]
+fn make_wide(boards: &mut Boards, p: usize, mv: Move) -> (u8, u64) {
+    with_board!(boards, b => {
+        let (captured, delta) = b.make(p, mv);
+        (captured, delta ^ b.t.side_toggle)
+    })
+}
+
+/// `unmake` for the boards larger than 8×8 (see [`make_wide`]).
+#[inline(never)]
+fn unmake_wide(boards: &mut Boards, p: usize, mv: Move, captured: u8) {
+    with_board!(boards, b => b.unmake(p, mv, captured))
 }
