@@ -1,7 +1,7 @@
 //! The strong gomoku engine: incremental line patterns, threat-ordered candidates near the
 //! stones, forced replies, and a VCF (victory by continuous fours) threat search.
 
-use std::{collections::HashSet, sync::OnceLock};
+use std::{collections::HashSet, sync::OnceLock, time::Instant};
 
 use board_core::{Direction, Player, Position as _, Square, SquareSet};
 use eval::{LinePatterns, Pattern, PatternCounts, PatternWeights, Rule};
@@ -164,24 +164,22 @@ impl EvalState<GomokuPosition> for GomokuState {
 const OWN: [i32; 8] = [0, 0, 1_000, 1_200, 1_000, 150, 120, 20];
 const OPP: [i32; 8] = [0, 0, 1_000, 900, 750, 120, 100, 15];
 
+/// `forced_win` calls at this depth or more are taken to be the root's.
+pub const ROOT_DEPTH: u32 = 20;
+
 /// Most candidates searched at a quiet node (best by threat value).
 pub const MAX_CANDIDATES: usize = 18;
 
 /// The engine's evaluator: see the module docs.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct GomokuEval {
-    /// VCF node budget at the root (interior nodes use much less).
-    pub root_vcf_nodes: u32,
-}
+pub struct GomokuEval;
 
 impl GomokuEval {
     pub fn new() -> GomokuEval {
         // Build the shared tables now, not during the first move's time.
         ClassTable::get(rules_gomoku::Rule::Freestyle);
         ClassTable::get(rules_gomoku::Rule::Exact5);
-        GomokuEval {
-            root_vcf_nodes: 3_000,
-        }
+        GomokuEval
     }
 }
 
@@ -229,14 +227,12 @@ impl Evaluator<EnginePosition> for GomokuEval {
     }
 
     fn forced_win(&self, pos: &EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
-        let (budget, memo) = if depth >= 20 {
-            (self.root_vcf_nodes, true)
-        } else if depth >= 2 {
-            (depth * depth * 6, false)
-        } else {
+        // The root (searched to an unbounded or deep limit) is `TimedEngine`'s job, under a
+        // wall-clock deadline; interior nodes get a small node budget.
+        if !(2..ROOT_DEPTH).contains(&depth) {
             return None;
-        };
-        find_vcf(pos, budget, memo)
+        }
+        find_vcf(pos, depth * depth * 6, false, None)
     }
 }
 
@@ -357,6 +353,7 @@ struct Vcf<'a> {
     nodes: u32,
     budget: u32,
     failed: Option<HashSet<u64>>,
+    deadline: Option<Instant>,
     near: Vec<Square>,
     count: Vec<u8>,
     lines: &'static [BoardLine],
@@ -427,6 +424,9 @@ impl Vcf<'_> {
     /// single five point if it has one: the turns to a win, and the first move.
     fn search(&mut self, fours_left: u32, forced: Option<Square>) -> Option<(u32, Square)> {
         self.nodes += 1;
+        if self.nodes.is_multiple_of(32) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.budget = 0;
+        }
         if self.nodes > self.budget || fours_left == 0 {
             return None;
         }
@@ -489,8 +489,14 @@ impl Vcf<'_> {
     }
 }
 
-/// A forced win for the side to move by continuous fours, within `budget` VCF nodes.
-pub fn find_vcf(pos: &EnginePosition, budget: u32, memo: bool) -> Option<ForcedWin<Move>> {
+/// A forced win for the side to move by continuous fours, within `budget` VCF nodes and
+/// before `deadline`; `memo` remembers failed positions.
+pub fn find_vcf(
+    pos: &EnginePosition,
+    budget: u32,
+    memo: bool,
+    deadline: Option<Instant>,
+) -> Option<ForcedWin<Move>> {
     let p = pos.position();
     if p.outcome().is_some() || budget == 0 {
         return None;
@@ -521,6 +527,7 @@ pub fn find_vcf(pos: &EnginePosition, budget: u32, memo: bool) -> Option<ForcedW
         nodes: 0,
         budget,
         failed: memo.then(HashSet::new),
+        deadline,
         near: Vec::with_capacity(64),
         count: vec![0; p.geometry().cells()],
         lines: board_lines(p),

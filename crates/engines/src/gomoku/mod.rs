@@ -36,7 +36,13 @@ mod tests;
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
 pub use engine::{EnginePosition, GomokuEval, GomokuState, MAX_CANDIDATES, find_vcf, wrap};
 use rules_gomoku::Move;
-use search::{IterationReport, Limits, OptionsError, SearchOptions, SearchResult};
+use std::time::{Duration, Instant};
+
+use board_core::Position as _;
+use search::{
+    IterationReport, Limits, OptionsError, Score, SearchOptions, SearchResult, SearchStats,
+    StopReason,
+};
 
 use crate::{Agent, EngineGame, SearchAgent};
 
@@ -118,7 +124,80 @@ impl Agent<Position> for TimedEngine {
         limits: &Limits,
         report: &mut dyn FnMut(&IterationReport<Move>),
     ) -> SearchResult<Move> {
-        self.inner.think(pos, &TimedEngine::tighten(limits), report)
+        let start = Instant::now();
+        if pos.outcome().is_none() {
+            let deadline = limits
+                .hard_time()
+                .map(|h| start + h * ROOT_VCF_TIME_SHARE / 100);
+            if let Some(fw) = find_vcf(&wrap(pos), ROOT_VCF_NODES, true, deadline)
+                && pos.validate(&fw.mv).is_ok()
+            {
+                let result = proven(fw, start);
+                report(&IterationReport {
+                    depth: 1,
+                    seldepth: 1,
+                    score: result.score,
+                    nodes: 1,
+                    time: result.stats.time,
+                    nps: 0,
+                    tt_hit_rate: 0.0,
+                    hashfull: 0,
+                    pv: result.pv.clone(),
+                });
+                return result;
+            }
+        }
+        let mut limits = TimedEngine::tighten(limits);
+        if let Some(h) = limits.hard_time() {
+            // The VCF's time counts against the move's budget.
+            let spent = start.elapsed();
+            let rest = h.saturating_sub(spent);
+            let soft = limits.soft_time().map(|s| s.saturating_sub(spent));
+            limits = retime(&limits, soft, rest);
+        }
+        self.inner.think(pos, &limits, report)
+    }
+}
+
+/// Root VCF node budget (also bounded by [`ROOT_VCF_TIME_SHARE`] of the hard time).
+pub const ROOT_VCF_NODES: u32 = 20_000;
+/// Share of the hard time the root VCF may take, in percent.
+pub const ROOT_VCF_TIME_SHARE: u32 = 20;
+
+/// `limits` with new soft and hard times.
+fn retime(limits: &Limits, soft: Option<Duration>, hard: Duration) -> Limits {
+    let mut l = Limits::new().with_hard_time(hard);
+    if let Some(d) = limits.depth() {
+        l = l.with_depth(d);
+    }
+    if let Some(n) = limits.nodes() {
+        l = l.with_nodes(n);
+    }
+    if let Some(s) = soft {
+        l = l.with_soft_time(s);
+    }
+    if let Some(flag) = limits.stop_flag() {
+        l = l.with_stop_flag(flag.clone());
+    }
+    l
+}
+
+/// The search result of a VCF found at the root.
+fn proven(fw: search::ForcedWin<Move>, start: Instant) -> SearchResult<Move> {
+    let time = start.elapsed();
+    SearchResult {
+        best_move: Some(fw.mv),
+        score: Score::win_in(fw.turns.max(1)),
+        depth: 1,
+        pv: vec![fw.mv],
+        stop_reason: StopReason::Proven,
+        stats: SearchStats {
+            nodes: 1,
+            time,
+            threads: 1,
+            ..SearchStats::default()
+        },
+        iterations: Vec::new(),
     }
 }
 

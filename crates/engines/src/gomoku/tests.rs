@@ -75,7 +75,7 @@ fn vcf_finds_a_four_four_combination() {
         Rule::Freestyle,
         "h8 g8 i8 a1 j8 k12 k9 a3 k10 a5 k11 a7",
     );
-    let fw = find_vcf(&wrap(&pos), 5_000, true).expect("a VCF");
+    let fw = find_vcf(&wrap(&pos), 5_000, true, None).expect("a VCF");
     assert_eq!(fw.mv.square(), sq(&pos, "k8"));
     assert_eq!(fw.turns, 3);
     let (mv, score) = engine_move(
@@ -95,7 +95,7 @@ fn vcf_finds_a_longer_chain() {
         Rule::Freestyle,
         "h8 g8 i8 h7 j8 a1 l9 o1 l10 a15 j9 o15 k10 e14",
     );
-    let fw = find_vcf(&wrap(&pos), 20_000, true).expect("a VCF");
+    let fw = find_vcf(&wrap(&pos), 20_000, true, None).expect("a VCF");
     assert!(fw.turns >= 5, "{}", fw.turns);
     let (mv, score) = engine_move(
         &pos,
@@ -111,7 +111,7 @@ fn vcf_finds_a_longer_chain() {
 #[test]
 fn no_vcf_without_threes() {
     let pos = play(15, Rule::Freestyle, "h8 h9 i8 i9");
-    assert!(find_vcf(&wrap(&pos), 5_000, true).is_none());
+    assert!(find_vcf(&wrap(&pos), 5_000, true, None).is_none());
 }
 
 #[test]
