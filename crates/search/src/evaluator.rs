@@ -70,8 +70,10 @@ pub trait Evaluator<P: Position>: Send + Sync {
     /// if the side to move has a forced win (e.g. a VCF / threat-space search found one),
     /// return its first move and length; the search then scores the node as that win
     /// without searching it. The move is validated first (an illegal one is ignored).
-    /// Called at every interior node that the transposition table does not settle, so make
-    /// it cheap or return `None` at small `depth`. Default: `None`.
+    /// Called at every interior node that the transposition table does not settle (and
+    /// once at the root, where an announced win is played without any search), so make it
+    /// cheap or return `None` at small `depth`. A wrong claim is trusted: the hook must only
+    /// announce wins it has proven. Default: `None`.
     fn forced_win(&self, pos: &P, depth: u32) -> Option<ForcedWin<P::Move>> {
         let _ = (pos, depth);
         None
@@ -80,6 +82,8 @@ pub trait Evaluator<P: Position>: Send + Sync {
     /// Whether a position that repeats an earlier one (on the search path, or in the game
     /// history given to [`crate::Searcher::set_game_history`]) is scored as a draw. For
     /// games where positions can repeat (moving pieces without captures); default `false`.
+    /// As in every engine, such path-dependent draws can reach other paths through the
+    /// transposition table.
     fn repetition_is_draw(&self) -> bool {
         false
     }

@@ -54,7 +54,9 @@ pub struct SearchOptions {
     transposition_table: bool,
     iterative_deepening: bool,
     killers: bool,
+    countermoves: bool,
     history: bool,
+    late_move_reductions: bool,
 }
 
 impl Default for SearchOptions {
@@ -71,7 +73,9 @@ impl Default for SearchOptions {
             transposition_table: true,
             iterative_deepening: true,
             killers: true,
+            countermoves: true,
             history: true,
+            late_move_reductions: false,
         }
     }
 }
@@ -83,8 +87,9 @@ impl SearchOptions {
     pub const MIN_THREADS: usize = 1;
     pub const MAX_THREADS: usize = 256;
 
-    /// Plain fixed-depth alpha-beta: no PVS, TT, iterative deepening, aspiration, killers or
-    /// history (quiescence stays as configured: it changes what is computed, not how).
+    /// Plain fixed-depth alpha-beta: no PVS, TT, iterative deepening, aspiration, killers,
+    /// countermoves, history or reductions (quiescence stays as configured: it changes what
+    /// is computed, not how).
     /// The baseline of the differential tests.
     pub fn plain_alpha_beta() -> SearchOptions {
         SearchOptions {
@@ -93,7 +98,9 @@ impl SearchOptions {
             transposition_table: false,
             iterative_deepening: false,
             killers: false,
+            countermoves: false,
             history: false,
+            late_move_reductions: false,
             ..SearchOptions::default()
         }
     }
@@ -178,9 +185,27 @@ impl SearchOptions {
         self
     }
 
+    /// Countermove ordering: the quiet move that last refuted the opponent's previous
+    /// move is tried right after the killers (default on).
+    pub fn with_countermoves(mut self, on: bool) -> SearchOptions {
+        self.countermoves = on;
+        self
+    }
+
     /// History-heuristic ordering (default on).
     pub fn with_history(mut self, on: bool) -> SearchOptions {
         self.history = on;
+        self
+    }
+
+    /// Late-move reductions (default **off**): at depth 3 and more, quiet moves late in the
+    /// order (after the TT move, the hinted moves, killers and countermove, and the first
+    /// three moves) are searched one or two turns shallower with a null window first, and
+    /// again at full depth only if they beat alpha. Faster, but a forward pruning: it may
+    /// miss a quiet move whose point only shows deep (zugzwang, slow threats), so the
+    /// search no longer equals fixed-depth minimax. Enable it per game after testing.
+    pub fn with_late_move_reductions(mut self, on: bool) -> SearchOptions {
+        self.late_move_reductions = on;
         self
     }
 
@@ -217,8 +242,14 @@ impl SearchOptions {
     pub fn killers(&self) -> bool {
         self.killers
     }
+    pub fn countermoves(&self) -> bool {
+        self.countermoves
+    }
     pub fn history(&self) -> bool {
         self.history
+    }
+    pub fn late_move_reductions(&self) -> bool {
+        self.late_move_reductions
     }
 }
 

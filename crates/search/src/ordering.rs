@@ -1,4 +1,5 @@
-//! Move-ordering memory kept per thread: killer moves and the history heuristic.
+//! Move-ordering memory kept per thread: killer moves, countermoves and the history
+//! heuristic.
 //!
 //! Moves are opaque (`Position::Move` is only `Copy + Eq + Hash`), so history is a table
 //! indexed by a deterministic hash of the move and the side to move; collisions only
@@ -10,6 +11,8 @@ use board_core::Player;
 
 /// History entries per player.
 const HISTORY_SIZE: usize = 1 << 14;
+/// Countermove entries per player.
+const COUNTER_SIZE: usize = 1 << 12;
 /// History values stay within `±HISTORY_MAX`.
 pub(crate) const HISTORY_MAX: i32 = 16_384;
 
@@ -66,6 +69,8 @@ pub(crate) fn move_hash<M: Hash>(mv: &M) -> u64 {
 pub(crate) struct OrderingTables<M> {
     history: Vec<i32>,
     killers: Vec<[Option<M>; 2]>,
+    /// The quiet move that last refuted a given previous move, per side to move.
+    counters: Vec<Option<M>>,
 }
 
 impl<M: Copy + Eq + Hash> OrderingTables<M> {
@@ -73,6 +78,7 @@ impl<M: Copy + Eq + Hash> OrderingTables<M> {
         OrderingTables {
             history: vec![0; 2 * HISTORY_SIZE],
             killers: vec![[None; 2]; max_ply + 1],
+            counters: vec![None; 2 * COUNTER_SIZE],
         }
     }
 
@@ -80,6 +86,7 @@ impl<M: Copy + Eq + Hash> OrderingTables<M> {
     pub fn clear(&mut self) {
         self.history.fill(0);
         self.killers.fill([None; 2]);
+        self.counters.fill(None);
     }
 
     /// Before a search: killers belong to the previous root's plies, history is aged.
@@ -108,6 +115,22 @@ impl<M: Copy + Eq + Hash> OrderingTables<M> {
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         let h = &mut self.history[Self::slot(side, mv)];
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    #[inline]
+    fn counter_slot(side: Player, prev: &M) -> usize {
+        side.index() * COUNTER_SIZE + (move_hash(prev) >> 52) as usize
+    }
+
+    /// The move that last refuted `prev` when `side` was to move.
+    #[inline]
+    pub fn countermove(&self, side: Player, prev: &M) -> Option<M> {
+        self.counters[Self::counter_slot(side, prev)]
+    }
+
+    #[inline]
+    pub fn set_countermove(&mut self, side: Player, prev: &M, mv: M) {
+        self.counters[Self::counter_slot(side, prev)] = Some(mv);
     }
 
     #[inline]
@@ -160,7 +183,13 @@ mod tests {
         assert_eq!(t.killers(2), [Some(6), Some(5)]);
         t.add_killer(100, 1); // beyond the table: ignored
         assert_eq!(t.killers(100), [None, None]);
+        t.set_countermove(Player::Second, &9, 4);
+        assert_eq!(t.countermove(Player::Second, &9), Some(4));
+        assert_eq!(t.countermove(Player::First, &9), None);
+        t.new_search();
+        assert_eq!(t.countermove(Player::Second, &9), Some(4));
         t.clear();
         assert_eq!(t.killers(2), [None, None]);
+        assert_eq!(t.countermove(Player::Second, &9), None);
     }
 }

@@ -33,6 +33,10 @@ pub struct SearchStats {
     pub pvs_researches: u64,
     /// Root searches repeated after failing outside the aspiration window.
     pub aspiration_researches: u64,
+    /// Late-move reductions made, and how many of the reduced searches had to be repeated
+    /// at full depth (both 0 unless the option is on).
+    pub reductions: u64,
+    pub reduction_researches: u64,
     /// Per mille of sampled table entries written by this search.
     pub hashfull: u32,
     /// Threads that searched.

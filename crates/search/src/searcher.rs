@@ -244,6 +244,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             first_move_cutoffs: counters.first_move_cutoffs,
             pvs_researches: counters.pvs_researches,
             aspiration_researches: counters.aspiration_researches,
+            reductions: counters.reductions,
+            reduction_researches: counters.reduction_researches,
             hashfull: if use_tt { self.tt.hashfull() } else { 0 },
             threads: self.options.threads(),
         };

@@ -119,6 +119,8 @@ pub(crate) struct Counters {
     pub first_move_cutoffs: u64,
     pub pvs_researches: u64,
     pub aspiration_researches: u64,
+    pub reductions: u64,
+    pub reduction_researches: u64,
 }
 
 impl Counters {
@@ -132,6 +134,8 @@ impl Counters {
         self.first_move_cutoffs += o.first_move_cutoffs;
         self.pvs_researches += o.pvs_researches;
         self.aspiration_researches += o.aspiration_researches;
+        self.reductions += o.reductions;
+        self.reduction_researches += o.reduction_researches;
     }
 }
 
@@ -182,6 +186,8 @@ struct Frame<M> {
     moves: Vec<M>,
     scored: Vec<Scored<M>>,
     pv: Vec<M>,
+    /// The move being searched from this ply (the previous move of the ply below).
+    current: Option<M>,
 }
 
 impl<M> Default for Frame<M> {
@@ -190,12 +196,15 @@ impl<M> Default for Frame<M> {
             moves: Vec::new(),
             scored: Vec::new(),
             pv: Vec::new(),
+            current: None,
         }
     }
 }
 
 const HINT_BASE: i64 = 1 << 40;
 const KILLER_BASE: i64 = 1 << 36;
+/// Below the killers, above any history value.
+const COUNTER_KEY: i64 = KILLER_BASE - 1;
 
 /// Smallest and largest number of nodes between two limit checks; the interval adapts so
 /// a check happens about every quarter to whole millisecond whatever a node costs.
@@ -475,6 +484,7 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         }
         for i in 0..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            self.frames[0].current = Some(mv);
             let undo = self.pos.make_move(mv);
             let flip = self.pos.side_to_move() != side;
             let v = if i == 0 {
@@ -650,6 +660,7 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         let side = self.pos.side_to_move();
         let alpha_orig = alpha;
         let pvs = self.cx.opts.pvs();
+        let lmr = self.cx.opts.late_move_reductions() && depth >= 3;
         let tt_first = tt_idx.filter(|&i| {
             moves
                 .get(i as usize)
@@ -662,11 +673,11 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         let mut best = -INFINITY;
         let mut best_idx = None;
         loop {
-            let (mv, idx, hint) = match tt_first {
+            let (mv, idx, hint, late_quiet) = match tt_first {
                 Some(ti) if tt_pending => {
                     tt_pending = false;
                     let mv = moves[ti as usize];
-                    (mv, ti, self.cx.eval.move_hint(&self.pos, mv))
+                    (mv, ti, self.cx.eval.move_hint(&self.pos, mv), false)
                 }
                 _ => {
                     if !ordered {
@@ -675,20 +686,40 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
                     }
                     let Some(s) = scored.get(next) else { break };
                     next += 1;
-                    (s.mv, s.idx, s.hint)
+                    (s.mv, s.idx, s.hint, s.key < COUNTER_KEY && s.hint <= 0)
                 }
             };
+            let reduction = if lmr && searched >= 3 && late_quiet {
+                1 + i32::from(searched >= 12 && depth >= 6)
+            } else {
+                0
+            };
+            self.frames[ply].current = Some(mv);
             let undo = self.pos.make_move(mv);
             let flip = self.pos.side_to_move() != side;
-            let v = if searched == 0 || !pvs {
+            let v = if searched == 0 {
                 self.child(depth - 1, alpha, beta, ply + 1, flip)
             } else {
-                let v = self.child(depth - 1, alpha, alpha + 1, ply + 1, flip);
-                if v > alpha && v < beta && !self.aborted {
-                    self.counters.pvs_researches += 1;
+                let mut v = alpha + 1;
+                if reduction > 0 {
+                    self.counters.reductions += 1;
+                    v = self.child(depth - 1 - reduction, alpha, alpha + 1, ply + 1, flip);
+                    if v > alpha && !self.aborted {
+                        self.counters.reduction_researches += 1;
+                    }
+                }
+                if v <= alpha || self.aborted {
+                    v
+                } else if !pvs {
                     self.child(depth - 1, alpha, beta, ply + 1, flip)
                 } else {
-                    v
+                    let v = self.child(depth - 1, alpha, alpha + 1, ply + 1, flip);
+                    if v > alpha && v < beta && !self.aborted {
+                        self.counters.pvs_researches += 1;
+                        self.child(depth - 1, alpha, beta, ply + 1, flip)
+                    } else {
+                        v
+                    }
                 }
             };
             self.pos.unmake_move(mv, undo);
@@ -761,6 +792,10 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         } else {
             [None; 2]
         };
+        let counter = self
+            .previous_move(ply)
+            .filter(|_| opts.countermoves())
+            .and_then(|prev| self.tables.countermove(side, &prev));
         scored.clear();
         for (i, &mv) in moves.iter().enumerate() {
             let idx = i as u32;
@@ -776,6 +811,8 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
                 KILLER_BASE + 1
             } else if killers[1] == Some(mv) {
                 KILLER_BASE
+            } else if counter == Some(mv) {
+                COUNTER_KEY
             } else if opts.history() {
                 i64::from(self.tables.history(side, &mv))
             } else {
@@ -786,8 +823,8 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         scored.sort_unstable_by(|a, b| b.key.cmp(&a.key).then(a.idx.cmp(&b.idx)));
     }
 
-    /// A quiet move caused a cutoff: make it a killer and raise its history; lower the
-    /// history of the quiet moves tried before it.
+    /// A quiet move caused a cutoff: make it a killer and the countermove of the previous
+    /// move, and raise its history; lower the history of the quiet moves tried before it.
     fn reward(
         &mut self,
         ply: usize,
@@ -801,6 +838,11 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         if opts.killers() {
             self.tables.add_killer(ply, mv);
         }
+        if opts.countermoves()
+            && let Some(prev) = self.previous_move(ply)
+        {
+            self.tables.set_countermove(side, &prev, mv);
+        }
         if opts.history() {
             let bonus = (depth * depth * 8).min(4096);
             self.tables.update_history(side, &mv, bonus);
@@ -811,6 +853,12 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
                 self.tables.update_history(side, &s.mv, -bonus);
             }
         }
+    }
+
+    /// The move that led to the node at `ply`.
+    #[inline]
+    fn previous_move(&self, ply: usize) -> Option<P::Move> {
+        ply.checked_sub(1).and_then(|p| self.frames[p].current)
     }
 
     fn update_pv(&mut self, ply: usize, mv: P::Move) {

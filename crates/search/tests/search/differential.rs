@@ -194,3 +194,36 @@ fn more_threads_return_legal_moves() {
         assert!(r.stats.nodes > 0);
     }
 }
+
+/// Late-move reductions are off unless asked for; on, they cut nodes and still return
+/// legal moves and lines (their value may differ from minimax: they prune).
+#[test]
+fn late_move_reductions_are_optional() {
+    assert!(!SearchOptions::default().late_move_reductions());
+    let (mut with, mut without) = (0, 0);
+    for seed in 0..6u32 {
+        let pos = Tree::with(seed + 40, 20);
+        let limits = Limits::new().with_depth(6);
+        let opts = SearchOptions::default().with_hash_mb(4).unwrap();
+        let off = Searcher::new(TreeEval::default(), opts.clone())
+            .unwrap()
+            .search_with(&pos, &limits, |_| {});
+        assert_eq!(
+            (off.stats.reductions, off.stats.reduction_researches),
+            (0, 0)
+        );
+        if off.stop_reason == StopReason::Proven {
+            continue; // decided at once: nothing to reduce
+        }
+        let on = Searcher::new(TreeEval::default(), opts.with_late_move_reductions(true))
+            .unwrap()
+            .search_with(&pos, &limits, |_| {});
+        assert!(on.stats.reductions > 0 && on.stats.reduction_researches <= on.stats.reductions);
+        let shown = format_pv(&pos, &on.pv);
+        assert_eq!(shown.split(' ').count(), on.pv.len());
+        assert!(pos.validate(&on.best_move.unwrap()).is_ok());
+        with += on.stats.nodes;
+        without += off.stats.nodes;
+    }
+    assert!(with < without, "{with} vs {without}");
+}

@@ -125,10 +125,21 @@ fn measure_smp_time_to_depth() {
                 .map(|x| x.time)
                 .sum()
         };
+        let nodes = |runs: &[Vec<ttd::DepthTime>]| -> u64 {
+            runs.iter()
+                .filter_map(|r| r.iter().find(|x| x.depth == d))
+                .map(|x| x.nodes)
+                .sum()
+        };
+        // On a loaded machine the node counts say more than the clock: with 2 threads each
+        // did about half of the nodes.
         println!(
-            "depth {d}: 1 thread {:?}, 2 threads {:?}, speed-up (geometric mean) {:.2}",
+            "depth {d}: 1 thread {:?} {} nodes, 2 threads {:?} {} nodes (per thread {:.2} of 1-thread), speed-up (geometric mean) {:.2}",
             total(&base),
+            nodes(&base),
             total(&smp),
+            nodes(&smp),
+            nodes(&smp) as f64 / 2.0 / nodes(&base) as f64,
             ttd::speedup(&base, &smp, d).unwrap_or(f64::NAN)
         );
     }
