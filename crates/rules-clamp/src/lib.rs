@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use board_core::{Outcome, Player, Position, perft};
-//! use rules_clamp::{ClampConfig, ClampPosition, Move};
+//! use rules_clamp::{ClampConfig, ClampPosition};
 //!
 //! let mut pos = ClampPosition::new(ClampConfig::default());
 //! assert_eq!(perft(&mut pos, 2), 5_118);
@@ -89,11 +89,11 @@
 //!
 //! # Choices where games.md is silent
 //!
-//! - **A step vacates its origin before captures are looked for**, so the origin square
-//!   never serves as the far end of a clamp.
 //! - **Captures are resolved at once and never chain**: only the piece that moved captures,
 //!   and removing a piece does not trigger further captures. A piece that lands between two
-//!   enemy pieces, or forms a clamp with a piece that did not move, is safe.
+//!   enemy pieces is safe, and so is an enemy piece that is already between two of the
+//!   mover's pieces none of which moved. (A step's origin can never be the far end of a
+//!   clamp: a two-square step from there would pass over the enemy piece.)
 //! - **Parsed positions** follow the rules above: Black moves at even plies, White at odd
 //!   plies; the quiet counter is at most the ply and at most `quiet_limit`; a position at
 //!   ply 0 need not be the start position (a setup), and its outcome is derived like any

@@ -246,7 +246,7 @@ fn drop_refused_at_max_on_board() {
     assert!(pos.can_drop(Player::Second));
     refuse(&mut pos, "h8", MoveError::TooManyPieces { max: 5 });
     assert!(legal(&pos).iter().all(|m| m.contains('-')));
-    // After a capture brings the count down... here: after a step, still 5: no drop.
+    // A step keeps the count at 5: still no drop.
     play(&mut pos, "a8-a7");
     play(&mut pos, "b1");
     refuse(&mut pos, "h8", MoveError::TooManyPieces { max: 5 });
@@ -571,7 +571,7 @@ fn an_enemy_pair_is_not_captured() {
 
 #[test]
 fn the_square_beyond_must_hold_the_movers_piece() {
-    // a3-a4 lands next to White b4 (c4 beyond: empty) and White b5... nothing captured.
+    // a3-a4 lands next to White b4 (c4 beyond: empty) and b5 (c6 beyond: empty).
     let mut pos = setup(
         "clamp",
         &["a3", "h8"],
@@ -583,16 +583,18 @@ fn the_square_beyond_must_hold_the_movers_piece() {
     let undo = play(&mut pos, "a3-a4");
     assert_eq!(undo.captures(), 0, "beyond is empty");
     assert_eq!(pos.piece_count(Player::Second), 3);
-    // Beyond is off the board: h8-h6 ... White g7? Landing g6 with White g7 and g8 edge.
-    let mut pos = setup("clamp", &["e6", "a1"], &["f7", "h1"], Player::First, 0, 0);
-    let undo = play(&mut pos, "e6-g6");
-    assert_eq!(undo.captures(), 0, "f7 is not on a line from g6");
+    // g5-g6 next to White g7: beyond is g8, empty.
     let mut pos = setup("clamp", &["g5", "a1"], &["g7", "h1"], Player::First, 0, 0);
     let undo = play(&mut pos, "g5-g6");
     assert_eq!(undo.captures(), 0, "beyond g7 is g8: empty");
+    // f5-f6 next to White g7: beyond is h8, White.
     let mut pos = setup("clamp", &["f5", "a1"], &["g7", "h8"], Player::First, 0, 0);
     let undo = play(&mut pos, "f5-f6");
     assert_eq!(undo.captures(), 0, "beyond g7 is h8: White");
+    // g6-g7 next to White h7: beyond is off the board (index 56 would be a8, Black).
+    let mut pos = setup("clamp", &["g6", "a8"], &["h7", "h1"], Player::First, 0, 0);
+    let undo = play(&mut pos, "g6-g7");
+    assert_eq!(undo.captures(), 0, "beyond h7 is off the board");
 }
 
 #[test]
@@ -623,7 +625,7 @@ fn capture_after_a_drop_and_after_a_step() {
 }
 
 #[test]
-fn step_origin_is_empty_before_captures() {
+fn a_step_captures_from_its_landing_square() {
     // e6-d5 lands next to White d4 with Black d3 beyond: captured.
     let mut pos = setup(
         "clamp",
@@ -635,16 +637,10 @@ fn step_origin_is_empty_before_captures() {
     );
     let undo = play(&mut pos, "e6-d5");
     assert_eq!(undo.captures(), 1);
-    // c4-e6 passes d5 ... no: blocked. c3-c5 leaves c3: White c4? Instead: Black b4-d4
-    // (over c4? blocked). A two-square step away from its own clamp partner: Black e4-e6
-    // leaves e4; White e5 lies between e6 and the now empty e4: not captured.
-    let mut pos = setup("clamp", &["e3", "a8"], &["e5", "h1"], Player::First, 0, 0);
-    let undo = play(&mut pos, "e3-e4");
-    assert_eq!(undo.captures(), 0);
+    // d4-d6 lands with White e5 diagonally adjacent: captured only with Black on f4.
     let mut pos = setup("clamp", &["d4", "a8"], &["e5", "h1"], Player::First, 0, 0);
-    // d4-f6 would pass over e5: blocked. d4-d6 lands with e5 diagonal and f4 empty.
     let undo = play(&mut pos, "d4-d6");
-    assert_eq!(undo.captures(), 0, "d4 is empty after the step");
+    assert_eq!(undo.captures(), 0, "f4 is empty");
     let mut pos = setup(
         "clamp",
         &["d4", "f4", "a8"],
@@ -655,6 +651,15 @@ fn step_origin_is_empty_before_captures() {
     );
     let undo = play(&mut pos, "d4-d6");
     assert_eq!(undo.captures(), 1, "f4 clamps e5 with d6");
+    // The origin can never be the far end of a clamp: that step would pass over the
+    // enemy piece.
+    let mut pos = setup("clamp", &["c4", "a8"], &["c5", "h1"], Player::First, 0, 0);
+    assert!(matches!(
+        pos.validate(&mv(&pos, "c4-c6")),
+        Err(MoveError::Blocked { .. })
+    ));
+    let undo = play(&mut pos, "c4-c3");
+    assert_eq!(undo.captures(), 0);
 }
 
 #[test]
