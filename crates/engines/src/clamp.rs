@@ -1,36 +1,356 @@
-//! clamp players. PLACEHOLDER until the clamp engine lands: material-blind search.
+//! clamp players (`games.md`, section "clamp": drop or step, custodian capture).
+//!
+//! # Baseline (the source article's AI)
+//! Fixed-depth alpha-beta to depth [`BASELINE_DEPTH`] (4), no table, no ordering, no
+//! quiescence ([`SearchOptions::plain_alpha_beta`]); evaluation, from the side to move's
+//! point of view, `material·100 + centre·4 + mobility·2`, each term own minus opponent's
+//! ([`eval::clamp::ClampTerms::baseline`]):
+//! - **material**: pieces on the board;
+//! - **centre**: the sum over the pieces of their ring from the edge
+//!   ([`eval::clamp::centrality`]: 0 on the outer ring, 1 on the next, …, 3 on the four
+//!   centre squares of 8×8);
+//! - **mobility**: the number of legal moves the player would have if on move — steps of 1
+//!   or 2 squares along the 8 lines (the square between empty) plus, while the player has
+//!   fewer than `max_on_board` pieces, the empty squares of their drop zone.
+//!
+//! [`baseline_value`] computes it with bitboards on boards up to 8×8 (the tests check it
+//! against `ClampTerms`) and with `ClampTerms` itself on larger boards.
+//!
+//! # Engine
+//! [`EngineEval`] with the default search (iterative deepening, aspiration, PVS,
+//! transposition table, killers, history):
+//! - **ordering**: captures first, by the number of pieces taken, then moves that land next
+//!   to an enemy piece;
+//! - **quiescence** over capturing moves ([`Evaluator::noisy`]);
+//! - **repetition** of a position is a draw;
+//! - **evaluation** (side to move's view): material (weight 120), centre rings (3),
+//!   mobility (1), **safety** — own pieces the opponent can capture with one move (a drop
+//!   or a step onto the empty square that clamps them), more costly when two or more are
+//!   attacked since only one can be saved — and the side to move's own capture chances,
+//!   **drop-zone control** (own pieces guarding the opponent's drop zone, which makes
+//!   their drops riskier), and the **quiet counter**: without adjudication a lead is worth
+//!   less as the quiet limit nears (the game will be drawn); with adjudication the lead in
+//!   pieces becomes decisive near the limit.
 
-use search::{OptionsError, SearchOptions};
+use board_core::{Direction, Geometry, Player, Position as _};
+use eval::clamp::ClampTerms;
+use rules_clamp::{ClampPosition, Move};
+use search::{Evaluator, OptionsError, SearchOptions};
+use std::sync::OnceLock;
 
 use crate::{Agent, EngineGame, SearchAgent};
 
 /// The game's position type.
 pub type Position = rules_clamp::ClampPosition;
 
-fn neutral(_: &Position) -> i32 {
-    0
+/// The baseline's fixed search depth.
+pub const BASELINE_DEPTH: u32 = 4;
+
+/// Benchmark positions: (game spec, moves from the start).
+pub const BENCH_POSITIONS: &[(&str, &str)] = &[
+    ("clamp", ""),
+    ("clamp", "c6-c4 d3-d4 d6-d5 e3-e4"),
+    ("clamp", "c6-c4 f3-f5 d6-d4 e3-e5 f6-e6 c3-b4"),
+    ("clamp", "e6-e4 d3-d5 f6-f4 c3-c5 d6-c6 e3-d3 c6-b6 f3-e3"),
+];
+/// The depth `boardlab bench` searches [`BENCH_POSITIONS`] to.
+pub const BENCH_DEPTH: u32 = 5;
+
+// ---- bitboards up to 8x8 ------------------------------------------------------------------
+
+/// Shift tables of one board size up to 8×8.
+#[derive(Debug)]
+struct Board64 {
+    /// Squares of the board.
+    all: u64,
+    /// `src[d]`: squares with a neighbour in direction `d`; `off[d]` the index change.
+    src: [u64; 8],
+    off: [i32; 8],
+    /// `rings[i]`: squares at ring `i + 1` or deeper (so Σ popcounts = Σ rings).
+    rings: Vec<u64>,
+}
+
+impl Board64 {
+    fn of(g: &'static Geometry) -> Option<&'static Board64> {
+        static TABLES: [OnceLock<Option<Board64>>; 9] = [const { OnceLock::new() }; 9];
+        let size = g.width();
+        if g.cells() > 64 || g.width() != g.height() || size as usize >= TABLES.len() {
+            return None;
+        }
+        TABLES[size as usize]
+            .get_or_init(|| {
+                let mut b = Board64 {
+                    all: 0,
+                    src: [0; 8],
+                    off: [0; 8],
+                    rings: Vec::new(),
+                };
+                for sq in g.squares() {
+                    b.all |= 1 << sq.index();
+                    for d in Direction::ALL {
+                        if let Some(t) = g.step(sq, d) {
+                            b.src[d.index()] |= 1 << sq.index();
+                            b.off[d.index()] = t.index() as i32 - sq.index() as i32;
+                        }
+                    }
+                }
+                let max_ring = (size.saturating_sub(1)) / 2;
+                for r in 1..=max_ring {
+                    b.rings.push(
+                        g.squares()
+                            .filter(|&s| eval::clamp::centrality(g, s).unwrap_or(0) >= r)
+                            .fold(0, |m, s| m | 1 << s.index()),
+                    );
+                }
+                Some(b)
+            })
+            .as_ref()
+    }
+
+    /// `x` moved one step in direction `d` (squares falling off the board vanish).
+    #[inline(always)]
+    fn fwd(&self, x: u64, d: usize) -> u64 {
+        let y = x & self.src[d];
+        let o = self.off[d];
+        if o >= 0 { y << o } else { y >> (-o) }
+    }
+
+    /// `x` moved one step against direction `d`.
+    #[inline(always)]
+    fn back(&self, x: u64, d: usize) -> u64 {
+        self.fwd(x, (d + 4) % 8)
+    }
+
+    fn centre(&self, x: u64) -> i32 {
+        self.rings
+            .iter()
+            .map(|&m| (x & m).count_ones() as i32)
+            .sum()
+    }
+
+    /// Empty squares a piece of `own` can step to (1 or 2 squares, the middle one empty).
+    fn step_targets(&self, own: u64, empty: u64) -> u64 {
+        let mut t = 0;
+        for d in 0..8 {
+            let one = self.fwd(own, d) & empty;
+            t |= one | (self.fwd(one, d) & empty);
+        }
+        t
+    }
+}
+
+/// The drop zone of `p` as a mask.
+fn zone_mask(pos: &ClampPosition, p: Player) -> u64 {
+    let cfg = pos.config();
+    let (size, zone) = (cfg.size(), cfg.zone());
+    let rows = (1u64 << (zone * size).min(63)) - 1;
+    match p {
+        Player::Second => rows,
+        Player::First => rows << ((size - zone) * size),
+    }
+}
+
+/// One side's bitboard view of a position (boards up to 8×8).
+struct Sides {
+    b: &'static Board64,
+    own: u64,
+    opp: u64,
+    empty: u64,
+}
+
+impl Sides {
+    fn of(pos: &ClampPosition, me: Player) -> Option<Sides> {
+        let b = Board64::of(pos.geometry())?;
+        let own = pos.bitboard(me)?.0;
+        let opp = pos.bitboard(me.other())?.0;
+        Some(Sides {
+            b,
+            own,
+            opp,
+            empty: b.all & !(own | opp),
+        })
+    }
+
+    /// Squares `attacker`'s pieces (`a`, who may drop into `zone` if `drops`) can land on
+    /// next move, and the enemy pieces (`v`) that such a landing would capture.
+    fn threats(&self, a: u64, v: u64, zone: u64, drops: bool) -> (u64, u32) {
+        let b = self.b;
+        let mut reach = b.step_targets(a, self.empty);
+        if drops {
+            reach |= zone & self.empty;
+        }
+        let mut victims = 0u64;
+        let mut best = 0u32;
+        let mut per_landing = [0u8; 64];
+        for d in 0..8 {
+            // Landing t with a victim at t+d and an anchor at t+2d.
+            let landings = reach & b.back(v, d) & b.back(b.back(a, d), d);
+            if landings != 0 {
+                victims |= b.fwd(landings, d);
+                let mut l = landings;
+                while l != 0 {
+                    let i = l.trailing_zeros() as usize;
+                    l &= l - 1;
+                    per_landing[i] += 1;
+                    best = best.max(u32::from(per_landing[i]));
+                }
+            }
+        }
+        (victims, best)
+    }
+}
+
+// ---- baseline -----------------------------------------------------------------------------
+
+/// The article's evaluation `material·100 + centre·4 + mobility·2` from the point of view
+/// of `me` (see the module docs).
+pub fn baseline_value(pos: &ClampPosition, me: Player) -> i64 {
+    if let Some(s) = Sides::of(pos, me) {
+        let material = s.own.count_ones() as i64 - s.opp.count_ones() as i64;
+        let centre = i64::from(s.b.centre(s.own) - s.b.centre(s.opp));
+        let mobility = pos.mobility(me) as i64 - pos.mobility(me.other()) as i64;
+        return material * 100 + centre * 4 + mobility * 2;
+    }
+    baseline_terms(pos).map_or(0, |t| t.baseline() * i64::from(me.sign()))
+}
+
+/// The baseline's terms computed by [`ClampTerms`] (First's point of view).
+pub fn baseline_terms(pos: &ClampPosition) -> Option<ClampTerms> {
+    let g = pos.geometry();
+    let pieces = [pos.pieces(Player::First), pos.pieces(Player::Second)];
+    let zones = [pos.drop_zone(Player::First), pos.drop_zone(Player::Second)];
+    let drops = [
+        pos.can_drop(Player::First).then_some(&zones[0]),
+        pos.can_drop(Player::Second).then_some(&zones[1]),
+    ];
+    ClampTerms::new(g, [&pieces[0], &pieces[1]], drops).ok()
+}
+
+/// The article's evaluator (side to move's view).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BaselineEval;
+
+impl Evaluator<ClampPosition> for BaselineEval {
+    fn evaluate(&self, pos: &ClampPosition) -> i32 {
+        baseline_value(pos, pos.side_to_move()).clamp(-800_000, 800_000) as i32
+    }
+}
+
+// ---- engine -------------------------------------------------------------------------------
+
+const MATERIAL: i32 = 120;
+const CENTRE: i32 = 3;
+const MOBILITY: i32 = 1;
+/// Per own piece the opponent can capture next move.
+const HANGING: i32 = 30;
+/// Extra when two or more own pieces hang (only one can be saved).
+const DOUBLE_HANGING: i32 = 60;
+/// When the side to move can capture (quiescence settles the rest).
+const CAN_CAPTURE: i32 = 15;
+/// Per own piece next to the opponent's drop zone, or inside it.
+const ZONE_GUARD: i32 = 4;
+/// Half-moves before the quiet limit from which the counter matters.
+const QUIET_HORIZON: i32 = 16;
+
+/// The engine's evaluator (see the module docs).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EngineEval;
+
+impl EngineEval {
+    /// The static value for the side to move.
+    pub fn value(pos: &ClampPosition) -> i32 {
+        let me = pos.side_to_move();
+        let other = me.other();
+        let cfg = pos.config();
+        let material = pos.piece_count(me) as i32 - pos.piece_count(other) as i32;
+        let mut v;
+        if let Some(s) = Sides::of(pos, me) {
+            let b = s.b;
+            let centre = b.centre(s.own) - b.centre(s.opp);
+            let mobility = pos.mobility(me) as i32 - pos.mobility(other) as i32;
+            v = MATERIAL * material + CENTRE * centre + MOBILITY * mobility;
+            let (my_zone, their_zone) = (zone_mask(pos, me), zone_mask(pos, other));
+            // The opponent's capture chances against us (they move after us).
+            let (hanging, _) = s.threats(s.opp, s.own, their_zone, pos.can_drop(other));
+            let n = hanging.count_ones() as i32;
+            if n > 0 {
+                v -= HANGING * n + if n >= 2 { DOUBLE_HANGING } else { 0 };
+            }
+            let (mine, best) = s.threats(s.own, s.opp, my_zone, pos.can_drop(me));
+            if mine != 0 {
+                v += CAN_CAPTURE + 20 * best.saturating_sub(1) as i32;
+            }
+            // Guarding the opponent's drop zone: pieces in it or on the row next to it.
+            let guard = |own: u64, zone: u64| {
+                let near = zone | (0..8).fold(0, |m, d| m | b.fwd(zone, d));
+                (own & near).count_ones() as i32
+            };
+            v += ZONE_GUARD * (guard(s.own, their_zone) - guard(s.opp, my_zone));
+        } else {
+            let t = baseline_terms(pos).unwrap_or_default();
+            let sign = me.sign();
+            v = sign * (MATERIAL * t.material + CENTRE * t.centre + MOBILITY * t.mobility);
+        }
+        let remaining = pos.quiet_remaining().min(i32::MAX as u32) as i32;
+        if remaining < QUIET_HORIZON {
+            if cfg.adjudicate() {
+                v += material * MATERIAL * (QUIET_HORIZON - remaining) / 4;
+            } else {
+                v = v * (remaining + 1) / (QUIET_HORIZON + 1);
+            }
+        }
+        v
+    }
+}
+
+impl Evaluator<ClampPosition> for EngineEval {
+    fn evaluate(&self, pos: &ClampPosition) -> i32 {
+        EngineEval::value(pos)
+    }
+
+    fn move_hint(&self, pos: &ClampPosition, mv: Move) -> i32 {
+        let captures = pos.capture_count(mv) as i32;
+        if captures > 0 {
+            return 1_000 * captures;
+        }
+        0
+    }
+
+    fn noisy(&self, pos: &ClampPosition, moves: &mut Vec<Move>) {
+        pos.generate_moves(moves);
+        moves.retain(|&m| pos.capture_count(m) > 0);
+    }
+
+    fn repetition_is_draw(&self) -> bool {
+        true
+    }
 }
 
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
         Ok(Box::new(SearchAgent::new(
             "engine",
-            neutral,
+            EngineEval,
             options,
             Position::clone,
         )?))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {
-        Box::new(
-            SearchAgent::new(
-                "baseline",
-                neutral,
-                SearchOptions::plain_alpha_beta(),
-                Position::clone,
-            )
-            .expect("default options are valid")
-            .with_fixed_depth(2),
-        )
+        // `plain_alpha_beta` keeps the default (valid) table size and thread count, so
+        // building the searcher cannot fail; quiescence is left on but the baseline
+        // evaluator has no noisy moves, so it never extends.
+        match SearchAgent::new(
+            "baseline",
+            BaselineEval,
+            SearchOptions::plain_alpha_beta(),
+            Position::clone,
+        ) {
+            Ok(agent) => Box::new(agent.with_fixed_depth(BASELINE_DEPTH)),
+            Err(_) => Box::new(crate::RandomAgent::new(0)),
+        }
     }
 }
+
+#[cfg(test)]
+mod tests;

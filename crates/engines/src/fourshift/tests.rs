@@ -165,3 +165,70 @@ fn engine_threat_squares() {
         ScoreKind::Value(_)
     ));
 }
+
+#[test]
+fn vcf_finds_threat_sequences() {
+    let p = EnginePosition::new(pos("O4O/6/6/6/1XX3/6 x 6 6 4"));
+    let fw = EngineEval.forced_win(&p, 4).expect("a forced win");
+    assert_eq!(fw.turns, 3);
+    // After a quiet Black move White has no forced win.
+    let p = EnginePosition::new(pos("O4O/6/6/6/1XX3/6 x 6 6 4"));
+    let mut q = p.clone();
+    q.make_move(mv(p.position(), "f1"));
+    assert!(EngineEval.forced_win(&q, 4).is_none());
+}
+
+#[test]
+#[ignore]
+fn debug_games() {
+    use std::time::Duration;
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut score = 0.0;
+    for g in 0..10 {
+        let mut p = Fourshift::new(FourshiftConfig::default());
+        let mut moves = Vec::new();
+        for _ in 0..2 {
+            p.generate_moves(&mut moves);
+            let m = moves[rng.random_range(0..moves.len())];
+            p.play(m).expect("legal");
+        }
+        let engine_first = g % 2 == 0;
+        let mut e = engine();
+        let mut b = Fourshift::baseline();
+        let mut line = String::new();
+        let mut hashes = vec![];
+        while p.outcome().is_none() {
+            let eng = (p.side_to_move() == Player::First) == engine_first;
+            let lim = Limits::new()
+                .with_soft_time(Duration::from_millis(60))
+                .with_hard_time(Duration::from_millis(95));
+            hashes.push(p.hash());
+            let r = if eng {
+                e.set_game_history(&hashes);
+                e.think(&p, &lim, &mut |_| {})
+            } else {
+                b.think(&p, &lim, &mut |_| {})
+            };
+            let m = r.best_move.expect("move");
+            line += &format!(
+                "{}{}({} d{}) ",
+                if eng { "E:" } else { "B:" },
+                p.format_move(m),
+                r.score,
+                r.depth
+            );
+            p.play(m).expect("legal");
+        }
+        let o = p.outcome().expect("over");
+        let s = match o.winner() {
+            None => 0.5,
+            Some(w) => f64::from(u8::from((w == Player::First) == engine_first)),
+        };
+        score += s;
+        eprintln!(
+            "game {g} engine_first={engine_first} result {s}: {line}\n  {}",
+            p.to_position_string()
+        );
+    }
+    eprintln!("score {score}");
+}

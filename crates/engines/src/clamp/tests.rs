@@ -1,0 +1,137 @@
+use board_core::{Player, Position as _};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rules_clamp::{ClampConfig, ClampPosition};
+use search::{Limits, Score, ScoreKind};
+
+use super::*;
+
+fn pos_in(config: &str, s: &str) -> ClampPosition {
+    let config: ClampConfig = config.parse().expect("config");
+    ClampPosition::from_position_string(config, s).expect("valid position")
+}
+
+fn pos(s: &str) -> ClampPosition {
+    pos_in("clamp", s)
+}
+
+fn think(
+    agent: &mut dyn Agent<ClampPosition>,
+    p: &ClampPosition,
+    depth: u32,
+) -> search::SearchResult<Move> {
+    agent.think(p, &Limits::new().with_depth(depth), &mut |_| {})
+}
+
+fn engine() -> Box<dyn Agent<ClampPosition>> {
+    ClampPosition::engine(SearchOptions::default()).expect("engine")
+}
+
+fn mv(p: &ClampPosition, text: &str) -> Move {
+    p.parse_legal_move(text).expect("legal move")
+}
+
+#[test]
+fn captures_the_last_piece() {
+    let p = pos("8/8/2X5/3O4/8/5X2/8/8 x 0 0");
+    let r = think(engine().as_mut(), &p, 4);
+    assert_eq!(r.best_move, Some(mv(&p, "f3-e4")));
+    assert_eq!(r.score, Score::win_in(1));
+    let r = think(ClampPosition::baseline().as_mut(), &p, 4);
+    assert_eq!(r.best_move, Some(mv(&p, "f3-e4")));
+}
+
+#[test]
+fn saves_the_last_piece() {
+    // White's only piece d5 is clamped next move by f3-e4 (or a drop on e4? no: e4 is
+    // outside Black's zone): White must move it or drop a second piece.
+    let p = pos("8/8/2X5/3O4/8/5X2/8/8 o 1 1");
+    let r = think(engine().as_mut(), &p, 4);
+    assert!(!r.score.is_decisive(), "{r:?}");
+    let mut q = p.clone();
+    q.play(r.best_move.expect("a move")).expect("legal");
+    let r2 = think(engine().as_mut(), &q, 3);
+    assert_ne!(r2.score, Score::win_in(1));
+}
+
+#[test]
+fn adjudication_near_the_quiet_limit() {
+    // Black has five pieces to White's four, far apart; two half-moves before the limit.
+    let s = "8/XXXXX3/8/8/8/8/8/4OOOO x 78 100";
+    let p = pos_in("clamp:adjudicate=true", s);
+    let r = think(engine().as_mut(), &p, 4);
+    assert_eq!(r.score, Score::win_in(2), "{r:?}");
+    // Without adjudication the same position is a draw.
+    let p = pos(s);
+    let r = think(engine().as_mut(), &p, 4);
+    assert_eq!(r.score, Score::DRAW, "{r:?}");
+}
+
+#[test]
+fn baseline_eval_matches_the_article() {
+    // Black c6 d4, White a1 d5 (the eval crate's hand position): material 0, centre
+    // (2 + 3) - (0 + 3) = 2, mobility (28 steps + 23 drops) - (18 + 23) = 10.
+    let p = pos("8/8/2X5/3O4/3X4/8/8/O7 x 0 0");
+    assert_eq!(baseline_value(&p, Player::First), 2 * 4 + 10 * 2);
+    assert_eq!(BaselineEval.evaluate(&p), 28);
+    let t = baseline_terms(&p).expect("terms");
+    assert_eq!((t.material, t.centre, t.mobility), (0, 2, 10));
+    // The start position is symmetric.
+    let start = ClampPosition::new(ClampConfig::default());
+    assert_eq!(BaselineEval.evaluate(&start), 0);
+}
+
+fn walk(config: &str, seed: u64, agent_every: usize) {
+    let config: ClampConfig = config.parse().expect("config");
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut p = ClampPosition::new(config);
+    let mut agent = engine();
+    let mut moves = Vec::new();
+    for ply in 0..120 {
+        if p.outcome().is_some() {
+            break;
+        }
+        let terms = baseline_terms(&p).expect("terms");
+        for me in Player::BOTH {
+            assert_eq!(
+                baseline_value(&p, me),
+                terms.baseline() * i64::from(me.sign())
+            );
+        }
+        let v = EngineEval.evaluate(&p);
+        assert!(matches!(Score::cp(v).kind(), ScoreKind::Value(_)));
+        if agent_every > 0 && ply % agent_every == 1 {
+            let r = agent.think(&p, &Limits::new().with_nodes(3_000), &mut |_| {});
+            let m = r.best_move.expect("a move");
+            assert!(p.validate(&m).is_ok());
+        }
+        p.generate_moves(&mut moves);
+        // Prefer captures now and then so that games get eventful.
+        let caps: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&m| p.capture_count(m) > 0)
+            .collect();
+        let m = if !caps.is_empty() && rng.random_bool(0.7) {
+            caps[rng.random_range(0..caps.len())]
+        } else {
+            moves[rng.random_range(0..moves.len())]
+        };
+        let mut noisy = Vec::new();
+        EngineEval.noisy(&p, &mut noisy);
+        assert_eq!(noisy.len(), caps.len());
+        if p.capture_count(m) > 0 {
+            assert!(EngineEval.move_hint(&p, m) > 0);
+        }
+        p.play(m).expect("legal");
+    }
+}
+
+#[test]
+fn random_games_keep_evaluations_consistent() {
+    for seed in 0..12 {
+        walk("clamp", seed, if seed < 4 { 9 } else { 0 });
+    }
+    walk("clamp:size=6", 1, 11);
+    walk("clamp:size=10,zone=2,max_on_board=12", 2, 17);
+}
