@@ -4,7 +4,7 @@
 //!   and aspiration windows.
 //! - A shared, lock-free transposition table (size in MiB, two-slot buckets:
 //!   depth-preferred plus always-replace), TT moves validated before they are played.
-//! - Move ordering: TT move, the game's hints, killers, history.
+//! - Move ordering: TT move, the game's hints, killers, countermoves, history.
 //! - Turns need not alternate: a score is negated only when the side to move changes.
 //! - [`Score`]: heuristic values (`cp 35`) apart from forced results by distance (`win 7`,
 //!   `loss 4`): the search wins fastest and loses slowest.
@@ -17,9 +17,12 @@
 //!   time to depth.
 //! - [`minimax`](reference::minimax): the unpruned reference the tests compare against.
 //!
-//! No forward pruning (null move, LMR, futility) is done: the games include zugzwang-heavy
-//! ones (Amazons endgames, k-in-a-row threats) where it is unsafe, and a game prunes in its
-//! own [`Evaluator::candidates`] where it knows it is safe.
+//! No forward pruning is done by default, so at a fixed depth the search returns exactly
+//! the minimax value: the games include zugzwang-heavy ones (Amazons endgames, k-in-a-row
+//! threats) where pruning on general grounds is unsafe, and a game prunes in its own
+//! [`Evaluator::candidates`] where it knows it is safe. Late-move reductions are available
+//! opt-in ([`SearchOptions::with_late_move_reductions`]). Null-move pruning is not offered:
+//! a [`board_core::Position`] has no pass move, and zugzwang is common in these games.
 //!
 //! # Example: a tiny game, its evaluator, a search
 //!
