@@ -79,7 +79,9 @@ pub fn check_random_playouts_with<P: Position>(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut stats = PlayoutStats::default();
     for _ in 0..playouts {
-        let choices: Vec<u32> = (0..max_plies).map(|_| rng.random()).collect();
+        // One choice more than the limit, so a game still running after `max_plies` plies
+        // is reported rather than silently cut short.
+        let choices: Vec<u32> = (0..=max_plies).map(|_| rng.random()).collect();
         let mut probe = |p: &P| sampler(p, &mut rng);
         let s = run(start, &choices, max_plies, &mut probe)?;
         stats.playouts += 1;

@@ -272,6 +272,12 @@ fn conformance_catches_a_stale_hash() {
 }
 
 #[test]
+fn conformance_reports_games_longer_than_the_limit() {
+    let err = testing::check_random_playouts(&start(), 7, 5, 4).unwrap_err();
+    assert!(err.what.contains("not over after 4 plies"), "{err}");
+}
+
+#[test]
 fn conformance_catches_duplicate_moves() {
     let mut broken = start();
     broken.bugs.generate_duplicate = true;
