@@ -1,0 +1,95 @@
+//! connect6 players (19×19 by default; any size the rules crate accepts).
+//!
+//! # Engine
+//! A [`SearchAgent`] over [`EnginePosition`] (`search::Incremental` of the rules position and
+//! [`WindowState`]) with [`Connect6Eval`]:
+//! - **State** ([`state`]): every length-6 window with its stone count per colour, updated
+//!   on the ≤ 24 windows through each stone; per colour the sum of live-window weights
+//!   ([`state::WINDOW_WEIGHTS`]) and the number of *threats* (live windows with 4 or 5 own
+//!   stones: two more stones make six there).
+//! - **Evaluation** ([`engine::static_value`]): a threat of the side to move is a win next
+//!   move; an opponent with more threats than two stones can block is a loss; otherwise own
+//!   window score minus the opponent's, minus a penalty for the stones a forced block costs.
+//! - **Candidates** ([`engine::candidates`]): our six if we can complete one with ≤ 2
+//!   stones; else, against opponent threats, only pairs that block every threat window
+//!   (built from the threat squares plus the best cells); else all pairs of the
+//!   [`engine::TOP_CELLS`] best cells by cell value (attack: what a stone adds to our live
+//!   windows; defence: what it removes from the opponent's), best sum first. Pairs are
+//!   canonical (`Move::pair`), so each is listed once.
+//! - **Threat-space search** ([`engine::threat_space_search`]): continuous double threats
+//!   (every attacking pair makes threats that need both defending stones; every blocking
+//!   reply is tried; a pair making threats that need three stones wins), at the root with a
+//!   large budget and at interior nodes via `Evaluator::forced_win` with a small one.
+//!
+//! # Baseline
+//! See [`baseline`]: the article's depth-2 alpha-beta over pairs of radius-2 squares with
+//! its run scores adapted to six.
+
+pub mod baseline;
+pub mod engine;
+pub mod state;
+#[cfg(test)]
+mod tests;
+
+pub use baseline::{
+    BASELINE_DEPTH, BaselineEval, BaselinePosition, BaselineState, baseline_candidates,
+    baseline_eval, baseline_wrap, run_score,
+};
+pub use engine::{Connect6Eval, EnginePosition, threat_space_search, wrap};
+pub use state::WindowState;
+
+use search::{OptionsError, SearchOptions};
+
+use crate::{Agent, EngineGame, SearchAgent};
+
+/// The game's position type.
+pub type Position = rules_connect6::Connect6Position;
+
+/// Positions for `boardlab bench`: (game spec, moves from the start).
+pub const BENCH_POSITIONS: &[(&str, &str)] = &[
+    ("connect6", "j10 k11,k9"),
+    ("connect6", "j10 k11,k9 j11,j9 l10,h10 i12,i8"),
+    (
+        "connect6",
+        "j10 k11,k9 j11,j9 l10,h10 i12,i8 j12,j8 k12,l13 h8,g7",
+    ),
+    ("connect6:size=15", "h8 i9,g7 h9,h7 i8,g9"),
+];
+
+/// Depth at which `boardlab bench` searches [`BENCH_POSITIONS`].
+pub const BENCH_DEPTH: u32 = 3;
+
+impl EngineGame for Position {
+    fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
+        Ok(Box::new(SearchAgent::new(
+            "engine",
+            Connect6Eval::default(),
+            options,
+            wrap,
+        )?))
+    }
+
+    fn baseline() -> Box<dyn Agent<Position>> {
+        // `plain_alpha_beta` builds valid options and uses no table, so `new` cannot fail;
+        // a failure would be a bug in the search crate, answered with the table-less
+        // default engine options rather than a panic.
+        let agent = SearchAgent::new(
+            "baseline",
+            BaselineEval,
+            SearchOptions::plain_alpha_beta(),
+            baseline_wrap,
+        )
+        .or_else(|_| {
+            SearchAgent::new(
+                "baseline",
+                BaselineEval,
+                SearchOptions::plain_alpha_beta().with_transposition_table(false),
+                baseline_wrap,
+            )
+        });
+        match agent {
+            Ok(a) => Box::new(a.with_fixed_depth(BASELINE_DEPTH)),
+            Err(_) => Box::new(crate::RandomAgent::new(0)),
+        }
+    }
+}

@@ -1,0 +1,336 @@
+//! The engine's incremental evaluation state: every length-6 window of the board with the
+//! number of stones of each colour in it, the board itself, and running totals (window
+//! score and number of "threat" windows per colour).
+//!
+//! A window is **live** for a colour if it holds none of the opponent's stones; a live
+//! window with `c` own stones is worth [`WINDOW_WEIGHTS`]`[c]`. A live window holding 4 or 5
+//! own stones is a **threat** in Connect6 terms: two more stones make six there.
+
+use std::sync::OnceLock;
+
+use board_core::{Geometry, MAX_SIDE, Player, Position as _, Square};
+use rules_connect6::{Connect6Position, Move};
+use search::EvalState;
+
+/// Window length.
+pub const K: usize = 6;
+
+/// Value of a live window by the number of own stones in it (index 6: a finished six).
+pub const WINDOW_WEIGHTS: [i32; 7] = [0, 1, 12, 60, 300, 320, 0];
+
+/// The windows of one board size.
+#[derive(Debug)]
+pub struct Windows {
+    /// The squares of each window, in line order.
+    pub cells: Vec<[Square; K]>,
+    /// `through[sq]`: the windows containing square `sq`.
+    pub through: Vec<Vec<u16>>,
+    /// Board side.
+    pub size: u32,
+}
+
+impl Windows {
+    /// The shared table of a `size × size` board (6 ≤ `size` ≤ 26; `None` otherwise).
+    pub fn get(size: u32) -> Option<&'static Windows> {
+        static TABLES: [OnceLock<Option<Windows>>; MAX_SIDE as usize + 1] =
+            [const { OnceLock::new() }; MAX_SIDE as usize + 1];
+        TABLES
+            .get(size as usize)?
+            .get_or_init(|| Windows::build(size))
+            .as_ref()
+    }
+
+    fn build(size: u32) -> Option<Windows> {
+        let g = Geometry::square(size).ok()?;
+        let mut cells = Vec::new();
+        let mut through = vec![Vec::new(); g.cells()];
+        for axis in board_core::Direction::AXES {
+            for start in g.squares() {
+                if g.ray_length(start, axis) + 1 < K as u32 {
+                    continue;
+                }
+                let mut w = [start; K];
+                for (i, sq) in g.ray(start, axis).take(K - 1).enumerate() {
+                    w[i + 1] = sq;
+                }
+                let id = cells.len() as u16;
+                for sq in w {
+                    through[sq.index()].push(id);
+                }
+                cells.push(w);
+            }
+        }
+        Some(Windows {
+            cells,
+            through,
+            size,
+        })
+    }
+}
+
+/// Contribution of one window with counts `c` to (score, threats) of each colour.
+#[inline]
+fn contribution(c: [u8; 2]) -> ([i32; 2], [i32; 2]) {
+    match (c[0], c[1]) {
+        (0, 0) => ([0, 0], [0, 0]),
+        (b, 0) => ([WINDOW_WEIGHTS[b as usize], 0], [i32::from(b >= 4), 0]),
+        (0, w) => ([0, WINDOW_WEIGHTS[w as usize]], [0, i32::from(w >= 4)]),
+        _ => ([0, 0], [0, 0]),
+    }
+}
+
+/// Per-window counts and running totals, kept in step with the position.
+#[derive(Clone)]
+pub struct WindowState {
+    table: &'static Windows,
+    /// `counts[w] = [black, white]` stones in window `w`.
+    pub counts: Vec<[u8; 2]>,
+    /// `board[sq]`: 0 empty, 1 Black, 2 White.
+    pub board: Vec<u8>,
+    /// Sum of the live-window weights of each colour.
+    pub score: [i32; 2],
+    /// Number of threat windows (live, 4 or 5 own stones) of each colour.
+    pub threats: [i32; 2],
+}
+
+impl PartialEq for WindowState {
+    fn eq(&self, other: &Self) -> bool {
+        self.table.size == other.table.size
+            && self.counts == other.counts
+            && self.board == other.board
+            && self.score == other.score
+            && self.threats == other.threats
+    }
+}
+
+impl std::fmt::Debug for WindowState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WindowState")
+            .field("size", &self.table.size)
+            .field("score", &self.score)
+            .field("threats", &self.threats)
+            .finish()
+    }
+}
+
+impl WindowState {
+    /// An empty board of `size` (falls back to 19 for an unsupported size, which the rules
+    /// crate never produces).
+    pub fn empty(size: u32) -> WindowState {
+        let table = Windows::get(size)
+            .or_else(|| Windows::get(19))
+            .unwrap_or_else(|| unreachable_table());
+        WindowState {
+            table,
+            counts: vec![[0; 2]; table.cells.len()],
+            board: vec![0; table.through.len()],
+            score: [0; 2],
+            threats: [0; 2],
+        }
+    }
+
+    /// The window table.
+    #[inline]
+    pub fn table(&self) -> &'static Windows {
+        self.table
+    }
+
+    /// Whether `sq` is an empty square of the board.
+    #[inline]
+    pub fn is_empty(&self, sq: Square) -> bool {
+        self.board.get(sq.index()) == Some(&0)
+    }
+
+    /// Puts a stone of `p` on the empty square `sq` (ignored if not empty).
+    pub fn place(&mut self, p: Player, sq: Square) {
+        if !self.is_empty(sq) {
+            return;
+        }
+        self.board[sq.index()] = 1 + p.index() as u8;
+        let pi = p.index();
+        for &w in &self.table.through[sq.index()] {
+            let c = &mut self.counts[w as usize];
+            let (s0, t0) = contribution(*c);
+            c[pi] += 1;
+            let (s1, t1) = contribution(*c);
+            for i in 0..2 {
+                self.score[i] += s1[i] - s0[i];
+                self.threats[i] += t1[i] - t0[i];
+            }
+        }
+    }
+
+    /// Removes the stone of `p` from `sq` (ignored if `sq` does not hold one).
+    pub fn remove(&mut self, p: Player, sq: Square) {
+        if self.board.get(sq.index()) != Some(&(1 + p.index() as u8)) {
+            return;
+        }
+        self.board[sq.index()] = 0;
+        let pi = p.index();
+        for &w in &self.table.through[sq.index()] {
+            let c = &mut self.counts[w as usize];
+            let (s0, t0) = contribution(*c);
+            c[pi] -= 1;
+            let (s1, t1) = contribution(*c);
+            for i in 0..2 {
+                self.score[i] += s1[i] - s0[i];
+                self.threats[i] += t1[i] - t0[i];
+            }
+        }
+    }
+
+    /// The threat windows of `p` (live, ≥ 4 own stones), as lists of their empty squares
+    /// (1 or 2 each).
+    pub fn threat_windows(&self, p: Player, out: &mut Vec<ThreatWindow>) {
+        out.clear();
+        if self.threats[p.index()] == 0 {
+            return;
+        }
+        let (pi, oi) = (p.index(), p.other().index());
+        for (w, c) in self.counts.iter().enumerate() {
+            if c[pi] >= 4 && c[oi] == 0 {
+                out.push(self.threat_window(w));
+            }
+        }
+    }
+
+    /// The threat windows of `p` that contain `sq`.
+    pub fn threat_windows_through(&self, p: Player, sq: Square, out: &mut Vec<ThreatWindow>) {
+        let (pi, oi) = (p.index(), p.other().index());
+        let Some(ws) = self.table.through.get(sq.index()) else {
+            return;
+        };
+        for &w in ws {
+            let c = self.counts[w as usize];
+            if c[pi] >= 4 && c[oi] == 0 {
+                let t = self.threat_window(w as usize);
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+    }
+
+    fn threat_window(&self, w: usize) -> ThreatWindow {
+        let mut t = ThreatWindow {
+            empties: [Square(u16::MAX); 2],
+            len: 0,
+        };
+        for &sq in &self.table.cells[w] {
+            if self.board[sq.index()] == 0 && (t.len as usize) < 2 {
+                t.empties[t.len as usize] = sq;
+                t.len += 1;
+            }
+        }
+        t
+    }
+}
+
+fn unreachable_table() -> &'static Windows {
+    // Geometry accepts every size 6..=26 and so does the table; this is never reached.
+    static FALLBACK: OnceLock<Windows> = OnceLock::new();
+    FALLBACK.get_or_init(|| Windows {
+        cells: Vec::new(),
+        through: Vec::new(),
+        size: 0,
+    })
+}
+
+/// The empty squares of one threat window (1 or 2 of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreatWindow {
+    /// The empty squares; only the first `len` are meaningful.
+    pub empties: [Square; 2],
+    /// How many.
+    pub len: u8,
+}
+
+impl ThreatWindow {
+    /// The empty squares.
+    #[inline]
+    pub fn squares(&self) -> &[Square] {
+        &self.empties[..self.len as usize]
+    }
+
+    /// Whether a stone on `sq` blocks this window.
+    #[inline]
+    pub fn hit_by(&self, sq: Square) -> bool {
+        self.squares().contains(&sq)
+    }
+}
+
+/// Whether placing stones on `a` and `b` blocks every window of `ts`.
+pub fn pair_blocks(ts: &[ThreatWindow], a: Square, b: Square) -> bool {
+    ts.iter().all(|t| t.hit_by(a) || t.hit_by(b))
+}
+
+/// The least number of stones that block every window of `ts`, capped at 3.
+pub fn blockers_needed(ts: &[ThreatWindow]) -> u32 {
+    if ts.is_empty() {
+        return 0;
+    }
+    let mut cells: Vec<Square> = Vec::with_capacity(8);
+    for t in ts {
+        for &sq in t.squares() {
+            if !cells.contains(&sq) {
+                cells.push(sq);
+            }
+        }
+    }
+    if cells.iter().any(|&a| ts.iter().all(|t| t.hit_by(a))) {
+        return 1;
+    }
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            if pair_blocks(ts, a, b) {
+                return 2;
+            }
+        }
+    }
+    3
+}
+
+/// The empty squares of the windows in `ts`, without repeats.
+pub fn threat_cells(ts: &[ThreatWindow], out: &mut Vec<Square>) {
+    out.clear();
+    for t in ts {
+        for &sq in t.squares() {
+            if !out.contains(&sq) {
+                out.push(sq);
+            }
+        }
+    }
+}
+
+impl EvalState<Connect6Position> for WindowState {
+    type Undo = (Move, Player);
+
+    fn from_position(pos: &Connect6Position) -> Self {
+        let mut st = WindowState::empty(pos.size());
+        for p in Player::BOTH {
+            for sq in board_core::SquareSet::squares(*pos.stones(p)) {
+                st.place(p, sq);
+            }
+        }
+        st
+    }
+
+    fn make(
+        &mut self,
+        pos: &Connect6Position,
+        mv: Move,
+        _undo: &rules_connect6::Undo,
+    ) -> Self::Undo {
+        let mover = pos.side_to_move().other();
+        for sq in mv.squares() {
+            self.place(mover, sq);
+        }
+        (mv, mover)
+    }
+
+    fn unmake(&mut self, (mv, mover): Self::Undo) {
+        for sq in mv.squares() {
+            self.remove(mover, sq);
+        }
+    }
+}
