@@ -553,6 +553,28 @@ fn make_unmake_of_any_move_is_safe() {
 }
 
 #[test]
+fn an_illegal_make_does_not_spoil_later_moves() {
+    // "Moving" from the empty d2 onto the White queen d1 puts a queen on d2: the same board
+    // as the legal d1-d2. Made through make_move (no validation) and taken back, it must not
+    // leave anything behind that changes what the legal move computes.
+    let mut pos = start(10);
+    let legal = mv(&pos, "d1-d2/d3");
+    let mut fresh = pos.clone();
+    fresh.play(legal).unwrap();
+    let expected = (fresh.count_moves(), generated(&fresh).len() as u64);
+    let illegal = mv(&pos, "d2-d1/d3");
+    let undo = pos.make_move(illegal);
+    pos.unmake_move(illegal, undo);
+    assert_eq!(pos, start(10));
+    pos.play(legal).unwrap();
+    assert_eq!(pos, fresh);
+    assert_eq!((pos.count_moves(), generated(&pos).len() as u64), expected);
+    for sq in pos.board_squares().squares() {
+        assert_eq!(pos.queen_mobility(sq), fresh.queen_mobility(sq));
+    }
+}
+
+#[test]
 fn transpositions_hash_alike() {
     let mut a = start(10);
     for m in ["d1-d2/d3", "d10-d9/d8", "g1-g2/g3"] {
