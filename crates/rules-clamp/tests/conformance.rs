@@ -45,37 +45,37 @@ fn sampler(pos: &ClampPosition, rng: &mut ChaCha8Rng) -> Option<Move> {
 #[test]
 fn conformance_random_playouts() {
     for (spec, seed, playouts, max_plies) in [
-        ("clamp", 1, 12, 600),
-        ("clamp:quiet_limit=20,adjudicate=true", 2, 20, 2000),
-        ("clamp:size=6,zone=1,max_on_board=5", 3, 10, 600),
+        ("clamp", 1, 12, 50_000),
+        ("clamp:quiet_limit=20,adjudicate=true", 2, 20, 50_000),
+        ("clamp:size=6,zone=1,max_on_board=5", 3, 10, 50_000),
         (
             "clamp:size=6,zone=3,max_on_board=36,quiet_limit=200",
             4,
             10,
-            2000,
+            50_000,
         ),
         ("clamp:size=6,max_on_board=4,quiet_limit=3", 5, 20, 100),
-        ("clamp:size=10,zone=5,quiet_limit=30", 6, 4, 2000),
+        ("clamp:size=10,zone=5,quiet_limit=30", 6, 4, 50_000),
         (
             "clamp:size=14,zone=7,max_on_board=30,quiet_limit=20",
             7,
             3,
-            2000,
+            50_000,
         ),
         (
             "clamp:size=22,zone=11,max_on_board=40,quiet_limit=12",
             8,
             2,
-            2000,
+            50_000,
         ),
     ] {
         let config: ClampConfig = spec.parse().unwrap();
         let start = ClampPosition::new(config);
         let stats = check_random_playouts_with(&start, seed, playouts, max_plies, sampler)
             .unwrap_or_else(|e| panic!("{spec}: {e}"));
-        // Random play can go on for thousands of plies (captures reset the quiet counter):
-        // a playout that runs out of choices stops unfinished.
-        assert!(stats.finished > 0, "{spec}: {stats:?}");
+        // Random play can go on for thousands of plies (captures reset the quiet counter),
+        // but every game ends: the harness fails a playout that outlives the limit.
+        assert_eq!(stats.finished, playouts, "{spec}: {stats:?}");
         assert!(stats.illegal_probes > 0, "{spec}");
     }
 }
