@@ -1,7 +1,14 @@
 //! The strong gomoku engine: incremental line patterns, threat-ordered candidates near the
 //! stones, forced replies, and a VCF (victory by continuous fours) threat search.
 
-use std::{collections::HashSet, sync::OnceLock, time::Instant};
+use std::{
+    collections::HashSet,
+    sync::{
+        OnceLock,
+        atomic::{AtomicU32, Ordering},
+    },
+    time::Instant,
+};
 
 use board_core::{Direction, Player, Position as _, Square, SquareSet};
 use eval::{LinePatterns, Pattern, PatternCounts, PatternWeights, Rule};
@@ -164,22 +171,47 @@ impl EvalState<GomokuPosition> for GomokuState {
 const OWN: [i32; 8] = [0, 0, 1_000, 1_200, 1_000, 150, 120, 20];
 const OPP: [i32; 8] = [0, 0, 1_000, 900, 750, 120, 100, 15];
 
+/// Largest VCF node budget at an interior node (`6·depth²` below it).
+pub const INTERIOR_VCF_MAX: u32 = 400;
+
 /// `forced_win` calls at this depth or more are taken to be the root's.
 pub const ROOT_DEPTH: u32 = 20;
 
-/// Most candidates searched at a quiet node (best by threat value).
-pub const MAX_CANDIDATES: usize = 18;
+/// Most candidates searched at a quiet node (best by threat value), by distance from the
+/// root in turns (the last entry for everything deeper).
+pub const MAX_CANDIDATES: [usize; 4] = [24, 16, 12, 9];
 
 /// The engine's evaluator: see the module docs.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct GomokuEval;
+#[derive(Debug, Default)]
+pub struct GomokuEval {
+    /// The ply of the current search's root (set by the agent before each search), which
+    /// tells `candidates` how deep a node is.
+    root_ply: AtomicU32,
+}
 
 impl GomokuEval {
     pub fn new() -> GomokuEval {
         // Build the shared tables now, not during the first move's time.
         ClassTable::get(rules_gomoku::Rule::Freestyle);
         ClassTable::get(rules_gomoku::Rule::Exact5);
-        GomokuEval
+        // `LinePatterns` builds its segment tables on first use, per rule.
+        if let Ok(g) = board_core::Geometry::square(15) {
+            for rule in [Rule::Freestyle, Rule::Exact] {
+                let _ = LinePatterns::new(g, 5, rule, PatternWeights::gomoku());
+            }
+        }
+        GomokuEval::default()
+    }
+
+    /// Records the ply of the next search's root.
+    pub fn set_root_ply(&self, ply: u32) {
+        self.root_ply.store(ply, Ordering::Relaxed);
+    }
+
+    /// How many quiet candidates a node at `ply` keeps.
+    fn width(&self, ply: u32) -> usize {
+        let d = ply.saturating_sub(self.root_ply.load(Ordering::Relaxed)) as usize;
+        MAX_CANDIDATES[d.min(MAX_CANDIDATES.len() - 1)]
     }
 }
 
@@ -213,7 +245,7 @@ impl Evaluator<EnginePosition> for GomokuEval {
     }
 
     fn candidates(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
-        candidates(pos, moves);
+        candidates(pos, moves, self.width(pos.ply()));
     }
 
     fn move_hint(&self, pos: &EnginePosition, mv: Move) -> i32 {
@@ -232,7 +264,7 @@ impl Evaluator<EnginePosition> for GomokuEval {
         if !(2..ROOT_DEPTH).contains(&depth) {
             return None;
         }
-        find_vcf(pos, depth * depth * 6, false, None)
+        find_vcf(pos, (depth * depth * 6).min(INTERIOR_VCF_MAX), false, None)
     }
 }
 
@@ -246,8 +278,8 @@ pub(crate) fn move_value(t: &ClassTable, p: &GomokuPosition, me: Player, sq: Squ
 
 /// The engine's candidates (see the module docs): the five if we have one; the blocks if
 /// the opponent has a four; against an open three, its four squares and our fours; else
-/// the best [`MAX_CANDIDATES`] squares near stones by threat value.
-pub fn candidates(pos: &EnginePosition, moves: &mut Vec<Move>) {
+/// the best `width` squares near stones by threat value.
+pub fn candidates(pos: &EnginePosition, moves: &mut Vec<Move>, width: usize) {
     moves.clear();
     let p = pos.position();
     if p.outcome().is_some() {
@@ -296,7 +328,7 @@ pub fn candidates(pos: &EnginePosition, moves: &mut Vec<Move>) {
     }
     scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     if !defend {
-        scored.truncate(MAX_CANDIDATES);
+        scored.truncate(width.max(1));
     }
     moves.extend(scored.into_iter().map(|(_, s)| Move::new(s)));
 }

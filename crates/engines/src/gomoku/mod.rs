@@ -1,7 +1,7 @@
 //! gomoku players (15×15 and 20×20, `freestyle` and `exact5`).
 //!
 //! # Engine
-//! A [`SearchAgent`] over [`EnginePosition`] (`search::Incremental` of the rules position
+//! [`TimedEngine`]: a [`SearchAgent`] over [`EnginePosition`] (`search::Incremental` of the rules position
 //! and [`GomokuState`]) with [`GomokuEval`]:
 //! - **State**: `eval::LinePatterns` (fives, open/closed fours, open/broken/closed threes,
 //!   twos, five points, per colour; `Rule::Exact` under `exact5`) updated on the four lines
@@ -13,15 +13,17 @@
 //! - **Candidates**: our five if we have one; else every square blocking an opponent five
 //!   point (only blocks: our own four would not stop the opponent's five); else, against an
 //!   opponent open three, only squares where either side makes a four (the blocks of the
-//!   three and our counter-fours); else the [`engine::MAX_CANDIDATES`] best empty squares
+//!   three and our counter-fours); else the best [`engine::MAX_CANDIDATES`] (24, 16, 12,
+//!   then 9 by distance from the root) empty squares
 //!   within Chebyshev distance 2 of a stone, by threat value (what a stone there makes for
 //!   us plus 4/5 of what it would make for the opponent, from a 3^10-entry table of line
 //!   neighbourhoods built from the `eval` pattern definitions).
 //! - **Ordering**: the same threat value as a move hint (ahead of killers/history).
 //! - **Threat search**: VCF (continuous fours, each with its single forced reply, the
-//!   defender's counter-fours respected) at the root (a few thousand nodes, failed
-//!   positions memoised) and through `Evaluator::forced_win` at interior nodes (budget
-//!   `6·depth²` nodes, from depth 2).
+//!   defender's counter-fours respected) at the root, run by [`TimedEngine`] before the
+//!   search (up to 20,000 nodes or 20% of the hard time, failed positions memoised), and
+//!   through `Evaluator::forced_win` at interior nodes (budget
+//!   `6·depth²` nodes, at most 400, from depth 2).
 //!
 //! # Baseline
 //! See [`baseline`]: the article's depth-4 alpha-beta over radius-2 candidates with its run
@@ -147,6 +149,10 @@ impl Agent<Position> for TimedEngine {
                 return result;
             }
         }
+        self.inner
+            .searcher_mut()
+            .evaluator()
+            .set_root_ply(pos.ply());
         let mut limits = TimedEngine::tighten(limits);
         if let Some(h) = limits.hard_time() {
             // The VCF's time counts against the move's budget.

@@ -184,7 +184,7 @@ fn incremental_state_matches_from_scratch() {
                 pos.generate_moves(&mut moves);
                 // Play near stones most of the time so patterns form.
                 let mut cands = Vec::new();
-                candidates(&pos, &mut cands);
+                candidates(&pos, &mut cands, 12);
                 let mv = if !cands.is_empty() && rng.random_bool(0.8) {
                     cands[rng.random_range(0..cands.len())]
                 } else {
@@ -253,5 +253,58 @@ fn board_lines_follow_line_bit_order() {
                 assert_eq!(lv.len as usize, squares.len());
             }
         }
+    }
+}
+
+/// Plays engine vs baseline from random two-move openings and prints lost games.
+#[test]
+#[ignore = "slow diagnostic"]
+fn diagnose_losses() {
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    let games: usize = std::env::var("GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6);
+    let size: u32 = std::env::var("SIZE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(15);
+    let limits = Limits::new()
+        .with_soft_time(Duration::from_millis(60))
+        .with_hard_time(Duration::from_millis(95));
+    for g in 0..games {
+        let mut engine = Position::engine(SearchOptions::default()).expect("engine");
+        let mut base = Position::baseline();
+        let mut pos = play(size, Rule::Freestyle, "");
+        let mut moves = Vec::new();
+        let mut record = Vec::new();
+        for _ in 0..2 {
+            pos.generate_moves(&mut moves);
+            let mv = moves[rng.random_range(0..moves.len())];
+            record.push(pos.format_move(mv));
+            pos.make_move(mv);
+        }
+        let engine_side = if g % 2 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        };
+        while pos.outcome().is_none() {
+            let r = if pos.side_to_move() == engine_side {
+                engine.think(&pos, &limits, &mut |_| {})
+            } else {
+                base.think(&pos, &limits, &mut |_| {})
+            };
+            let mv = r.best_move.expect("move");
+            record.push(pos.format_move(mv));
+            pos.make_move(mv);
+        }
+        let lost = pos.outcome().and_then(|o| o.winner()) != Some(engine_side);
+        println!(
+            "game {g}: engine {:?} {} : {}",
+            engine_side,
+            if lost { "LOST" } else { "won" },
+            record.join(" ")
+        );
     }
 }
