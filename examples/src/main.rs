@@ -4,6 +4,8 @@
 
 mod cli_error;
 mod commands;
+mod engine;
+mod pbrain;
 mod setup;
 
 use std::process::ExitCode;
@@ -117,6 +119,14 @@ enum Command {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
+    /// Speak the Piskvork / Gomocup brain protocol (gomoku) on stdin/stdout.
+    Pbrain {
+        /// The player behind the brain: engine, baseline or random.
+        #[arg(long, default_value = "engine")]
+        player: AgentKind,
+    },
+    /// Speak the UCI-style engine protocol (every game) on stdin/stdout.
+    Engine,
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -175,6 +185,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 run_match(&spec, a, b, games, think, openings, seed, hash)
             )?
         }
+        Command::Pbrain { player } => pbrain::run(player),
+        Command::Engine => engine::run(),
     }
 }
 

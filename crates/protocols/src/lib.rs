@@ -1,1 +1,10 @@
-//! Engine protocols (work in progress).
+//! Engine protocols for boardlab:
+//! - [`pbrain`]: the Piskvork / Gomocup brain protocol (gomoku), a pure state machine
+//!   ([`pbrain::PbrainSession`]) plus its I/O loop;
+//! - [`ugi`]: the UCI-style engine protocol for every game, the search on a worker thread
+//!   so that `stop` is read while it thinks;
+//! - [`lines`]: length-capped line reading shared by the protocols.
+
+pub mod lines;
+pub mod pbrain;
+pub mod ugi;

@@ -1,0 +1,156 @@
+//! Reading protocol lines from a pipe with a length cap, so that a peer sending garbage (a
+//! 10 MB line, no newline at all) can neither exhaust memory nor stop the engine.
+
+use std::io::{self, BufRead, Write};
+
+/// Longest line the protocols accept (a full 26×26 move list is a few kilobytes).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// One line read by [`read_line_capped`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A line without its terminator (invalid UTF-8 replaced by U+FFFD).
+    Text(String),
+    /// A line longer than the cap: its bytes were discarded up to the terminator.
+    TooLong,
+}
+
+/// Reads the next line ending in LF, CR or CR LF (a CR LF yields the line and then an
+/// empty line, which every protocol ignores). `None` at the end of the input.
+/// Holds at most `cap` bytes of a line in memory.
+pub fn read_line_capped<R: BufRead + ?Sized>(
+    input: &mut R,
+    cap: usize,
+) -> io::Result<Option<Line>> {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut too_long = false;
+    let mut seen_any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            // End of input: a last line without a terminator still counts.
+            return Ok(seen_any.then(|| finish(buf, too_long)));
+        }
+        seen_any = true;
+        let end = chunk.iter().position(|&b| b == b'\n' || b == b'\r');
+        let take = end.unwrap_or(chunk.len());
+        if !too_long {
+            if buf.len() + take > cap {
+                too_long = true;
+                buf = Vec::new();
+            } else {
+                buf.extend_from_slice(&chunk[..take]);
+            }
+        }
+        match end {
+            Some(i) => {
+                input.consume(i + 1);
+                return Ok(Some(finish(buf, too_long)));
+            }
+            None => {
+                let n = chunk.len();
+                input.consume(n);
+            }
+        }
+    }
+}
+
+fn finish(buf: Vec<u8>, too_long: bool) -> Line {
+    if too_long {
+        Line::TooLong
+    } else {
+        Line::Text(String::from_utf8_lossy(&buf).into_owned())
+    }
+}
+
+/// Writes `line` and a newline, then flushes (the protocols require a flush per line).
+pub fn write_line<W: Write + ?Sized>(out: &mut W, line: &str) -> io::Result<()> {
+    out.write_all(line.as_bytes())?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// At most `n` characters of peer text, for quoting it in an error message.
+pub fn quote(text: &str, n: usize) -> String {
+    let t: String = text.trim().chars().take(n).collect();
+    if text.trim().chars().count() > n {
+        format!("{t}...")
+    } else {
+        t
+    }
+}
+
+/// Reads a decimal integer, saturating instead of failing on huge values (`"-"` sign
+/// allowed). `None` if `text` is not an integer at all.
+pub fn parse_saturating(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let (neg, digits) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for b in digits.bytes() {
+        v = v.saturating_mul(10).saturating_add(i64::from(b - b'0'));
+    }
+    Some(if neg { -v } else { v })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(input: &[u8], cap: usize) -> Vec<Line> {
+        let mut r = io::BufReader::with_capacity(7, input);
+        let mut out = Vec::new();
+        while let Some(l) = read_line_capped(&mut r, cap).expect("in-memory read") {
+            out.push(l);
+        }
+        out
+    }
+
+    fn text(s: &str) -> Line {
+        Line::Text(s.to_string())
+    }
+
+    #[test]
+    fn terminators_and_caps() {
+        assert_eq!(
+            all(b"a\r\nbb\ncc\rd", 100),
+            vec![text("a"), text(""), text("bb"), text("cc"), text("d")]
+        );
+        assert_eq!(all(b"", 100), vec![]);
+        assert_eq!(all(b"\n", 100), vec![text("")]);
+        let long = [b'x'; 1000];
+        let mut input = long.to_vec();
+        input.extend_from_slice(b"\nok\n");
+        input.extend_from_slice(&long);
+        assert_eq!(
+            all(&input, 100),
+            vec![Line::TooLong, text("ok"), Line::TooLong]
+        );
+        assert_eq!(all(&[b'x'; 100], 100), vec![text(&"x".repeat(100))]);
+        assert_eq!(all(b"\xff\xfeab\n", 100), vec![text("\u{fffd}\u{fffd}ab")]);
+    }
+
+    #[test]
+    fn saturating_integers() {
+        assert_eq!(parse_saturating("15"), Some(15));
+        assert_eq!(parse_saturating(" -3 "), Some(-3));
+        assert_eq!(parse_saturating("+7"), Some(7));
+        assert_eq!(parse_saturating("99999999999999999999999"), Some(i64::MAX));
+        assert_eq!(
+            parse_saturating("-99999999999999999999999"),
+            Some(-i64::MAX)
+        );
+        for bad in ["", "-", "1.5", "abc", "1e3", "0x10", "--1"] {
+            assert_eq!(parse_saturating(bad), None, "{bad}");
+        }
+    }
+}
