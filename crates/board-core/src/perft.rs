@@ -8,8 +8,7 @@ use crate::position::Position;
 /// The number of move sequences of length `depth` from `pos` (sequences stop early at a
 /// finished game). `pos` is restored before returning.
 pub fn perft<P: Position>(pos: &mut P, depth: u32) -> u64 {
-    let mut buffers = vec![Vec::new(); depth.saturating_sub(1) as usize];
-    perft_with(pos, depth, &mut buffers)
+    perft_with(pos, depth, &mut Vec::new(), 0)
 }
 
 /// Perft of each legal move at depth `depth - 1`, in move-generation order.
@@ -20,33 +19,44 @@ pub fn divide<P: Position>(pos: &mut P, depth: u32) -> Vec<(P::Move, u64)> {
     }
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
-    let mut buffers = vec![Vec::new(); depth.saturating_sub(2) as usize];
+    let mut buffers = Vec::new();
     moves
         .into_iter()
         .map(|mv| {
             let undo = pos.make_move(mv);
-            let n = perft_with(pos, depth - 1, &mut buffers);
+            let n = perft_with(pos, depth - 1, &mut buffers, 0);
             pos.unmake_move(mv, undo);
             (mv, n)
         })
         .collect()
 }
 
-fn perft_with<P: Position>(pos: &mut P, depth: u32, buffers: &mut [Vec<P::Move>]) -> u64 {
+/// `buffers[level]` is the move list of the `level`-th ply below the root. The buffers are
+/// added as the recursion first reaches a level, not allocated up front for `depth`: a
+/// huge depth (`u32::MAX`) on a game that ends costs only as many buffers as the game is
+/// long.
+fn perft_with<P: Position>(
+    pos: &mut P,
+    depth: u32,
+    buffers: &mut Vec<Vec<P::Move>>,
+    level: usize,
+) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_moves(),
         _ => {
-            let Some((moves, rest)) = buffers.split_first_mut() else {
-                return 0;
-            };
-            pos.generate_moves(moves);
+            if buffers.len() <= level {
+                buffers.push(Vec::new());
+            }
+            let mut moves = std::mem::take(&mut buffers[level]);
+            pos.generate_moves(&mut moves);
             let mut total = 0;
-            for &mv in moves.iter() {
+            for &mv in &moves {
                 let undo = pos.make_move(mv);
-                total += perft_with(pos, depth - 1, rest);
+                total += perft_with(pos, depth - 1, buffers, level + 1);
                 pos.unmake_move(mv, undo);
             }
+            buffers[level] = moves;
             total
         }
     }

@@ -256,6 +256,18 @@ fn perft_matches_the_known_figures() {
     assert!(divide.iter().all(|(_, n)| *n == 8));
 }
 
+/// Regression (found by the no-panic review): perft used to allocate one move buffer per
+/// ply of `depth` up front, so `perft(u32::MAX)` tried to allocate ~100 GB and aborted.
+/// Tic-tac-toe ends within 9 plies, so no sequence is that long: the count is 0, reached
+/// by walking the whole game tree once.
+#[test]
+fn perft_of_a_huge_depth_ends_with_the_game() {
+    assert_eq!(perft(&mut start(), u32::MAX), 0);
+    let divide = board_core::divide(&mut start(), u32::MAX);
+    assert_eq!(divide.len(), 9);
+    assert!(divide.iter().all(|(_, n)| *n == 0));
+}
+
 #[test]
 fn conformance_accepts_a_correct_game() {
     let stats = testing::check_random_playouts(&start(), 7, 200, 9).unwrap();
