@@ -48,8 +48,11 @@ impl Coord {
 }
 
 impl fmt::Display for Coord {
+    /// `a1` … `z26`. The fields are public, so a column past `z` can reach here: it prints
+    /// as the character that far past `a` (never parsed back, but no overflow panic).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.col) as char, self.row as u32 + 1)
+        let letter = char::from_u32(u32::from(b'a') + u32::from(self.col)).unwrap_or('?');
+        write!(f, "{letter}{}", u32::from(self.row) + 1)
     }
 }
 
@@ -110,6 +113,19 @@ mod tests {
         ] {
             assert!(bad.parse::<Coord>().is_err(), "{bad}");
         }
+    }
+
+    /// Regression (no-panic review): `Coord`'s fields are public and `b'a' + col`
+    /// overflowed (a panic in debug builds) for a column past 158.
+    #[test]
+    fn prints_any_coord_without_panicking() {
+        assert_eq!(Coord { col: 255, row: 255 }.to_string(), "\u{160}256");
+        assert!(
+            Coord { col: 26, row: 0 }
+                .to_string()
+                .parse::<Coord>()
+                .is_err()
+        );
     }
 
     proptest! {
