@@ -21,6 +21,9 @@ pub const SPECS: &[(&str, &str)] = &[
     ("connect6", "connect6:size=7"),
 ];
 
+/// The game ids, for targets that build their own spec text.
+pub const GAMES: &[&str] = &["fourshift", "clamp", "amazons", "gomoku", "connect6"];
+
 /// Calls `$f::<Position type>($args)` for the game id `$id`.
 #[macro_export]
 macro_rules! for_game {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use board_core::{GameConfig, Position, savefile};
+use board_core::{GameConfig, Position, savefile, testing};
 use libfuzzer_sys::fuzz_target;
 
 fn run<P: Position>(spec: &str, text: &str) {
@@ -22,6 +22,14 @@ fn run<P: Position>(spec: &str, text: &str) {
         pos.generate_moves(&mut moves);
         assert_eq!(pos.count_moves(), moves.len() as u64);
         assert_eq!(pos.outcome().is_some(), moves.is_empty());
+        let _ = pos.diagram();
+        let _ = pos.outcome_reason();
+        // A parsed position is a start like any other: the conformance invariants hold
+        // from it for a few plies chosen by the text itself.
+        let choices: Vec<u32> = text.bytes().take(6).map(u32::from).collect();
+        if let Err(e) = testing::check_playout(&pos, &choices) {
+            panic!("{spec}: from '{text}': {e}");
+        }
     }
     let start = P::new(config.clone());
     if let Ok(mv) = start.parse_move(text) {
