@@ -172,7 +172,7 @@ const OWN: [i32; 8] = [0, 0, 1_000, 1_200, 1_000, 150, 120, 20];
 const OPP: [i32; 8] = [0, 0, 1_000, 900, 750, 120, 100, 15];
 
 /// Largest VCF node budget at an interior node (`6·depth²` below it).
-pub const INTERIOR_VCF_MAX: u32 = 400;
+pub const INTERIOR_VCF_MAX: u32 = 200;
 
 /// `forced_win` calls at this depth or more are taken to be the root's.
 pub const ROOT_DEPTH: u32 = 20;
@@ -233,6 +233,9 @@ pub fn static_value(my: &PatternCounts, op: &PatternCounts) -> i32 {
     }
     if op.fours() == 0 && op.open_threes() >= 2 && my.get(Pattern::ClosedThree) == 0 {
         v -= 8_000; // a double open three we can only half block
+    }
+    if op.fours() >= 1 && op.open_threes() >= 1 && my.open_threes() == 0 {
+        v -= 8_000; // a four-three: after our forced block, the three becomes an open four
     }
     v
 }

@@ -23,7 +23,7 @@
 //!   defender's counter-fours respected) at the root, run by [`TimedEngine`] before the
 //!   search (up to 20,000 nodes or 20% of the hard time, failed positions memoised), and
 //!   through `Evaluator::forced_win` at interior nodes (budget
-//!   `6·depth²` nodes, at most 400, from depth 2).
+//!   `6·depth²` nodes, at most 200, from depth 2).
 //!
 //! # Baseline
 //! See [`baseline`]: the article's depth-4 alpha-beta over radius-2 candidates with its run
@@ -60,9 +60,9 @@ pub const BENCH_POSITIONS: &[(&str, &str)] = &[
 ];
 
 /// Depth at which `boardlab bench` searches [`BENCH_POSITIONS`].
-pub const BENCH_DEPTH: u32 = 8;
+pub const BENCH_DEPTH: u32 = 10;
 
-/// The engine with a safety margin on time: the search gets [`HARD_TIME_SHARE`] of the
+/// The engine with a safety margin on time: the search gets [`HARD_TIME_SHARE`] (60%) of the
 /// caller's hard time (and at most [`SOFT_TIME_SHARE`] of its soft time), so that the
 /// root VCF, the last iteration's unwinding and a loaded machine's scheduling delays still
 /// fit in the caller's budget.
@@ -71,7 +71,7 @@ pub struct TimedEngine {
 }
 
 /// Share of the caller's hard time the search may use, in percent.
-pub const HARD_TIME_SHARE: u32 = 65;
+pub const HARD_TIME_SHARE: u32 = 60;
 /// Share of the caller's soft time after which no new iteration starts, in percent.
 pub const SOFT_TIME_SHARE: u32 = 70;
 
