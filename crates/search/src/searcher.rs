@@ -9,7 +9,7 @@ use crate::{
     options::{Limits, MAX_DEPTH, OptionsError, SearchOptions},
     ordering::OrderingTables,
     report::{IterationReport, SearchResult, SearchStats, StopReason, nps},
-    score::{Score, clamp_eval},
+    score::Score,
     tt::TranspositionTable,
     worker::{
         Completed, Context, Counters, End, Finished, MAX_PLY, RootMove, Shared, Worker,
@@ -267,7 +267,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 // Stopped before any root move was searched: the first in order (the
                 // table's move, if it has one) is still legal.
                 result.best_move = Some(first.mv);
-                result.score = Score::cp(clamp_eval(self.evaluator.evaluate(pos)));
+                result.score = Score::cp(self.evaluator.evaluate(pos));
                 result.pv = vec![first.mv];
             }
         }
