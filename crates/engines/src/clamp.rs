@@ -50,8 +50,8 @@ pub const BASELINE_DEPTH: u32 = 4;
 pub const BENCH_POSITIONS: &[(&str, &str)] = &[
     ("clamp", ""),
     ("clamp", "c6-c4 d3-d4 d6-d5 e3-e4"),
-    ("clamp", "c6-c4 f3-f5 d6-d4 e3-e5 f6-e6 c3-b4"),
-    ("clamp", "e6-e4 d3-d5 f6-f4 c3-c5 d6-c6 e3-d3 c6-b6 f3-e3"),
+    ("clamp", "c6-c4 d3-d4 d6-d5 e3-e4 h7 a2"),
+    ("clamp", "c6-c5 c3-c4 f6-f5 f3-f4 d7 e2 e6-e5 d3-d4"),
 ];
 /// The depth `boardlab bench` searches [`BENCH_POSITIONS`] to.
 pub const BENCH_DEPTH: u32 = 5;
@@ -328,12 +328,12 @@ impl Evaluator<ClampPosition> for EngineEval {
 
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        Ok(Box::new(SearchAgent::new(
+        Ok(Box::new(crate::fourshift::Margin(SearchAgent::new(
             "engine",
             EngineEval,
             options,
             Position::clone,
-        )?))
+        )?)))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {

@@ -51,11 +51,11 @@ pub const BASELINE_CENTRE_WEIGHT: i64 = 3;
 /// Benchmark positions: (game spec, moves from the start).
 pub const BENCH_POSITIONS: &[(&str, &str)] = &[
     ("fourshift", ""),
-    ("fourshift", "c3 d4 d3 c4 e3"),
-    ("fourshift", "c3 d4 d3 c4 e3 b3 c2 c5 d2 e1 b4 a5"),
+    ("fourshift", "c3 d4"),
+    ("fourshift", "c3 d4 d3 c4 e3 b3 c2 c5 d2 e1"),
     (
         "fourshift",
-        "c3 d4 d3 c4 e3 b3 c2 c5 d2 e1 b4 a5 e4 b1 f6 a1 e4-e5 c4-b5",
+        "a1 b1 c1 d1 e1 f1 b3 a3 d3 c3 f3 e3 a5 b5 c5 d5 a1-a2 b1-b2",
     ),
 ];
 /// The depth `boardlab bench` searches [`BENCH_POSITIONS`] to.
@@ -471,6 +471,20 @@ impl EngineState {
         delta * sign
     }
 
+    /// Whether a piece of `p` on `sq` could complete a near window: some window through
+    /// `sq` holds `k-2` of `p`'s pieces and none of the other's (a cheap filter for
+    /// threat-making moves).
+    fn may_threaten(&self, p: Player, sq: Square) -> bool {
+        let Some(windows) = self.windows else {
+            return false;
+        };
+        let want = self.k.saturating_sub(2);
+        windows.through(sq).iter().any(|&w| {
+            let c = self.counts[w as usize];
+            c[p.index()] == want && c[p.other().index()] == 0
+        })
+    }
+
     /// The window score (First's view).
     pub fn windows_score(&self) -> i32 {
         self.score
@@ -623,7 +637,7 @@ const VCF_MIN_DEPTH: u32 = 2;
 /// Attacking moves a VCF may use.
 const VCF_ATTACKS: u32 = 5;
 /// Moves made by one VCF search at most.
-const VCF_BUDGET: u32 = 3_000;
+const VCF_BUDGET: u32 = 400;
 
 /// Live threats of `p` in `pos` (up to `N`, filled into `out`).
 fn threats_of<const N: usize>(pos: &EnginePosition, p: Player, out: &mut [Square; N]) -> usize {
@@ -666,8 +680,10 @@ fn vcf(pos: &mut EnginePosition, attacks: u32, budget: &mut u32) -> Option<(Move
     };
     let mut replies = Vec::new();
     for &m in &moves {
-        if forced_square.is_some_and(|e| m.to() != e) {
-            continue;
+        match forced_square {
+            Some(e) if m.to() != e => continue,
+            None if !pos.state().may_threaten(s, m.to()) => continue,
+            _ => {}
         }
         if *budget == 0 {
             return None;
@@ -718,6 +734,50 @@ fn vcf(pos: &mut EnginePosition, attacks: u32, budget: &mut u32) -> Option<(Move
     None
 }
 
+/// Runs an agent with a safety margin on the hard time limit (the engine must answer
+/// within the caller's budget even on a loaded machine): the hard limit is cut to 85%,
+/// everything else is passed on.
+pub(crate) struct Margin<A>(pub(crate) A);
+
+impl<P: board_core::Position, A: Agent<P>> Agent<P> for Margin<A> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    fn new_game(&mut self) {
+        self.0.new_game();
+    }
+
+    fn set_game_history(&mut self, hashes: &[u64]) {
+        self.0.set_game_history(hashes);
+    }
+
+    fn think(
+        &mut self,
+        pos: &P,
+        limits: &search::Limits,
+        report: &mut dyn FnMut(&search::IterationReport<P::Move>),
+    ) -> search::SearchResult<P::Move> {
+        let Some(hard) = limits.hard_time() else {
+            return self.0.think(pos, limits, report);
+        };
+        let mut l = search::Limits::new().with_hard_time(hard * 85 / 100);
+        if let Some(d) = limits.depth() {
+            l = l.with_depth(d);
+        }
+        if let Some(n) = limits.nodes() {
+            l = l.with_nodes(n);
+        }
+        if let Some(t) = limits.soft_time() {
+            l = l.with_soft_time(t.min(hard * 85 / 100));
+        }
+        if let Some(f) = limits.stop_flag() {
+            l = l.with_stop_flag(f.clone());
+        }
+        self.0.think(pos, &l, report)
+    }
+}
+
 fn wrap_engine(pos: &Fourshift) -> EnginePosition {
     Incremental::new(pos.clone())
 }
@@ -728,12 +788,12 @@ fn wrap_baseline(pos: &Fourshift) -> BaselinePosition {
 
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        Ok(Box::new(SearchAgent::new(
+        Ok(Box::new(Margin(SearchAgent::new(
             "engine",
             EngineEval,
             options,
             wrap_engine,
-        )?))
+        )?)))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {

@@ -135,3 +135,62 @@ fn random_games_keep_evaluations_consistent() {
     walk("clamp:size=6", 1, 11);
     walk("clamp:size=10,zone=2,max_on_board=12", 2, 17);
 }
+
+#[test]
+#[ignore]
+fn debug_games() {
+    use std::time::Duration;
+    let spec = std::env::var("CLAMP_SPEC").unwrap_or_else(|_| "clamp".into());
+    let config: ClampConfig = spec.parse().expect("config");
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for g in 0..2 {
+        let mut p = ClampPosition::new(config);
+        let mut moves = Vec::new();
+        for _ in 0..2 {
+            p.generate_moves(&mut moves);
+            let m = moves[rng.random_range(0..moves.len())];
+            p.play(m).expect("legal");
+        }
+        let engine_first = g % 2 == 0;
+        let mut e = engine();
+        let mut b = ClampPosition::baseline();
+        let mut hashes = vec![];
+        let mut line = String::new();
+        while p.outcome().is_none() && p.ply() < 600 {
+            let eng = (p.side_to_move() == Player::First) == engine_first;
+            let lim = Limits::new()
+                .with_soft_time(Duration::from_millis(30))
+                .with_hard_time(Duration::from_millis(50));
+            hashes.push(p.hash());
+            let r = if eng {
+                e.set_game_history(&hashes);
+                e.think(&p, &lim, &mut |_| {})
+            } else {
+                b.think(&p, &lim, &mut |_| {})
+            };
+            let m = r.best_move.expect("move");
+            if p.ply().is_multiple_of(20) || p.ply() > 560 {
+                let (ep, bp) = if engine_first {
+                    (Player::First, Player::Second)
+                } else {
+                    (Player::Second, Player::First)
+                };
+                line += &format!(
+                    "[{} E{} B{} q{} {} {}] ",
+                    p.ply(),
+                    p.piece_count(ep),
+                    p.piece_count(bp),
+                    p.quiet(),
+                    if eng { "E" } else { "B" },
+                    r.score
+                );
+            }
+            p.play(m).expect("legal");
+        }
+        eprintln!(
+            "game {g} engine_first={engine_first} {:?} {line}\n {}",
+            p.outcome(),
+            p.to_position_string()
+        );
+    }
+}
