@@ -291,7 +291,19 @@ fn diagnose_losses() {
         };
         while pos.outcome().is_none() {
             let r = if pos.side_to_move() == engine_side {
-                engine.think(&pos, &limits, &mut |_| {})
+                let t0 = std::time::Instant::now();
+                let r = engine.think(&pos, &limits, &mut |_| {});
+                let ms = t0.elapsed().as_millis();
+                if ms > 75 {
+                    println!(
+                        "slow {ms} ms (search {} ms, depth {}, nodes {}) after: {}",
+                        r.stats.time.as_millis(),
+                        r.depth,
+                        r.stats.nodes,
+                        record.join(" ")
+                    );
+                }
+                r
             } else {
                 base.think(&pos, &limits, &mut |_| {})
             };
