@@ -1,0 +1,281 @@
+use std::time::Duration;
+
+use board_core::{Direction, Position as _};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rules_amazons::AmazonsConfig;
+use search::{Limits, ScoreKind};
+
+use super::*;
+
+fn parse(size: u32, s: &str) -> Position {
+    let config = AmazonsConfig::new(size).unwrap();
+    Position::from_position_string(config, s).unwrap()
+}
+
+fn think(agent: &mut dyn Agent<Position>, pos: &Position, limits: &Limits) -> AmazonsMove {
+    let r = agent.think(pos, limits, &mut |_| {});
+    let mv = r.best_move.expect("a move");
+    assert!(pos.validate(&mv).is_ok(), "illegal move {mv:?}");
+    mv
+}
+
+fn engine() -> Box<dyn Agent<Position>> {
+    Position::engine(SearchOptions::default()).unwrap()
+}
+
+/// White to move; Black's four queens share one liberty, j8.
+const WIN_IN_1_10: &str = "x6xbb/7xbb/7xx1/x9/10/10/w8w/10/10/3w2w3 w 6";
+/// Black (First on 8×8) to move; White's queens share one liberty, h6.
+const WIN_IN_1_8: &str = "x4xww/5xww/5xx1/x7/8/b6b/8/2b2b2 b 6";
+
+#[test]
+fn wins_in_one() {
+    for (size, s) in [(10, WIN_IN_1_10), (8, WIN_IN_1_8)] {
+        let pos = parse(size, s);
+        for limits in [
+            Limits::new().with_depth(3),
+            Limits::new().with_move_time(Duration::from_millis(100)),
+        ] {
+            let mut e = engine();
+            let r = e.think(&pos, &limits, &mut |_| {});
+            let mv = r.best_move.unwrap();
+            let mut after = pos.clone();
+            after.play(mv).unwrap();
+            assert_eq!(
+                after.outcome(),
+                Some(board_core::Outcome::Win(pos.side_to_move())),
+                "{s}: {}",
+                pos.format_move(mv)
+            );
+            assert_eq!(r.score.kind(), ScoreKind::Win(1));
+        }
+    }
+}
+
+/// Whether the side to move at `pos` has a move that leaves the opponent without moves.
+fn has_immediate_win(pos: &Position) -> bool {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut p = pos.clone();
+    moves.iter().any(|&mv| {
+        let undo = p.make_move(mv);
+        let won = !p.has_legal_move(p.side_to_move());
+        p.unmake_move(mv, undo);
+        won
+    })
+}
+
+#[test]
+fn avoids_immediate_loss() {
+    // White's queens a1 b1 a2 b2 have one liberty, a3: Black threatens to burn it.
+    let pos = parse(10, "3b2b3/10/10/b8b/10/10/10/1xx7/wwx7/wwx7 w 4");
+    let mut other = pos.clone();
+    let mut moves = Vec::new();
+    other.generate_moves(&mut moves);
+    // The threat is real: after a useless White move Black wins at once.
+    let useless = moves
+        .iter()
+        .copied()
+        .find(|m| {
+            let mut p = pos.clone();
+            p.play(*m).unwrap();
+            has_immediate_win(&p)
+        })
+        .unwrap();
+    other.play(useless).unwrap();
+    for limits in [
+        Limits::new().with_depth(2),
+        Limits::new().with_move_time(Duration::from_millis(100)),
+    ] {
+        let mv = think(engine().as_mut(), &pos, &limits);
+        let mut after = pos.clone();
+        after.play(mv).unwrap();
+        assert!(!has_immediate_win(&after), "{}", pos.format_move(mv));
+    }
+}
+
+#[test]
+fn separated_endgame_prefers_more_squares() {
+    // The players are walled apart (column e is all arrows): filling counts decide.
+    let pos = parse(8, "b3x3/b3x3/b3x3/b3x3/4x3/4xw1w/4x3/4xw1w b 8");
+    let v = engine_value(&pos);
+    // Black (to move) has 4×8 − 4 = 28 empty squares, White 3×8 − 4 = 20.
+    assert_eq!(v, 100 * (28 - 20) - 50);
+}
+
+#[test]
+fn baseline_matches_the_article_formula() {
+    // Hand count (Black to move): Black mobility a3 14 + h3 17 + c1 17 + f1 14 = 62,
+    // White g8 0 + h8 0 + g7 1 + h7 3 = 4; centre distances Black 3+3+3+3 = 12,
+    // White g8 3 + h8 3 + g7 2 + h7 3 = 11.
+    let pos = parse(8, WIN_IN_1_8);
+    assert_eq!(queen_mobility(&pos, pos.side_to_move()), 62);
+    assert_eq!(queen_mobility(&pos, pos.side_to_move().other()), 4);
+    assert_eq!(baseline_value(&pos), 100 * (62 - 4) - 6 * (12 - 11));
+    for size in [8, 10] {
+        let start = Position::new(AmazonsConfig::new(size).unwrap());
+        assert_eq!(baseline_value(&start), 0);
+    }
+    assert_eq!(centre_distance(10, Square(0)), 4); // a1
+    assert_eq!(centre_distance(10, Square(44)), 0); // e5
+    assert_eq!(centre_distance(10, Square(9)), 4); // j1
+    assert_eq!(centre_distance(8, Square(63)), 3); // h8
+}
+
+/// The article's formula with plain ray walks, for comparison.
+fn naive_baseline(pos: &Position) -> i32 {
+    let g = pos.geometry();
+    let mob = |pl: Player| -> i32 {
+        squares(pos.queens(pl))
+            .map(|q| {
+                Direction::ALL
+                    .iter()
+                    .map(|&d| {
+                        g.ray(q, d)
+                            .take_while(|&s| pos.piece_at(s).is_none())
+                            .count() as i32
+                    })
+                    .sum::<i32>()
+            })
+            .sum()
+    };
+    let n = pos.size() as i32;
+    let centre = |pl: Player| -> i32 {
+        squares(pos.queens(pl))
+            .map(|q| {
+                let (c, r) = (g.col(q) as i32, g.row(q) as i32);
+                let ax = |x: i32| (n / 2 - 1 - x).max(x - n / 2).max(0);
+                ax(c).max(ax(r))
+            })
+            .sum()
+    };
+    let me = pos.side_to_move();
+    100 * (mob(me) - mob(me.other())) - 6 * (centre(me) - centre(me.other()))
+}
+
+fn random_playout(size: u32, seed: u64, mut f: impl FnMut(&Position)) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pos = Position::new(AmazonsConfig::new(size).unwrap());
+    let mut moves = Vec::new();
+    while pos.outcome().is_none() {
+        f(&pos);
+        pos.generate_moves(&mut moves);
+        let mv = moves[rng.random_range(0..moves.len())];
+        pos.play(mv).unwrap();
+    }
+    f(&pos);
+}
+
+#[test]
+fn baseline_equals_naive_along_playouts() {
+    for (size, seed) in [(8, 1), (10, 2), (8, 3)] {
+        random_playout(size, seed, |p| {
+            assert_eq!(baseline_value(p), naive_baseline(p))
+        });
+    }
+}
+
+#[test]
+fn candidates_are_legal_and_complete() {
+    let start = Position::new(AmazonsConfig::default());
+    let mut all = Vec::new();
+    BaselineEval.candidates(&start, &mut all);
+    assert_eq!(all.len(), 2176);
+    for (size, seed) in [(10, 5), (8, 6)] {
+        random_playout(size, seed, |p| {
+            let mut moves = Vec::new();
+            BaselineEval.candidates(p, &mut moves);
+            assert_eq!(moves.len() as u64, p.count_moves());
+            assert!(moves.iter().all(|m| p.validate(m).is_ok()));
+            let mut c = Vec::new();
+            EngineEval.candidates(&wrap_engine(p), &mut c);
+            assert!(c.iter().all(|m| p.validate(m).is_ok()));
+            assert_eq!(c.is_empty(), moves.is_empty());
+            assert!(c.len() <= ROOT_K);
+            if let Some(&first) = moves.first() {
+                let mut w = wrap_engine(p);
+                w.make_move(first);
+                if w.outcome().is_none() {
+                    EngineEval.candidates(&w, &mut c);
+                    assert!(!c.is_empty() && c.len() <= K_BY_PLY[0]);
+                    assert!(c.iter().all(|m| w.validate(m).is_ok()));
+                }
+            }
+        });
+    }
+}
+
+#[test]
+fn eval_state_round_trips_and_matches_scratch() {
+    random_playout(10, 9, |p| {
+        let mut w = wrap_engine(p);
+        let before = w.clone();
+        let mut moves = Vec::new();
+        p.generate_moves(&mut moves);
+        for &mv in moves.iter().step_by(97) {
+            let undo = w.make_move(mv);
+            assert_eq!(w.state().root, p.ply());
+            let mut scratch = p.clone();
+            scratch.play(mv).unwrap();
+            assert_eq!(w.position(), &scratch);
+            let mut d = AmazonsDistances::default();
+            if scratch.outcome().is_none() {
+                assert_eq!(engine_value(&scratch), engine_value_with(&scratch, &mut d));
+            }
+            w.unmake_move(mv, undo);
+            assert_eq!(w, before);
+        }
+    });
+}
+
+#[test]
+fn engine_and_baseline_play_legal_moves() {
+    for size in [8, 10] {
+        let mut pos = Position::new(AmazonsConfig::new(size).unwrap());
+        let mut e = engine();
+        let mut b = Position::baseline();
+        let limits = Limits::new().with_nodes(3000);
+        for i in 0..6 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let mv = if i % 2 == 0 {
+                think(e.as_mut(), &pos, &limits)
+            } else if size == 8 {
+                think(b.as_mut(), &pos, &limits)
+            } else {
+                think(e.as_mut(), &pos, &Limits::new().with_depth(1))
+            };
+            pos.play(mv).unwrap();
+        }
+    }
+}
+
+#[test]
+fn bench_positions_parse() {
+    for (spec, moves) in BENCH_POSITIONS {
+        let config: AmazonsConfig = spec.parse().unwrap();
+        let mut pos = Position::new(config);
+        for m in moves.split_whitespace() {
+            let mv = pos.parse_legal_move(m).unwrap();
+            pos.play(mv).unwrap();
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn print_selfplay() {
+    for size in [10, 8] {
+        let mut pos = Position::new(AmazonsConfig::new(size).unwrap());
+        let mut e = engine();
+        let mut line = Vec::new();
+        for _ in 0..12 {
+            let mv = think(e.as_mut(), &pos, &Limits::new().with_depth(1));
+            line.push(pos.format_move(mv));
+            pos.play(mv).unwrap();
+        }
+        println!("{size}: {}", line.join(" "));
+    }
+}
