@@ -19,8 +19,9 @@ pub enum Piece {
     Arrow,
 }
 
-/// The undo record of [`make_move`](board_core::Position::make_move): the squares' mobility before the move
-/// (the board itself is restored by toggling the move's three squares back).
+/// The undo record of [`make_move`](board_core::Position::make_move): the squares'
+/// mobility before the move (the board itself is restored by toggling the move's three
+/// squares back).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AmazonsUndo {
     mobility: [u8; CELLS],
@@ -104,7 +105,9 @@ fn bit(sq: usize) -> u128 {
 
 impl AmazonsPosition {
     /// An empty board (no queens, no arrows), `First` to move at ply 0. Callers place
-    /// pieces with [`put`](Self::put) and then fix the hash.
+    /// pieces with [`put`](Self::put), set the side and ply, then call
+    /// [`refresh_mobility`](Self::refresh_mobility) and
+    /// [`hash_from_scratch`](Self::hash_from_scratch).
     pub(crate) fn empty(config: AmazonsConfig) -> AmazonsPosition {
         let size = config.size() as u8;
         let tables = tables(size);

@@ -462,7 +462,7 @@ fn random_boards_agree() {
 /// `cargo test --release -p rules-amazons --test reference -- --ignored --nocapture`).
 #[test]
 #[ignore = "slow: the naive reference takes minutes"]
-fn standard_perft3_agrees_with_reference() {
+fn standard_depth3_agrees_with_reference() {
     let naive = Naive::start(10);
     let mut pos = AmazonsPosition::new(config(10));
     let mut total = 0;
