@@ -51,8 +51,8 @@ pub const BASELINE_CENTRE_WEIGHT: i64 = 3;
 /// Benchmark positions: (game spec, moves from the start).
 pub const BENCH_POSITIONS: &[(&str, &str)] = &[
     ("fourshift", ""),
-    ("fourshift", "c3 d4"),
-    ("fourshift", "c3 d4 d3 c4 e3 b3 c2 c5 d2 e1"),
+    ("fourshift", "a1 f6 f1 a6"),
+    ("fourshift", "c3 d4 d3"),
     (
         "fourshift",
         "a1 b1 c1 d1 e1 f1 b3 a3 d3 c3 f3 e3 a5 b5 c5 d5 a1-a2 b1-b2",

@@ -232,3 +232,51 @@ fn debug_games() {
     }
     eprintln!("score {score}");
 }
+
+#[test]
+#[ignore]
+fn debug_arena_first() {
+    use std::time::Duration;
+    for pair in 0..25u64 {
+        let pair_seed = 1u64.wrapping_add(pair).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut rng = ChaCha8Rng::seed_from_u64(pair_seed);
+        let mut p = Fourshift::new(FourshiftConfig::default());
+        let mut moves = Vec::new();
+        let mut line = String::new();
+        for _ in 0..2 {
+            p.generate_moves(&mut moves);
+            let m = moves[rng.random_range(0..moves.len())];
+            line += &format!("{} ", p.format_move(m));
+            p.play(m).expect("legal");
+        }
+        let mut e =
+            Fourshift::engine(SearchOptions::default().with_seed(pair_seed)).expect("engine");
+        let mut b = Fourshift::baseline();
+        let mut hashes = vec![];
+        while p.outcome().is_none() {
+            let eng = p.side_to_move() == Player::First;
+            let lim = Limits::new()
+                .with_soft_time(Duration::from_millis(60))
+                .with_hard_time(Duration::from_millis(95));
+            hashes.push(p.hash());
+            let r = if eng {
+                e.set_game_history(&hashes);
+                e.think(&p, &lim, &mut |_| {})
+            } else {
+                b.think(&p, &lim, &mut |_| {})
+            };
+            let m = r.best_move.expect("move");
+            line += &format!(
+                "{}{}({} d{}) ",
+                if eng { "E:" } else { "B:" },
+                p.format_move(m),
+                r.score,
+                r.depth
+            );
+            p.play(m).expect("legal");
+        }
+        if p.outcome().and_then(|o| o.winner()) != Some(Player::First) {
+            eprintln!("pair {pair}: {line}\n  {}", p.to_position_string());
+        }
+    }
+}
