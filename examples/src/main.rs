@@ -6,6 +6,7 @@ mod cli_error;
 mod commands;
 mod engine;
 mod pbrain;
+mod play_cmd;
 mod setup;
 
 use std::process::ExitCode;
@@ -127,6 +128,33 @@ enum Command {
     },
     /// Speak the UCI-style engine protocol (every game) on stdin/stdout.
     Engine,
+    /// Play in the terminal against the engine (or another person): moves, undo, save, hint.
+    Play {
+        /// Game spec, e.g. `gomoku` or `fourshift:pieces=6`.
+        spec: String,
+        /// Which sides people play: first, second, both or none.
+        #[arg(long, default_value = "first")]
+        human: ::play::Humans,
+        #[command(flatten)]
+        think: ThinkArgs,
+        /// Continue a saved game.
+        #[arg(long)]
+        load: Option<String>,
+        /// No ANSI colours (also off with NO_COLOR set or when stdout is not a terminal).
+        #[arg(long)]
+        no_color: bool,
+        /// Seed for the engine's tie-breaks.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Step through a saved game: Enter = next move, b = back, a number = jump.
+    Replay {
+        /// A save file.
+        file: String,
+        /// No ANSI colours.
+        #[arg(long)]
+        no_color: bool,
+    },
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -187,10 +215,28 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Pbrain { player } => pbrain::run(player),
         Command::Engine => engine::run(),
+        Command::Play {
+            spec,
+            human,
+            think,
+            load,
+            no_color,
+            seed,
+        } => {
+            let id = setup::game_id(&spec)?;
+            let think = think.think(Think::Time(1000));
+            let load = load.as_deref();
+            with_game!(
+                id.as_str(),
+                run_play(&spec, human, think, load, no_color, seed)
+            )?
+        }
+        Command::Replay { file, no_color } => play_cmd::run_replay_file(&file, no_color),
     }
 }
 
 use commands::{run_analyze, run_match, run_perft, run_show};
+use play_cmd::run_play;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

@@ -1,0 +1,196 @@
+//! Drawing a position for people: the game's diagram with the last move marked, and a
+//! status line (whose turn, phase, counters, move number).
+
+use board_core::{GameConfig, Position};
+
+const RESET: &str = "\x1b[0m";
+const MARK: &str = "\x1b[1;33m";
+const FIRST: &str = "\x1b[1;31m";
+const SECOND: &str = "\x1b[1;36m";
+const DIM: &str = "\x1b[2m";
+
+/// The squares named in a move's notation, as (column, row), 0-based.
+pub fn move_squares(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !c.is_ascii_alphabetic() {
+            continue;
+        }
+        let col = (c.to_ascii_lowercase() as u8 - b'a') as usize;
+        let mut row = 0usize;
+        let mut digits = 0;
+        while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+            row = row.saturating_mul(10).saturating_add(d as usize);
+            digits += 1;
+            chars.next();
+        }
+        if digits > 0 && row > 0 {
+            out.push((col, row - 1));
+        }
+    }
+    out
+}
+
+/// The diagram of `pos` with `[` `]` around the squares of `last` (a move's notation), in
+/// colour when `color` is set.
+pub fn board<P: Position>(pos: &P, last: Option<&str>, color: bool) -> String {
+    let diagram = pos.diagram();
+    // Amazons draws arrows as `x`: not a player's piece.
+    let arrows = <P::Config as GameConfig>::GAME_ID == "amazons";
+    let marks = last.map(move_squares).unwrap_or_default();
+    let mut out = String::with_capacity(diagram.len() * 2);
+    for line in diagram.lines() {
+        let mut chars: Vec<char> = line.chars().collect();
+        let row = row_number(line);
+        let width = line.len() - line.trim_start().len();
+        let num_width = row.map_or(0, |r| (r + 1).to_string().len() + width);
+        let mut marked = vec![false; chars.len()];
+        if let Some(row) = row {
+            for &(col, r) in &marks {
+                if r != row {
+                    continue;
+                }
+                let at = num_width + 1 + 2 * col;
+                if at == 0 || at + 1 >= chars.len() {
+                    continue;
+                }
+                marked[at] = true;
+                if chars[at - 1] == ' ' || chars[at - 1] == ']' {
+                    chars[at - 1] = if chars[at - 1] == ']' { '|' } else { '[' };
+                }
+                if chars[at + 1] == ' ' {
+                    chars[at + 1] = ']';
+                }
+            }
+        }
+        if color && row.is_some() {
+            let cols = line.split_whitespace().count().saturating_sub(2);
+            let last_cell = num_width + 2 * cols;
+            for (i, &c) in chars.iter().enumerate() {
+                let cell = i > num_width && (i - num_width) % 2 == 1 && i < last_cell;
+                match c {
+                    '[' | ']' | '|' => {
+                        out.push_str(MARK);
+                        out.push(c);
+                        out.push_str(RESET);
+                    }
+                    _ if cell && marked[i] => {
+                        out.push_str(MARK);
+                        out.push(c);
+                        out.push_str(RESET);
+                    }
+                    'x' if cell && arrows => {
+                        out.push_str(DIM);
+                        out.push(c);
+                        out.push_str(RESET);
+                    }
+                    'X' | 'x' | 'b' if cell => {
+                        out.push_str(FIRST);
+                        out.push(c);
+                        out.push_str(RESET);
+                    }
+                    'O' | 'o' | 'w' if cell => {
+                        out.push_str(SECOND);
+                        out.push(c);
+                        out.push_str(RESET);
+                    }
+                    '.' if cell => {
+                        out.push_str(DIM);
+                        out.push(c);
+                        out.push_str(RESET);
+                    }
+                    _ => out.push(c),
+                }
+            }
+        } else {
+            out.extend(chars.iter());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The 0-based row a diagram line draws, if it is a row line (`10 . x .  10`).
+fn row_number(line: &str) -> Option<usize> {
+    let first = line.split_whitespace().next()?;
+    let n: usize = first.parse().ok()?;
+    let last = line.split_whitespace().last()?;
+    (last == first && n > 0).then(|| n - 1)
+}
+
+/// Extra, game-specific status read from the position string (which every game has):
+/// fourshift's phase and pieces in hand, clamp's quiet counter.
+pub fn details<P: Position>(pos: &P) -> Option<String> {
+    let ps = pos.to_position_string();
+    let fields: Vec<&str> = ps.split_whitespace().collect();
+    match <P::Config as GameConfig>::GAME_ID {
+        "fourshift" => {
+            let black: u32 = fields.get(2)?.parse().ok()?;
+            let white: u32 = fields.get(3)?.parse().ok()?;
+            if black + white > 0 {
+                Some(format!(
+                    "placing: {} {black} in hand, {} {white} in hand",
+                    pos.player_name(board_core::Player::First),
+                    pos.player_name(board_core::Player::Second)
+                ))
+            } else {
+                Some("moving".to_string())
+            }
+        }
+        "clamp" => {
+            let quiet = fields.get(2)?;
+            let limit = pos
+                .config()
+                .to_string()
+                .split([':', ','])
+                .find_map(|kv| kv.strip_prefix("quiet_limit=").map(str::to_string));
+            Some(match limit {
+                Some(limit) => format!("quiet moves {quiet}/{limit}"),
+                None => format!("quiet moves {quiet}"),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// `move 5 · Black to move · placing: …`, or the result of a finished game.
+pub fn status<P: Position>(pos: &P) -> String {
+    if let Some(reason) = pos.outcome_reason() {
+        return format!("move {} · game over: {reason}", pos.ply());
+    }
+    let mut s = format!(
+        "move {} · {} to move",
+        pos.ply() + 1,
+        pos.player_name(pos.side_to_move())
+    );
+    if let Some(d) = details(pos) {
+        s.push_str(" · ");
+        s.push_str(&d);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_of_moves() {
+        assert_eq!(move_squares("c3"), vec![(2, 2)]);
+        assert_eq!(move_squares("d1-d7/g7"), vec![(3, 0), (3, 6), (6, 6)]);
+        assert_eq!(move_squares("j11,k12"), vec![(9, 10), (10, 11)]);
+        assert_eq!(
+            move_squares("z99999999999999999999999"),
+            vec![(25, usize::MAX - 1)]
+        );
+        assert!(move_squares("a0 ??").is_empty());
+    }
+
+    #[test]
+    fn rows() {
+        assert_eq!(row_number("10 . x .  10"), Some(9));
+        assert_eq!(row_number(" 9 . x .  9"), Some(8));
+        assert_eq!(row_number("   a b c"), None);
+    }
+}

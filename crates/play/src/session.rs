@@ -1,0 +1,402 @@
+//! [`Session`]: one game in the terminal, driven by lines of input.
+
+use std::io::{self, BufRead, Write};
+
+use board_core::{GameConfig, Player, Position, savefile};
+use engines::Agent;
+use search::Limits;
+
+use crate::render;
+
+/// Which sides people play (the others are played by the computer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Humans {
+    /// People play the first player; the computer the second.
+    #[default]
+    First,
+    Second,
+    Both,
+    None,
+}
+
+impl Humans {
+    /// Whether a person plays `player`.
+    pub fn plays(self, player: Player) -> bool {
+        match self {
+            Humans::First => player == Player::First,
+            Humans::Second => player == Player::Second,
+            Humans::Both => true,
+            Humans::None => false,
+        }
+    }
+}
+
+/// An unknown `--human` value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown side '{0}': expected first, second, both or none")]
+pub struct UnknownHumans(pub String);
+
+impl std::str::FromStr for Humans {
+    type Err = UnknownHumans;
+    fn from_str(s: &str) -> Result<Humans, UnknownHumans> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "first" => Ok(Humans::First),
+            "second" => Ok(Humans::Second),
+            "both" => Ok(Humans::Both),
+            "none" => Ok(Humans::None),
+            _ => Err(UnknownHumans(s.chars().take(32).collect())),
+        }
+    }
+}
+
+/// How a session looks and how long the computer thinks.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub humans: Humans,
+    /// The computer's budget per move (and for hints).
+    pub limits: Limits,
+    /// ANSI colours on the board.
+    pub color: bool,
+    /// Repeat each input line after the prompt (for piped input, so transcripts read well).
+    pub echo: bool,
+}
+
+impl Default for Settings {
+    /// A person plays first, the computer thinks one second a move, no colour.
+    fn default() -> Settings {
+        Settings {
+            humans: Humans::First,
+            limits: Limits::new().with_move_time(std::time::Duration::from_secs(1)),
+            color: false,
+            echo: false,
+        }
+    }
+}
+
+/// The help text printed by `help`.
+pub const HELP: &str = "\
+Enter a move in the game's notation (c3, c3-c4, d1-d7/g7, j11,k12) or with the squares
+separated by spaces (c3 c4, d1 d7 g7, j11 k12). Commands:
+  undo         take back to your previous turn (again and again to the start)
+  restart      start a new game with the same rules
+  save FILE    write the game to FILE
+  load FILE    continue the game saved in FILE
+  hint         the computer's suggestion and its score
+  help         this text
+  quit         leave
+";
+
+/// One game of `P` between people and/or a computer player.
+///
+/// The session reads commands and moves line by line and writes the boards and messages
+/// to `out`; the computer's thinking progress goes to `progress`.
+pub struct Session<P: Position> {
+    start: P,
+    /// Positions before each move played, so undo is exact.
+    history: Vec<P>,
+    moves: Vec<P::Move>,
+    pos: P,
+    computer: Option<Box<dyn Agent<P>>>,
+    settings: Settings,
+    /// Whether the game-over message for the current position has been shown.
+    announced: bool,
+}
+
+/// What to do after a line of input.
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl<P: Position> Session<P> {
+    /// A session from the start position `start`; `computer` plays the sides people do not
+    /// and gives hints (without one, only people can play and `hint` is unavailable).
+    pub fn new(start: P, computer: Option<Box<dyn Agent<P>>>, settings: Settings) -> Self {
+        Session {
+            pos: start.clone(),
+            start,
+            history: Vec::new(),
+            moves: Vec::new(),
+            computer,
+            settings,
+            announced: false,
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &P {
+        &self.pos
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[P::Move] {
+        &self.moves
+    }
+
+    /// Plays the moves of a save file's text (replacing the current game).
+    pub fn load_text(&mut self, text: &str) -> Result<(), String> {
+        let game = savefile::load::<P>(text).map_err(|e| e.to_string())?;
+        let mut pos = P::new(game.position.config().clone());
+        let mut history = Vec::with_capacity(game.moves.len());
+        for &mv in &game.moves {
+            history.push(pos.clone());
+            pos.make_move(mv);
+        }
+        self.start = P::new(game.position.config().clone());
+        self.history = history;
+        self.moves = game.moves;
+        self.pos = pos;
+        self.announced = false;
+        if let Some(c) = self.computer.as_mut() {
+            c.new_game();
+        }
+        Ok(())
+    }
+
+    /// The game so far in the save format.
+    pub fn save_text(&self) -> String {
+        savefile::save::<P>(self.start.config(), &self.moves)
+    }
+
+    /// Runs the session until `quit` or the end of input.
+    pub fn run(
+        &mut self,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+        progress: &mut dyn Write,
+    ) -> io::Result<()> {
+        writeln!(
+            out,
+            "{}: type a move, or 'help' for the commands.",
+            self.start.config()
+        )?;
+        self.show(out)?;
+        let mut line = String::new();
+        loop {
+            if self.pos.outcome().is_none() && !self.settings.humans.plays(self.pos.side_to_move())
+            {
+                if self.computer_move(out, progress)? {
+                    continue;
+                }
+                // The computer could not move: let the people decide what to do.
+            }
+            if self.pos.outcome().is_some() && !self.announced {
+                self.announced = true;
+                let reason = self.pos.outcome_reason().unwrap_or_default();
+                writeln!(out, "Game over: {reason}.")?;
+                writeln!(
+                    out,
+                    "Type 'save FILE' to keep the game, 'undo', 'restart' or 'quit'."
+                )?;
+            }
+            write!(out, "> ")?;
+            out.flush()?;
+            line.clear();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                return Ok(());
+            }
+            let text = line.trim().to_string();
+            if self.settings.echo {
+                writeln!(out, "{text}")?;
+            }
+            if let Flow::Quit = self.handle(&text, out, progress)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Prints the board and the status line.
+    pub fn show(&self, out: &mut dyn Write) -> io::Result<()> {
+        let last = match (self.history.last(), self.moves.last()) {
+            (Some(before), Some(&mv)) => Some(before.format_move(mv)),
+            _ => None,
+        };
+        write!(
+            out,
+            "{}",
+            render::board(&self.pos, last.as_deref(), self.settings.color)
+        )?;
+        let mut status = render::status(&self.pos);
+        if let Some(last) = &last {
+            status.push_str(&format!(" · last move {last}"));
+        }
+        writeln!(out, "{status}")
+    }
+
+    fn handle(
+        &mut self,
+        text: &str,
+        out: &mut dyn Write,
+        progress: &mut dyn Write,
+    ) -> io::Result<Flow> {
+        let (word, rest) = match text.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (text, ""),
+        };
+        match word.to_ascii_lowercase().as_str() {
+            "" => {}
+            "quit" | "exit" | "q" => return Ok(Flow::Quit),
+            "help" | "?" => write!(out, "{HELP}")?,
+            "undo" => self.undo(out)?,
+            "restart" => {
+                self.pos = self.start.clone();
+                self.history.clear();
+                self.moves.clear();
+                self.announced = false;
+                if let Some(c) = self.computer.as_mut() {
+                    c.new_game();
+                }
+                writeln!(out, "New game.")?;
+                self.show(out)?;
+            }
+            "save" if rest.is_empty() => writeln!(out, "error: save needs a file name")?,
+            "save" => match std::fs::write(rest, self.save_text()) {
+                Ok(()) => writeln!(out, "Saved {} moves to {rest}.", self.moves.len())?,
+                Err(e) => writeln!(out, "error: cannot write {rest}: {e}")?,
+            },
+            "load" if rest.is_empty() => writeln!(out, "error: load needs a file name")?,
+            "load" => match read_limited(rest) {
+                Ok(text) => match self.load_text(&text) {
+                    Ok(()) => {
+                        writeln!(out, "Loaded {} moves from {rest}.", self.moves.len())?;
+                        self.show(out)?;
+                    }
+                    Err(e) => writeln!(out, "error: {rest}: {e}")?,
+                },
+                Err(e) => writeln!(out, "error: cannot read {rest}: {e}")?,
+            },
+            "hint" => self.hint(out, progress)?,
+            _ => self.human_move(text, out)?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn human_move(&mut self, text: &str, out: &mut dyn Write) -> io::Result<()> {
+        if let Some(reason) = self.pos.outcome_reason() {
+            return writeln!(out, "error: the game is over ({reason})");
+        }
+        match self.pos.parse_legal_move(text) {
+            Ok(mv) => {
+                self.play(mv);
+                self.show(out)
+            }
+            Err(e) => writeln!(out, "error: {e}"),
+        }
+    }
+
+    fn play(&mut self, mv: P::Move) {
+        self.history.push(self.pos.clone());
+        self.pos.make_move(mv);
+        self.moves.push(mv);
+    }
+
+    fn undo(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if self.moves.is_empty() {
+            return writeln!(out, "error: nothing to undo: this is the start of the game");
+        }
+        let humans = self.settings.humans;
+        loop {
+            let (Some(before), Some(_)) = (self.history.pop(), self.moves.pop()) else {
+                break;
+            };
+            self.pos = before;
+            if self.moves.is_empty() || humans.plays(self.pos.side_to_move()) {
+                break;
+            }
+        }
+        self.announced = false;
+        writeln!(out, "Took back to move {}.", self.pos.ply() + 1)?;
+        self.show(out)
+    }
+
+    /// The computer's move; `false` if it had none to give.
+    fn computer_move(&mut self, out: &mut dyn Write, progress: &mut dyn Write) -> io::Result<bool> {
+        let Some(mv) = self.think(progress)? else {
+            writeln!(out, "error: the computer found no move")?;
+            return Ok(false);
+        };
+        let text = self.pos.format_move(mv);
+        let name = self.pos.player_name(self.pos.side_to_move());
+        if self.pos.validate(&mv).is_err() {
+            writeln!(out, "error: the computer chose an illegal move {text}")?;
+            return Ok(false);
+        }
+        self.play(mv);
+        writeln!(out, "{name} (computer) plays {text}")?;
+        self.show(out)?;
+        Ok(true)
+    }
+
+    /// Runs the computer on the current position, with progress lines on `progress`.
+    fn think(&mut self, progress: &mut dyn Write) -> io::Result<Option<P::Move>> {
+        Ok(self.think_scored(progress)?.map(|(mv, _, _)| mv))
+    }
+
+    fn think_scored(
+        &mut self,
+        progress: &mut dyn Write,
+    ) -> io::Result<Option<(P::Move, search::Score, u32)>> {
+        let Some(agent) = self.computer.as_mut() else {
+            return Ok(None);
+        };
+        let hashes: Vec<u64> = self
+            .history
+            .iter()
+            .map(Position::hash)
+            .chain(std::iter::once(self.pos.hash()))
+            .collect();
+        agent.set_game_history(&hashes);
+        let pos = &self.pos;
+        let mut failed = None;
+        let result = agent.think(pos, &self.settings.limits, &mut |it| {
+            let line = format!(
+                "thinking: depth {} score {} nodes {} time {} ms pv {}",
+                it.depth,
+                it.score,
+                it.nodes,
+                it.time.as_millis(),
+                search::format_pv(pos, &it.pv)
+            );
+            if let Err(e) = writeln!(progress, "{line}") {
+                failed = Some(e);
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        Ok(result.best_move.map(|mv| (mv, result.score, result.depth)))
+    }
+
+    fn hint(&mut self, out: &mut dyn Write, progress: &mut dyn Write) -> io::Result<()> {
+        if let Some(reason) = self.pos.outcome_reason() {
+            return writeln!(out, "error: the game is over ({reason})");
+        }
+        if self.computer.is_none() {
+            return writeln!(out, "error: no computer player to ask for a hint");
+        }
+        match self.think_scored(progress)? {
+            Some((mv, score, depth)) => writeln!(
+                out,
+                "hint: {} (score {score}, depth {depth})",
+                self.pos.format_move(mv)
+            ),
+            None => writeln!(out, "error: the computer found no move"),
+        }
+    }
+}
+
+/// Reads a file of at most [`savefile::MAX_BYTES`] bytes.
+pub(crate) fn read_limited(path: &str) -> io::Result<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut text = String::new();
+    file.take(savefile::MAX_BYTES as u64 + 1)
+        .read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// The game id of `P`'s spec strings.
+pub fn game_id<P: Position>() -> &'static str {
+    <P::Config as GameConfig>::GAME_ID
+}
