@@ -6,11 +6,19 @@
 //! Everything is deterministic under the seed when the agents are (fixed depth, or the
 //! single-threaded engine with node limits).
 
+mod balance;
 mod game;
 mod report;
+mod selfplay;
+pub mod stats;
 
+pub use balance::BalanceStats;
 pub use game::{GameRecord, MoveTiming, play_game, random_opening};
 pub use report::{MatchReport, Side, Tally};
+pub use selfplay::{
+    PlayedGame, SelfplayError, SelfplaySettings, SelfplaySummary, play_indexed, records_text,
+    run_selfplay, split_records,
+};
 
 use std::time::Duration;
 

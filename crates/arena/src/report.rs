@@ -30,7 +30,7 @@ impl Tally {
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games() as f64
     }
 
-    fn add(&mut self, outcome: Outcome, me: Player) {
+    pub(crate) fn add(&mut self, outcome: Outcome, me: Player) {
         match outcome {
             Outcome::Draw => self.draws += 1,
             Outcome::Win(p) if p == me => self.wins += 1,

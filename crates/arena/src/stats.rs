@@ -1,0 +1,75 @@
+//! Interval estimates for match results.
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// The Wilson score interval (95%) of a proportion of `successes` in `trials`;
+/// `(0, 1)` without trials.
+pub fn wilson_95(successes: u32, trials: u32) -> (f64, f64) {
+    if trials == 0 {
+        return (0.0, 1.0);
+    }
+    let n = trials as f64;
+    let p = successes as f64 / n;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The Elo difference that an expected score `s` (0..1) corresponds to, clamped to
+/// ±1000 for the all-win / all-loss cases.
+pub fn elo_of_score(s: f64) -> f64 {
+    let s = s.clamp(1e-9, 1.0 - 1e-9);
+    (-400.0 * (1.0 / s - 1.0).log10()).clamp(-1000.0, 1000.0)
+}
+
+/// Elo difference of A over B with a 95% interval, from A's wins, draws and losses
+/// (normal approximation of the mean score per game).
+pub fn elo_95(wins: u32, draws: u32, losses: u32) -> (f64, f64, f64) {
+    let n = (wins + draws + losses) as f64;
+    if n == 0.0 {
+        return (0.0, -1000.0, 1000.0);
+    }
+    let score = (wins as f64 + 0.5 * draws as f64) / n;
+    let var = (wins as f64 * (1.0 - score).powi(2)
+        + draws as f64 * (0.5 - score).powi(2)
+        + losses as f64 * score.powi(2))
+        / n;
+    let half = Z95 * (var / n).sqrt();
+    (
+        elo_of_score(score),
+        elo_of_score(score - half),
+        elo_of_score(score + half),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 60 of 100: the textbook interval is [0.502, 0.691].
+        let (lo, hi) = wilson_95(60, 100);
+        assert!(
+            (lo - 0.5020).abs() < 1e-3 && (hi - 0.6906).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = wilson_95(0, 10);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.2775).abs() < 1e-3, "{hi}");
+        assert_eq!(wilson_95(0, 0), (0.0, 1.0));
+    }
+
+    #[test]
+    fn elo_matches_known_values() {
+        assert!(elo_of_score(0.5).abs() < 1e-9);
+        // A 75% score is about +190.8 Elo.
+        assert!((elo_of_score(0.75) - 190.85).abs() < 0.1);
+        let (elo, lo, hi) = elo_95(60, 20, 20);
+        assert!((elo - elo_of_score(0.7)).abs() < 1e-9);
+        assert!(lo < elo && elo < hi);
+        assert_eq!(elo_95(10, 0, 0).0, 1000.0);
+    }
+}
