@@ -48,7 +48,10 @@ use std::cell::RefCell;
 use board_core::{Bitboard128, Player, Position as _, Square};
 use eval::amazons::AmazonsDistances;
 use rules_amazons::AmazonsMove;
-use search::{EvalState, Evaluator, Incremental, OptionsError, SearchOptions};
+use search::{
+    EvalState, Evaluator, Incremental, IterationReport, Limits, OptionsError, SearchOptions,
+    SearchResult,
+};
 
 use crate::{Agent, EngineGame, SearchAgent};
 
@@ -86,7 +89,7 @@ pub const BENCH_POSITIONS: &[(&str, &str)] = &[
     ),
 ];
 /// The depth `boardlab bench` searches [`BENCH_POSITIONS`] to.
-pub const BENCH_DEPTH: u32 = 3;
+pub const BENCH_DEPTH: u32 = 4;
 
 // ---- evaluation state -----------------------------------------------------------------------
 
@@ -397,14 +400,63 @@ fn wrap_engine(pos: &Position) -> EnginePosition {
     Incremental::new(pos.clone())
 }
 
+/// Share of the caller's hard time the engine's search gets (the rest is a safety margin
+/// for a loaded machine: the root ranking, the unwinding and the caller's overhead).
+const HARD_TIME_SHARE: (u32, u32) = (4, 5);
+/// Share of the caller's soft time (no iteration starts after it).
+const SOFT_TIME_SHARE: (u32, u32) = (13, 20);
+
+/// The engine agent: the search agent with the time limits scaled for safety.
+struct EngineAgent(SearchAgent<Position, EnginePosition, EngineEval>);
+
+fn safe_limits(limits: &Limits) -> Limits {
+    let mut out = Limits::new();
+    if let Some(d) = limits.depth() {
+        out = out.with_depth(d);
+    }
+    if let Some(n) = limits.nodes() {
+        out = out.with_nodes(n);
+    }
+    if let Some(t) = limits.hard_time() {
+        out = out.with_hard_time(t * HARD_TIME_SHARE.0 / HARD_TIME_SHARE.1);
+    }
+    if let Some(t) = limits.soft_time() {
+        out = out.with_soft_time(t * SOFT_TIME_SHARE.0 / SOFT_TIME_SHARE.1);
+    }
+    if let Some(f) = limits.stop_flag() {
+        out = out.with_stop_flag(f.clone());
+    }
+    out
+}
+
+impl Agent<Position> for EngineAgent {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn new_game(&mut self) {
+        self.0.new_game();
+    }
+    fn set_game_history(&mut self, hashes: &[u64]) {
+        self.0.set_game_history(hashes);
+    }
+    fn think(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        report: &mut dyn FnMut(&IterationReport<AmazonsMove>),
+    ) -> SearchResult<AmazonsMove> {
+        self.0.think(pos, &safe_limits(limits), report)
+    }
+}
+
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        Ok(Box::new(SearchAgent::new(
+        Ok(Box::new(EngineAgent(SearchAgent::new(
             "engine",
             EngineEval,
             options,
             wrap_engine,
-        )?))
+        )?)))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {

@@ -112,7 +112,8 @@ fn baseline_matches_the_article_formula() {
     let pos = parse(8, WIN_IN_1_8);
     assert_eq!(queen_mobility(&pos, pos.side_to_move()), 62);
     assert_eq!(queen_mobility(&pos, pos.side_to_move().other()), 4);
-    assert_eq!(baseline_value(&pos), 100 * (62 - 4) - 6 * (12 - 11));
+    let (mob, centre) = (62 - 4, 12 - 11);
+    assert_eq!(baseline_value(&pos), 100 * mob - 6 * centre);
     for size in [8, 10] {
         let start = Position::new(AmazonsConfig::new(size).unwrap());
         assert_eq!(baseline_value(&start), 0);
