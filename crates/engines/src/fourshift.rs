@@ -31,7 +31,18 @@
 //! - **phase terms**: centre rings while placing, shift mobility in the moving phase;
 //! - **ordering** ([`Evaluator::move_hint`]): winning moves, then blocks of enemy threat
 //!   squares, then by the window-score gain of the move;
-//! - **repetition**: a repeated position (moving phase) is a draw.
+//! - **repetition**: a repeated position (moving phase) is a draw;
+//! - **threat search** ([`Evaluator::forced_win`], at nodes two or more turns above the
+//!   horizon): victory by continuous threats (each attacking move makes a live threat the
+//!   defender must fill, ending in two live threats or an unreachable one), fewest attacks
+//!   first (up to 5, at most 400 moves made per call), so lost positions report the
+//!   longest resistance.
+//!
+//! # Measured (6×6, k = 4, 8 pieces, 100 ms a move, 50 games)
+//! The engine scores about 90% with Black (first) but about a third with White: the
+//! threat search proves a forced win for Black after two placements (`c3 d4`: `win 11`),
+//! so White's results depend on the depth-4 baseline missing Black's wins. See the
+//! ignored tests `debug_games` and `debug_arena_first` for replayable games.
 
 use board_core::{Direction, Geometry, Player, Square, SquareSet};
 use eval::{KWindows, WindowScorer, WindowWeights};
