@@ -230,18 +230,28 @@ pub fn radius2_squares(pos: &Connect6Position) -> Vec<Square> {
         .collect()
 }
 
-/// Ordering hint of a square for the baseline (only ordering depends on it): the run
-/// scores a stone there would extend, for the side to move and (blocking) the opponent.
+/// Ordering hint of a square for the baseline (only ordering depends on it): exactly how
+/// much the baseline evaluation, from the side to move's view, changes when the side to
+/// move puts one stone there (its runs extended, the opponent's runs blocked). Pairs are
+/// ordered by the sum of their squares' hints, which is the pair's true effect unless the
+/// two squares share a line, so the reply that refutes a move is usually tried first.
 pub fn square_hint(pos: &Connect6Position, sq: Square) -> i32 {
     let me = pos.side_to_move();
-    let mut v = 0i32;
+    let mut v = 0i64;
     for dir in Direction::AXES {
-        for (p, w) in [(me, 2), (me.other(), 1)] {
-            let len = pos.run_through(p, sq, dir);
-            v = v.saturating_add(w * run_score(len, 2) + w * len as i32);
+        let Some(lv) = pos.line_through(sq, dir) else {
+            continue;
+        };
+        let mut with = lv;
+        match me {
+            Player::First => with.black |= 1 << lv.pos,
+            Player::Second => with.white |= 1 << lv.pos,
         }
+        let op = me.other();
+        v += i64::from(line_score(&with, me)) - i64::from(line_score(&lv, me));
+        v -= i64::from(line_score(&with, op)) - i64::from(line_score(&lv, op));
     }
-    v
+    v.clamp(-(1 << 30), 1 << 30) as i32
 }
 
 /// The baseline's candidate moves: every pair of radius-2 squares, best hints first.

@@ -1,6 +1,8 @@
 //! The connect6 engine's evaluator: window evaluation, threat-aware pair candidates and a
 //! threat-space search for continuous double threats.
 
+use std::time::{Duration, Instant};
+
 use board_core::{Player, Position as _, Square};
 use rules_connect6::{Connect6Position, Move};
 use search::{Evaluator, ForcedWin, Incremental};
@@ -36,6 +38,8 @@ pub struct Connect6Eval {
     pub top_cells: usize,
     /// Threat-space search budget (pair tests) at the root.
     pub root_tss_budget: u32,
+    /// Wall-time cap of the root threat-space search.
+    pub root_tss_time: Duration,
     /// Whether interior nodes run a (small) threat-space search.
     pub interior_tss: bool,
 }
@@ -45,6 +49,7 @@ impl Default for Connect6Eval {
         Connect6Eval {
             top_cells: TOP_CELLS,
             root_tss_budget: 60_000,
+            root_tss_time: Duration::from_millis(25),
             interior_tss: true,
         }
     }
@@ -175,7 +180,6 @@ pub fn candidates(pos: &EnginePosition, top_n: usize, moves: &mut Vec<Move>) {
         st.threat_windows(op, &mut ts);
         let mut pool = Vec::new();
         threat_cells(&ts, &mut pool);
-        let blocks = pool.len();
         for &sq in &top {
             if !pool.contains(&sq) {
                 pool.push(sq);
@@ -197,7 +201,6 @@ pub fn candidates(pos: &EnginePosition, top_n: usize, moves: &mut Vec<Move>) {
                     moves.push(Move::pair(a, b));
                 }
             }
-            let _ = blocks;
             return;
         }
         pairs.sort_by_key(|&(v, m)| (std::cmp::Reverse(v), m));
@@ -245,6 +248,7 @@ struct Tss {
     st: WindowState,
     att: Player,
     budget: u32,
+    deadline: Option<Instant>,
 }
 
 /// Cells worth trying in a double-threat pair, best first: empty squares of the attacker's
@@ -305,6 +309,9 @@ impl Tss {
                     return None;
                 }
                 self.budget -= 1;
+                if self.budget.is_multiple_of(128) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+                    self.budget = 0;
+                }
                 self.st.place(att, a);
                 self.st.place(att, b);
                 ts.clear();
@@ -382,6 +389,16 @@ pub fn threat_space_search(
     depth: u32,
     budget: u32,
 ) -> Option<ForcedWin<Move>> {
+    threat_space_search_until(pos, depth, budget, None)
+}
+
+/// [`threat_space_search`] that also gives up at `deadline`.
+pub fn threat_space_search_until(
+    pos: &EnginePosition,
+    depth: u32,
+    budget: u32,
+    deadline: Option<Instant>,
+) -> Option<ForcedWin<Move>> {
     let p = pos.position();
     if p.outcome().is_some() || p.stones_to_place() != 2 {
         return None;
@@ -390,6 +407,7 @@ pub fn threat_space_search(
         st: pos.state().clone(),
         att: p.side_to_move(),
         budget,
+        deadline,
     };
     tss.attack(depth).map(|(mv, turns)| ForcedWin { mv, turns })
 }
@@ -406,7 +424,8 @@ impl Evaluator<EnginePosition> for Connect6Eval {
     fn forced_win(&self, pos: &EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
         if depth >= 16 {
             // The root (the search passes its depth limit, MAX_DEPTH under a time limit).
-            return threat_space_search(pos, 6, self.root_tss_budget);
+            let deadline = Instant::now() + self.root_tss_time;
+            return threat_space_search_until(pos, 6, self.root_tss_budget, Some(deadline));
         }
         if !self.interior_tss {
             return None;

@@ -183,13 +183,13 @@ fn finds_double_threat_wins() {
     );
     // Play it out against the defender's best: the engine still wins.
     let mut p = after(&pos, mv);
-    let mut baseline = Connect6Position::baseline();
+    let mut defender = Connect6Position::engine(SearchOptions::default()).expect("engine");
     let mut engine = Connect6Position::engine(SearchOptions::default()).expect("engine");
     for _ in 0..4 {
         if p.outcome().is_some() {
             break;
         }
-        let r = baseline.think(&p, &Limits::new(), &mut |_| {});
+        let r = defender.think(&p, &Limits::new().with_depth(2), &mut |_| {});
         p = after(&p, r.best_move.expect("move"));
         if p.outcome().is_some() {
             break;
