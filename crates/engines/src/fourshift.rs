@@ -746,7 +746,7 @@ fn vcf(pos: &mut EnginePosition, attacks: u32, budget: &mut u32) -> Option<(Move
 }
 
 /// Runs an agent with a safety margin on the hard time limit (the engine must answer
-/// within the caller's budget even on a loaded machine): the hard limit is cut to 85%,
+/// within the caller's budget even on a loaded machine): the hard limit is cut to 75%,
 /// everything else is passed on.
 pub(crate) struct Margin<A>(pub(crate) A);
 
@@ -772,7 +772,7 @@ impl<P: board_core::Position, A: Agent<P>> Agent<P> for Margin<A> {
         let Some(hard) = limits.hard_time() else {
             return self.0.think(pos, limits, report);
         };
-        let mut l = search::Limits::new().with_hard_time(hard * 85 / 100);
+        let mut l = search::Limits::new().with_hard_time(hard * 3 / 4);
         if let Some(d) = limits.depth() {
             l = l.with_depth(d);
         }
@@ -780,7 +780,7 @@ impl<P: board_core::Position, A: Agent<P>> Agent<P> for Margin<A> {
             l = l.with_nodes(n);
         }
         if let Some(t) = limits.soft_time() {
-            l = l.with_soft_time(t.min(hard * 85 / 100));
+            l = l.with_soft_time(t.min(hard * 3 / 4));
         }
         if let Some(f) = limits.stop_flag() {
             l = l.with_stop_flag(f.clone());
