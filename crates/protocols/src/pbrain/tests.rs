@@ -458,13 +458,17 @@ fn random_garbage_never_panics_and_replies_stay_well_formed() {
         for _ in 0..40 {
             let mut line = String::new();
             for _ in 0..(rng.next() % 4) {
-                let part = if rng.next() % 2 == 0 {
+                let part = if rng.next().is_multiple_of(2) {
                     rng.pick(&words)
                 } else {
                     rng.pick(&numbers)
                 };
                 line.push_str(part);
-                line.push(if rng.next() % 3 == 0 { ',' } else { ' ' });
+                line.push(if rng.next().is_multiple_of(3) {
+                    ','
+                } else {
+                    ' '
+                });
             }
             for reply in s.handle(&line) {
                 let ok = ["OK", "ERROR ", "UNKNOWN", "MESSAGE ", "DEBUG ", "name="]
