@@ -2,11 +2,13 @@
 //! lives here: every subcommand is generic over the game and instantiated through
 //! `engines::with_game!`.
 
+mod bench;
 mod cli_error;
 mod commands;
 mod engine;
 mod pbrain;
 mod play_cmd;
+mod selfplay;
 mod setup;
 
 use std::process::ExitCode;
@@ -147,6 +149,50 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Self-play tournament: games in parallel, colour-swapped pairs, balance statistics.
+    Selfplay {
+        /// Game spec.
+        spec: String,
+        /// Number of games (rounded up to an even number).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        games: u64,
+        /// Player A: engine, baseline or random.
+        #[arg(long, default_value = "engine")]
+        a: AgentKind,
+        /// Player B: engine, baseline or random.
+        #[arg(long, default_value = "engine")]
+        b: AgentKind,
+        #[command(flatten)]
+        think: ThinkArgs,
+        /// Random legal opening moves, as random:K.
+        #[arg(long, default_value = "random:2", value_parser = selfplay::parse_openings)]
+        openings: u32,
+        /// Seed for openings and tie-breaks.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// Write every game to this file in the save format.
+        #[arg(long)]
+        records: Option<String>,
+        /// Print the summary as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Run the tournament once per value of one rule parameter: key=v1,v2,...
+        #[arg(long)]
+        sweep: Option<String>,
+        /// Transposition table size in MiB per engine.
+        #[arg(long, default_value_t = 8)]
+        hash: usize,
+    },
+    /// Search fixed positions of every game at fixed depth: total nodes (a signature of the
+    /// search's behaviour) and nodes per second.
+    Bench {
+        /// Search each game this many plies shallower (negative) or deeper than its default.
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = clap::value_parser!(i32).range(-20..=10))]
+        depth_delta: i32,
+    },
     /// Step through a saved game: Enter = next move, b = back, a number = jump.
     Replay {
         /// A save file.
@@ -232,6 +278,37 @@ fn run(cli: Cli) -> Result<(), CliError> {
             )?
         }
         Command::Replay { file, no_color } => play_cmd::run_replay_file(&file, no_color),
+        Command::Selfplay {
+            spec,
+            games,
+            a,
+            b,
+            think,
+            openings,
+            seed,
+            threads,
+            records,
+            json,
+            sweep,
+            hash,
+        } => selfplay::run(selfplay::SelfplayArgs {
+            spec,
+            settings: arena::SelfplaySettings {
+                games: games as usize,
+                a,
+                b,
+                budget: think.think(Think::Depth(2)).budget(),
+                opening_plies: openings,
+                seed,
+                threads: threads as usize,
+                hash_mb: hash,
+                max_plies: 2_000,
+            },
+            records,
+            json,
+            sweep,
+        }),
+        Command::Bench { depth_delta } => bench::run_bench(depth_delta),
     }
 }
 

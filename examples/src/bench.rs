@@ -1,0 +1,90 @@
+//! `boardlab bench`: a fixed set of positions from every game searched at fixed depth,
+//! single-threaded with a fresh table. The total node count is a signature of the search's
+//! behaviour (it changes only when the search or an evaluator changes); nps is the speed.
+
+use std::time::{Duration, Instant};
+
+use engines::{AgentKind, EngineGame};
+use search::{Limits, SearchOptions};
+
+use crate::{cli_error::CliError, setup};
+
+/// Totals of one game's positions.
+#[derive(Default)]
+struct Totals {
+    nodes: u64,
+    time: Duration,
+}
+
+fn bench_game<P: EngineGame>(
+    positions: &[(&str, &str)],
+    depth: u32,
+    totals: &mut Totals,
+) -> Result<(), CliError> {
+    for (spec, moves) in positions {
+        let pos = setup::position::<P>(spec, moves)?;
+        let options = SearchOptions::default()
+            .with_hash_mb(16)
+            .and_then(|o| o.with_threads(1))
+            .map_err(|e| CliError::usage(e.to_string()))?
+            .with_seed(1);
+        let mut engine = AgentKind::Engine
+            .build::<P>(options)
+            .map_err(|e| CliError::usage(e.to_string()))?;
+        let started = Instant::now();
+        let result = engine.think(&pos, &Limits::new().with_depth(depth), &mut |_| {});
+        let time = started.elapsed();
+        let best = result
+            .best_move
+            .map_or("none".to_string(), |m| pos.format_move(m));
+        println!(
+            "{:<44} depth {depth:>2} nodes {:>10} time {:>6} ms  best {best} score {}",
+            if moves.is_empty() {
+                spec.to_string()
+            } else {
+                format!("{spec} +{}", moves.split_whitespace().count())
+            },
+            result.stats.nodes,
+            time.as_millis(),
+            result.score
+        );
+        totals.nodes += result.stats.nodes;
+        totals.time += time;
+    }
+    Ok(())
+}
+
+/// Runs the bench; `depth_delta` shifts every game's depth (negative for a quick run).
+pub fn run_bench(depth_delta: i32) -> Result<(), CliError> {
+    let mut totals = Totals::default();
+    let depth = |d: u32| (d as i32 + depth_delta).max(1) as u32;
+    use engines::{amazons, clamp, connect6, fourshift, gomoku};
+    bench_game::<fourshift::Position>(
+        fourshift::BENCH_POSITIONS,
+        depth(fourshift::BENCH_DEPTH),
+        &mut totals,
+    )?;
+    bench_game::<clamp::Position>(
+        clamp::BENCH_POSITIONS,
+        depth(clamp::BENCH_DEPTH),
+        &mut totals,
+    )?;
+    bench_game::<amazons::Position>(
+        amazons::BENCH_POSITIONS,
+        depth(amazons::BENCH_DEPTH),
+        &mut totals,
+    )?;
+    bench_game::<gomoku::Position>(
+        gomoku::BENCH_POSITIONS,
+        depth(gomoku::BENCH_DEPTH),
+        &mut totals,
+    )?;
+    bench_game::<connect6::Position>(
+        connect6::BENCH_POSITIONS,
+        depth(connect6::BENCH_DEPTH),
+        &mut totals,
+    )?;
+    let nps = totals.nodes as f64 / totals.time.as_secs_f64().max(1e-9);
+    println!("{} nodes {:.0} nps", totals.nodes, nps);
+    Ok(())
+}
