@@ -154,10 +154,22 @@ pub fn details<P: Position>(pos: &P) -> Option<String> {
     }
 }
 
+/// The result of a finished game and why, naming the winner (`Black wins: five in a row
+/// h8-l8`); empty while the game goes on.
+pub fn result<P: Position>(pos: &P) -> String {
+    let reason = pos.outcome_reason().unwrap_or_default();
+    match pos.outcome() {
+        Some(board_core::Outcome::Win(p)) if !reason.contains(pos.player_name(p)) => {
+            format!("{} wins: {reason}", pos.player_name(p))
+        }
+        _ => reason,
+    }
+}
+
 /// `move 5 · Black to move · placing: …`, or the result of a finished game.
 pub fn status<P: Position>(pos: &P) -> String {
-    if let Some(reason) = pos.outcome_reason() {
-        return format!("move {} · game over: {reason}", pos.ply());
+    if pos.outcome().is_some() {
+        return format!("move {} · game over: {}", pos.ply(), result(pos));
     }
     let mut s = format!(
         "move {} · {} to move",

@@ -182,8 +182,7 @@ impl<P: Position> Session<P> {
             }
             if self.pos.outcome().is_some() && !self.announced {
                 self.announced = true;
-                let reason = self.pos.outcome_reason().unwrap_or_default();
-                writeln!(out, "Game over: {reason}.")?;
+                writeln!(out, "Game over: {}.", render::result(&self.pos))?;
                 writeln!(
                     out,
                     "Type 'save FILE' to keep the game, 'undo', 'restart' or 'quit'."
