@@ -5,7 +5,7 @@
 use std::{
     io::{BufRead, BufReader, Write},
     process::{Child, ChildStdin, Command, Stdio},
-    sync::mpsc::{Receiver, RecvTimeoutError, channel},
+    sync::mpsc::{Receiver, channel},
     time::{Duration, Instant},
 };
 
@@ -56,10 +56,7 @@ impl Proc {
 
     /// The next line, or `None` after `timeout`.
     pub fn recv(&self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => Some(l),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
+        self.lines.recv_timeout(timeout).ok()
     }
 
     /// The next line (10 s at most, or the test fails).
