@@ -1,0 +1,116 @@
+//! The tutorial game (`examples/connect_four`) through every generic tool: conformance,
+//! perft, search, play and self-play.
+
+#[path = "../examples/connect_four/eval.rs"]
+mod eval;
+#[path = "../examples/connect_four/game.rs"]
+mod game;
+
+use board_core::{Outcome, Player, Position, perft, testing::check_random_playouts};
+use engines::{Agent, SearchAgent};
+use game::{Config, ConnectFour};
+use play::{Humans, Session, Settings};
+use search::{Limits, ScoreKind, SearchOptions};
+
+fn start() -> ConnectFour {
+    ConnectFour::new(Config)
+}
+
+fn after(moves: &str) -> ConnectFour {
+    let mut pos = start();
+    for m in moves.chars() {
+        let mv = pos.parse_legal_move(&m.to_string()).expect("legal move");
+        pos.make_move(mv);
+    }
+    pos
+}
+
+fn computer(depth: u32) -> Box<dyn Agent<ConnectFour>> {
+    let options = SearchOptions::default().with_limits(Limits::new().with_depth(depth));
+    Box::new(SearchAgent::new("c4", eval::evaluate, options, Clone::clone).expect("options"))
+}
+
+#[test]
+fn rules_and_notation() {
+    assert_eq!("connect4".parse::<Config>(), Ok(Config));
+    assert!("connect4:size=8".parse::<Config>().is_err());
+    let pos = after("dddddd");
+    assert_eq!(
+        pos.parse_legal_move(" D ").map_err(|e| e.to_string()),
+        Err("column d is full".to_string())
+    );
+    assert!(pos.parse_move("h8").is_err());
+    assert_eq!(
+        pos.parse_legal_move("h").map_err(|e| e.to_string()),
+        Err("there is no column h".to_string())
+    );
+    let won = after("dededeD");
+    assert_eq!(won.outcome(), Some(Outcome::Win(Player::First)));
+    assert_eq!(won.to_position_string(), "dededed");
+    let back = ConnectFour::from_position_string(Config, "dededed").expect("position string");
+    assert_eq!(back, won);
+    assert!(won.diagram().contains("3 . . . x o . .  3"));
+}
+
+#[test]
+fn conformance() {
+    let stats = check_random_playouts(&start(), 7, 300, 42).expect("conformance");
+    assert!(stats.finished > 0);
+}
+
+#[test]
+fn perft_counts() {
+    // 7^n until the first wins at ply 7 (OEIS A212693).
+    let expected = [1, 7, 49, 343, 2401, 16807, 117649, 823536];
+    for (depth, &n) in expected.iter().enumerate() {
+        assert_eq!(perft(&mut start(), depth as u32), n, "perft({depth})");
+    }
+}
+
+#[test]
+fn search_wins_and_defends() {
+    let mut agent = computer(4);
+    // Red has d1 d2 d3: d wins at once.
+    let result = agent.think(&after("dedede"), &Limits::new().with_depth(4), &mut |_| {});
+    assert_eq!(result.best_move, Some(3));
+    assert_eq!(result.score.kind(), ScoreKind::Win(1));
+    // Yellow must block column d.
+    let result = agent.think(&after("dedad"), &Limits::new().with_depth(4), &mut |_| {});
+    assert_eq!(result.best_move, Some(3));
+}
+
+#[test]
+fn play_session_against_the_search() {
+    let settings = Settings {
+        humans: Humans::First,
+        limits: Limits::new().with_depth(3),
+        color: false,
+        echo: true,
+    };
+    let mut session = Session::new(start(), Some(computer(3)), settings);
+    let (mut out, mut progress) = (Vec::new(), Vec::new());
+    let mut input: &[u8] = b"d\nz\nhint\nundo\nd\nquit\n";
+    session
+        .run(&mut input, &mut out, &mut progress)
+        .expect("session");
+    let out = String::from_utf8(out).expect("utf-8");
+    assert!(out.contains("Yellow (computer) plays"), "{out}");
+    assert!(out.contains("error: there is no column z"), "{out}");
+    assert!(out.contains("hint: "), "{out}");
+    assert!(out.contains("Took back to move 1."), "{out}");
+    assert_eq!(session.moves().len(), 2);
+}
+
+#[test]
+fn self_play() {
+    let (mut a, mut b) = (computer(2), computer(4));
+    let record = arena::play_game(
+        start(),
+        &[],
+        [a.as_mut(), b.as_mut()],
+        &Limits::new().with_depth(4),
+        42,
+    );
+    assert!(record.last.outcome().is_some(), "{}", record.reason);
+    assert!(record.moves.len() <= 42);
+}
