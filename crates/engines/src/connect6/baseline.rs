@@ -122,7 +122,7 @@ impl BaselineState {
         self.total
     }
 
-    fn refresh(&mut self, pos: &Connect6Position, sq: Square, undo: &mut Vec<(u16, [i32; 2])>) {
+    fn refresh(&mut self, pos: &Connect6Position, sq: Square, undo: &mut BaselineUndo) {
         let g = pos.geometry();
         let (c, r) = (g.col(sq), g.row(sq));
         for (a, dir) in Direction::AXES.into_iter().enumerate() {
@@ -141,13 +141,24 @@ impl BaselineState {
             for i in 0..2 {
                 self.total[i] += i64::from(new[i]) - i64::from(old[i]);
             }
-            undo.push((id as u16, old));
+            if let Some(slot) = undo.lines.get_mut(undo.len as usize) {
+                *slot = (id as u16, old);
+                undo.len += 1;
+            }
         }
     }
 }
 
+/// What [`BaselineState`] restores on unmake: the previous scores of the (at most 8) lines
+/// through the move's stones, in the order they were overwritten.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BaselineUndo {
+    lines: [(u16, [i32; 2]); 8],
+    len: u8,
+}
+
 impl EvalState<Connect6Position> for BaselineState {
-    type Undo = Vec<(u16, [i32; 2])>;
+    type Undo = BaselineUndo;
 
     fn from_position(pos: &Connect6Position) -> Self {
         let g = pos.geometry();
@@ -179,7 +190,7 @@ impl EvalState<Connect6Position> for BaselineState {
     }
 
     fn make(&mut self, pos: &Connect6Position, mv: Move, _: &rules_connect6::Undo) -> Self::Undo {
-        let mut undo = Vec::with_capacity(8);
+        let mut undo = BaselineUndo::default();
         for sq in mv.squares() {
             self.refresh(pos, sq, &mut undo);
         }
@@ -187,7 +198,7 @@ impl EvalState<Connect6Position> for BaselineState {
     }
 
     fn unmake(&mut self, undo: Self::Undo) {
-        for (id, old) in undo.into_iter().rev() {
+        for &(id, old) in undo.lines[..undo.len as usize].iter().rev() {
             if let Some(slot) = self.lines.get_mut(id as usize) {
                 let cur = std::mem::replace(slot, old);
                 for i in 0..2 {
