@@ -49,7 +49,7 @@ impl Default for Connect6Eval {
         Connect6Eval {
             top_cells: TOP_CELLS,
             root_tss_budget: 60_000,
-            root_tss_time: Duration::from_millis(25),
+            root_tss_time: Duration::from_millis(15),
             interior_tss: true,
         }
     }
@@ -309,7 +309,9 @@ impl Tss {
                     return None;
                 }
                 self.budget -= 1;
-                if self.budget.is_multiple_of(128) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+                if self.budget.is_multiple_of(128)
+                    && self.deadline.is_some_and(|d| Instant::now() >= d)
+                {
                     self.budget = 0;
                 }
                 self.st.place(att, a);

@@ -38,7 +38,7 @@ pub use baseline::{
 pub use engine::{Connect6Eval, EnginePosition, threat_space_search, wrap};
 pub use state::WindowState;
 
-use search::{OptionsError, SearchOptions};
+use search::{IterationReport, Limits, OptionsError, SearchOptions, SearchResult};
 
 use crate::{Agent, EngineGame, SearchAgent};
 
@@ -60,14 +60,57 @@ pub const BENCH_POSITIONS: &[(&str, &str)] = &[
 /// CPU single-threaded in release; 4,000–23,000 nodes).
 pub const BENCH_DEPTH: u32 = 4;
 
+/// The engine's agent: the search agent, with a safety margin on time limits (the hard
+/// time is cut to 4/5, the soft time to at most that), because a connect6 node is heavy
+/// (candidate pairs, threat checks) and the root threat-space search runs before the
+/// search's own clock checks.
+pub struct Connect6Engine {
+    inner: SearchAgent<Position, EnginePosition, Connect6Eval>,
+}
+
+impl Connect6Engine {
+    /// The engine searching under `options`.
+    pub fn new(options: SearchOptions) -> Result<Connect6Engine, OptionsError> {
+        Ok(Connect6Engine {
+            inner: SearchAgent::new("engine", Connect6Eval::default(), options, wrap)?,
+        })
+    }
+}
+
+impl Agent<Position> for Connect6Engine {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn new_game(&mut self) {
+        self.inner.new_game();
+    }
+
+    fn set_game_history(&mut self, hashes: &[u64]) {
+        self.inner.set_game_history(hashes);
+    }
+
+    fn think(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        report: &mut dyn FnMut(&IterationReport<rules_connect6::Move>),
+    ) -> SearchResult<rules_connect6::Move> {
+        let mut l = limits.clone();
+        if let Some(hard) = limits.hard_time() {
+            let hard = hard * 4 / 5;
+            l = l.with_hard_time(hard);
+            if limits.soft_time().is_none_or(|s| s > hard) {
+                l = l.with_soft_time(hard);
+            }
+        }
+        self.inner.think(pos, &l, report)
+    }
+}
+
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        Ok(Box::new(SearchAgent::new(
-            "engine",
-            Connect6Eval::default(),
-            options,
-            wrap,
-        )?))
+        Ok(Box::new(Connect6Engine::new(options)?))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {
