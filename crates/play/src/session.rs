@@ -173,12 +173,11 @@ impl<P: Position> Session<P> {
         self.show(out)?;
         let mut line = String::new();
         loop {
-            if self.pos.outcome().is_none() && !self.settings.humans.plays(self.pos.side_to_move())
-            {
-                if self.computer_move(out, progress)? {
-                    continue;
-                }
-                // The computer could not move: let the people decide what to do.
+            // The computer's turn (if it cannot move, the people decide what to do).
+            let computer_turn = self.pos.outcome().is_none()
+                && !self.settings.humans.plays(self.pos.side_to_move());
+            if computer_turn && self.computer_move(out, progress)? {
+                continue;
             }
             if self.pos.outcome().is_some() && !self.announced {
                 self.announced = true;
