@@ -222,3 +222,126 @@ fn twenty_moves_with_a_200_ms_turn_limit() {
     p.send("END");
     assert!(p.has_exited_within(Duration::from_millis(500)));
 }
+
+/// A brain driven like GomocupJudge does: BOARD for its first move, TURN afterwards.
+struct Brain {
+    p: Proc,
+    first: bool,
+    longest: Duration,
+}
+
+impl Brain {
+    fn new(exe: &str, args: &[&str], turn_ms: u32) -> Brain {
+        let mut p = Proc::spawn(exe, args);
+        p.send("START 15");
+        assert_eq!(p.line(), "OK");
+        p.send(&format!("INFO timeout_turn {turn_ms}"));
+        p.send("INFO rule 0");
+        Brain {
+            p,
+            first: true,
+            longest: Duration::ZERO,
+        }
+    }
+
+    /// Asks for a move; `history` is every stone so far, Black first.
+    fn ask(&mut self, history: &[(u32, u32)]) -> (u32, u32) {
+        let start = Instant::now();
+        if self.first {
+            self.first = false;
+            let me = history.len() % 2;
+            self.p.send("BOARD");
+            for (i, (x, y)) in history.iter().enumerate() {
+                let field = if i % 2 == me { 1 } else { 2 };
+                self.p.send(&format!("{x},{y},{field}"));
+            }
+            self.p.send("DONE");
+        } else if let Some((x, y)) = history.last() {
+            self.p.send(&format!("TURN {x},{y}"));
+        }
+        let m = move_reply(&self.p);
+        self.longest = self.longest.max(start.elapsed());
+        m
+    }
+}
+
+fn five_through(stones: &HashSet<(u32, u32)>, (x, y): (u32, u32)) -> bool {
+    [(1i32, 0i32), (0, 1), (1, 1), (1, -1)]
+        .iter()
+        .any(|&(dx, dy)| {
+            let run = |sign: i32| {
+                (1..5)
+                    .take_while(|k| {
+                        let (i, j) = (x as i32 + sign * k * dx, y as i32 + sign * k * dy);
+                        i >= 0 && j >= 0 && stones.contains(&(i as u32, j as u32))
+                    })
+                    .count()
+            };
+            1 + run(1) + run(-1) >= 5
+        })
+}
+
+/// Engine against the article baseline through the protocol (15×15 freestyle, 200 ms
+/// turns, each two-stone opening played with both colours). Run with
+/// `cargo test -p boardlab --test pbrain_process -- --ignored --nocapture`.
+#[test]
+#[ignore = "a match: about a minute"]
+fn engine_against_baseline_through_pbrain() {
+    let openings = [
+        [(8, 6), (6, 8)],
+        [(5, 8), (6, 5)],
+        [(7, 7), (8, 8)],
+        [(6, 7), (9, 6)],
+    ];
+    let (mut engine_points, mut games, mut engine_longest) = (0.0, 0, Duration::ZERO);
+    for opening in openings {
+        for engine_black in [true, false] {
+            let mut engine = Brain::new(PBRAIN, &[], 200);
+            let mut baseline = Brain::new(BOARDLAB, &["pbrain", "--player", "baseline"], 200);
+            let mut history: Vec<(u32, u32)> = opening.to_vec();
+            let mut stones = [HashSet::new(), HashSet::new()];
+            for (i, s) in history.iter().enumerate() {
+                stones[i % 2].insert(*s);
+            }
+            let result = loop {
+                if history.len() == 225 {
+                    break 0.5;
+                }
+                let side = history.len() % 2;
+                let engine_to_move = (side == 0) == engine_black;
+                let m = if engine_to_move {
+                    engine.ask(&history)
+                } else {
+                    baseline.ask(&history)
+                };
+                let free = m.0 < 15 && m.1 < 15 && !history.contains(&m);
+                if !free {
+                    break if engine_to_move { 0.0 } else { 1.0 };
+                }
+                history.push(m);
+                stones[side].insert(m);
+                if five_through(&stones[side], m) {
+                    break if engine_to_move { 1.0 } else { 0.0 };
+                }
+            };
+            engine_points += result;
+            games += 1;
+            engine_longest = engine_longest.max(engine.longest);
+            eprintln!(
+                "opening {opening:?}, engine {}: engine scores {result} in {} plies",
+                if engine_black { "black" } else { "white" },
+                history.len()
+            );
+            engine.p.send("END");
+            baseline.p.send("END");
+        }
+    }
+    eprintln!(
+        "engine vs baseline through pbrain: {engine_points}/{games}; engine's longest reply {} ms",
+        engine_longest.as_millis()
+    );
+    assert!(
+        engine_points * 2.0 > f64::from(games),
+        "the engine should beat the baseline"
+    );
+}
