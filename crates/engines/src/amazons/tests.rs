@@ -264,19 +264,3 @@ fn bench_positions_parse() {
         }
     }
 }
-
-#[test]
-#[ignore]
-fn print_selfplay() {
-    for size in [10, 8] {
-        let mut pos = Position::new(AmazonsConfig::new(size).unwrap());
-        let mut e = engine();
-        let mut line = Vec::new();
-        for _ in 0..12 {
-            let mv = think(e.as_mut(), &pos, &Limits::new().with_depth(1));
-            line.push(pos.format_move(mv));
-            pos.play(mv).unwrap();
-        }
-        println!("{size}: {}", line.join(" "));
-    }
-}
