@@ -303,7 +303,7 @@ fn bad_arguments_and_files_are_reported() {
     let out = run(
         &dir,
         &["play", "gomoku", "--human", "both"],
-        "load bad.txt\nload missing.txt\nsave\nload\n\u{0}\u{7f}garbage 99999999999999999999\n",
+        "h8\nhelp\nrestart\nundo\nload bad.txt\nload missing.txt\nsave\nload\n\u{0}\u{7f}garbage 99999999999999999999\n",
     );
     assert!(out.success);
     assert!(
@@ -312,6 +312,12 @@ fn bad_arguments_and_files_are_reported() {
     );
     assert!(out.stdout.contains("error: cannot read missing.txt"));
     assert!(out.stdout.contains("error: save needs a file name"));
+    assert!(
+        out.stdout
+            .contains("  undo         take back to your previous turn")
+    );
+    assert!(out.stdout.contains("New game."));
+    assert!(out.stdout.contains("error: nothing to undo"));
     let out = run(&dir, &["play", "chess"], "");
     assert!(!out.success);
     let out = run(&dir, &["replay", "missing.txt"], "");
