@@ -74,9 +74,22 @@ pub fn write_line<W: Write + ?Sized>(out: &mut W, line: &str) -> io::Result<()> 
     out.flush()
 }
 
-/// At most `n` characters of peer text, for quoting it in an error message.
+/// At most `n` characters of peer text, for quoting it in an error message. Line breaks
+/// (CR, LF) become U+FFFD, so a reply quoting a line that still held one (a caller that
+/// splits on LF only) stays a single line.
 pub fn quote(text: &str, n: usize) -> String {
-    let t: String = text.trim().chars().take(n).collect();
+    let t: String = text
+        .trim()
+        .chars()
+        .take(n)
+        .map(|c| {
+            if matches!(c, '\r' | '\n') {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        })
+        .collect();
     if text.trim().chars().count() > n {
         format!("{t}...")
     } else {
@@ -137,6 +150,15 @@ mod tests {
         );
         assert_eq!(all(&[b'x'; 100], 100), vec![text(&"x".repeat(100))]);
         assert_eq!(all(b"\xff\xfeab\n", 100), vec![text("\u{fffd}\u{fffd}ab")]);
+    }
+
+    /// Regression (found by the pbrain fuzz target): `handle("STA\rT 5")` answered
+    /// `UNKNOWN command 'STA\rT 5'`, which a manager reads as two lines.
+    #[test]
+    fn quotes_stay_on_one_line() {
+        assert_eq!(quote("STA\rT 5", 32), "STA\u{fffd}T 5");
+        assert_eq!(quote("a\nb\r\nc", 3), "a\u{fffd}b...");
+        assert_eq!(quote(" go\u{0} ", 32), "go\u{0}");
     }
 
     #[test]
