@@ -499,13 +499,15 @@ impl EngineSession {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (after_name.trim(), ""),
         };
+        // Quoted wherever it is echoed: a direct caller may pass CR or LF inside.
+        let name_q = quote(name, 24);
         let mut new = self.options;
         let parsed = parse_saturating(value);
         let check = |v: Option<i64>, min: usize, max: usize| -> Result<usize, String> {
             match v {
                 Some(n) if n >= min as i64 && n <= max as i64 => Ok(n as usize),
                 _ => Err(format!(
-                    "setoption {name}: value '{}' is not an integer from {min} to {max}",
+                    "setoption {name_q}: value '{}' is not an integer from {min} to {max}",
                     quote(value, 24)
                 )),
             }
@@ -553,7 +555,7 @@ impl EngineSession {
                 if let (Some(g), Ok(o)) = (self.game.as_mut(), self.options.search_options()) {
                     let _ = g.set_options(o);
                 }
-                self.error(&format!("setoption {name}: {e}"));
+                self.error(&format!("setoption {name_q}: {e}"));
             }
         }
     }

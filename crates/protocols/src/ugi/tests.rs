@@ -367,3 +367,25 @@ fn run_loop_survives_huge_lines_and_ends_at_eof() {
         "{out:?}"
     );
 }
+
+#[test]
+fn replies_stay_on_one_line_whatever_the_input() {
+    let (mut s, cap) = engine();
+    for line in [
+        "setoption name Ha\rsh value 3",
+        "setoption name Hash value 1\r2",
+        "foo\rbar",
+        "go depth 1\nquit",
+        "position gomoku\r fen",
+    ] {
+        s.handle(line);
+        s.shutdown();
+        let bytes = std::mem::take(&mut *cap.0.lock().unwrap_or_else(|e| e.into_inner()));
+        let text = String::from_utf8(bytes).expect("utf-8");
+        assert!(!text.contains('\r'), "{line:?}: {text:?}");
+        assert!(
+            text.ends_with('\n') && text.matches('\n').count() == 1,
+            "{line:?}: {text:?}"
+        );
+    }
+}
