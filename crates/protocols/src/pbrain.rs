@@ -28,6 +28,16 @@
 //! - Anything else gets `UNKNOWN`; a malformed known command gets `ERROR <reason>`; the
 //!   brain never exits except on `END` or the end of its input.
 //! - Before the move line, one `MESSAGE depth D score S nodes N time MS pv X,Y ...` line.
+//!
+//! # Deviations
+//! - A `BOARD` where the brain has one stone **more** than the opponent (as in the spec's
+//!   example session) cannot arise from alternate play under boardlab's rules (Black moves
+//!   first, turns alternate), so it is refused with `ERROR`; GomocupJudge never sends one.
+//! - A malformed stone line inside `BOARD` is reported once, at `DONE` (`ERROR BOARD
+//!   refused: ...`), and the position stays as it was.
+//! - `SWAP2BOARD` and `SUGGEST` are not implemented (`UNKNOWN`).
+//! - With `--player baseline` the brain plays the article's fixed-depth AI, which ignores
+//!   the time limits by definition.
 
 use std::{
     io::{self, BufRead, Write},
