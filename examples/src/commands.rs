@@ -132,23 +132,11 @@ pub fn run_match<P: EngineGame>(
     spec: &str,
     a: AgentKind,
     b: AgentKind,
-    games: usize,
-    think: Think,
-    openings: u32,
-    seed: u64,
-    hash_mb: usize,
+    settings: &MatchSettings,
 ) -> Result<(), CliError> {
     let config = setup::config::<P>(spec)?;
-    let settings = MatchSettings {
-        games,
-        budget: think.budget(),
-        opening_plies: openings,
-        seed,
-        hash_mb,
-        ..MatchSettings::default()
-    };
     let mut played = 0;
-    let report = arena::run_match::<P>(&config, a, b, &settings, |game| {
+    let report = arena::run_match::<P>(&config, a, b, settings, |game| {
         played += 1;
         eprintln!(
             "game {played}: {} (first) vs {} (second): {} in {} plies",

@@ -252,12 +252,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
             hash,
         } => {
             let id = setup::game_id(&spec)?;
-            let think = think.think(Think::Time(100));
-            let games = games as usize;
-            with_game!(
-                id.as_str(),
-                run_match(&spec, a, b, games, think, openings, seed, hash)
-            )?
+            let settings = arena::MatchSettings {
+                games: games as usize,
+                budget: think.think(Think::Time(100)).budget(),
+                opening_plies: openings,
+                seed,
+                hash_mb: hash,
+                ..arena::MatchSettings::default()
+            };
+            with_game!(id.as_str(), run_match(&spec, a, b, &settings))?
         }
         Command::Pbrain { player } => pbrain::run(player),
         Command::Engine => engine::run(),

@@ -35,7 +35,7 @@ impl BalanceStats for rules_fourshift::Fourshift {
 /// Clamp: pieces captured in the game (both sides).
 impl BalanceStats for rules_clamp::ClampPosition {
     fn balance_stats(record: &GameRecord<Self>) -> Vec<(&'static str, f64)> {
-        let mut pos = Self::new(record.config.clone());
+        let mut pos = Self::new(record.config);
         let mut captures = 0u32;
         for &mv in &record.moves {
             let victim = pos.side_to_move().other();

@@ -76,7 +76,7 @@ pub fn play_indexed<P: EngineGame>(
     index: usize,
 ) -> Result<PlayedGame<P>, OptionsError> {
     let seed = pair_seed(settings.seed, index / 2);
-    let a_side = if index % 2 == 0 {
+    let a_side = if index.is_multiple_of(2) {
         Player::First
     } else {
         Player::Second

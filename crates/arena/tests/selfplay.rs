@@ -1,4 +1,5 @@
 //! Self-play: determinism across thread counts, the summary's arithmetic, records that load.
+#![allow(clippy::unwrap_used)] // tests unwrap: a panic is the failure report
 
 use arena::{Budget, SelfplaySettings, SelfplaySummary, records_text, run_selfplay, split_records};
 use board_core::{Outcome, Player, Position, savefile};
