@@ -18,12 +18,13 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(cargo +nightly fuzz list)
 fi
-cargo +nightly fuzz build "${dir[@]}"
+# Each target is built just before it runs: a run of some targets builds only those.
 work=$(mktemp -d)
 log=$(mktemp)
 trap 'rm -rf "$work" "$log"' EXIT
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
+  cargo +nightly fuzz build "${dir[@]}" "$t"
   echo "== $t for ${secs}s"
   # A private working corpus, so a run does not add thousands of files to the repository's.
   rm -rf "${work:?}/$t"
