@@ -3,10 +3,12 @@
 //! `engines::with_game!`.
 
 mod bench;
+mod botzone;
 mod cli_error;
 mod commands;
 mod engine;
 mod pbrain;
+mod serve;
 mod play_cmd;
 mod selfplay;
 mod setup;
@@ -130,6 +132,29 @@ enum Command {
     },
     /// Speak the UCI-style engine protocol (every game) on stdin/stdout.
     Engine,
+    /// Be a Botzone Amazons bot (8×8; simple or JSON interaction) on stdin/stdout.
+    Botzone {
+        /// The player behind the bot: engine, baseline or random.
+        #[arg(long, default_value = "engine")]
+        player: AgentKind,
+        /// Answer one turn and exit, instead of asking Botzone to keep the bot running.
+        #[arg(long)]
+        no_keep_running: bool,
+    },
+    /// Host games over TCP (line protocol: docs/server-protocol.md).
+    Serve {
+        /// Address to listen on, e.g. 127.0.0.1:7878 (port 0: any free port).
+        #[arg(long, default_value = "127.0.0.1:7878")]
+        listen: String,
+        /// Directory of the save files (games survive a restart); none: in memory only.
+        #[arg(long)]
+        data: Option<String>,
+    },
+    /// A line-based terminal client for `boardlab serve`.
+    Connect {
+        /// The server's HOST:PORT.
+        addr: String,
+    },
     /// Play in the terminal against the engine (or another person): moves, undo, save, hint.
     Play {
         /// Game spec, e.g. `gomoku` or `fourshift:pieces=6`.
@@ -264,6 +289,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Pbrain { player } => pbrain::run(player),
         Command::Engine => engine::run(),
+        Command::Botzone {
+            player,
+            no_keep_running,
+        } => botzone::run(player, !no_keep_running),
+        Command::Serve { listen, data } => serve::serve(&listen, data.as_deref()),
+        Command::Connect { addr } => serve::connect(&addr),
         Command::Play {
             spec,
             human,

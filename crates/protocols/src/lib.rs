@@ -4,9 +4,11 @@
 //! - [`ugi`]: the UCI-style engine protocol for every game, the search on a worker thread
 //!   so that `stop` is read while it thinks;
 //! - [`botzone`]: the Botzone Amazons bot (8×8; simple, JSON and keep-running modes);
+//! - [`server`]: the TCP game server and its terminal client (`boardlab serve` / `connect`);
 //! - [`lines`]: length-capped line reading shared by the protocols.
 
 pub mod botzone;
 pub mod lines;
 pub mod pbrain;
+pub mod server;
 pub mod ugi;

@@ -1,0 +1,147 @@
+//! The Botzone Amazons bot spoken end to end with the real binary (`boardlab botzone`).
+
+mod protocols_common;
+
+use std::{
+    io::Write,
+    process::{Command, Output, Stdio},
+    time::{Duration, Instant},
+};
+
+use board_core::Position;
+use protocols::botzone::{KEEP_RUNNING_MARKER, move_of_wire, parse_wire_line, wire_of_move};
+use protocols_common::Proc;
+use rules_amazons::{AmazonsConfig, AmazonsMove, AmazonsPosition};
+
+const BOARDLAB: &str = env!("CARGO_BIN_EXE_boardlab");
+
+const EXAMPLE: &str = "3\n-1 -1 -1 -1 -1 -1\n5 0 3 2 6 5\n0 5 4 5 3 4\n0 2 0 3 3 0\n2 7 2 5 1 4\n";
+
+/// Runs the bot once with `input` on stdin (closed afterwards).
+fn run_once(args: &[&str], input: &str) -> (Output, Duration) {
+    let mut child = Command::new(BOARDLAB)
+        .arg("botzone")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let start = Instant::now();
+    if let Some(mut stdin) = child.stdin.take() {
+        // The bot may exit before reading everything (bad input): ignore a broken pipe.
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let out = child.wait_with_output().expect("the bot exits");
+    (out, start.elapsed())
+}
+
+fn legal(pos: &AmazonsPosition, line: &str) -> AmazonsMove {
+    let w = parse_wire_line(line).unwrap_or_else(|e| panic!("'{line}': {e}"));
+    let mv = move_of_wire(&w).unwrap_or_else(|e| panic!("'{line}': {e}"));
+    assert!(pos.validate(&mv).is_ok(), "'{line}' is illegal");
+    mv
+}
+
+fn example_position() -> AmazonsPosition {
+    let mut pos = AmazonsPosition::new(AmazonsConfig::SMALL);
+    for m in ["f8-d6/g3", "a3-e3/d4", "a6-a5/d8", "c1-c3/b4"] {
+        let mv = pos.parse_legal_move(m).expect("legal");
+        pos.make_move(mv);
+    }
+    pos
+}
+
+#[test]
+fn restart_mode_answers_the_spec_example_in_time() {
+    let (out, elapsed) = run_once(&["--no-keep-running"], &format!("{EXAMPLE}\n\n"));
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    legal(&example_position(), lines[0]);
+    // 850 ms budget from the input; generous slack for a debug build on a busy machine.
+    assert!(elapsed < Duration::from_millis(1500), "{elapsed:?}");
+}
+
+#[test]
+fn json_mode_restart() {
+    let input = r#"{"requests":[{"x0":5,"y0":0,"x1":3,"y1":2,"x2":6,"y2":5}],"responses":[],"data":"","globaldata":"","time_limit":1,"memory_limit":256}"#;
+    let (out, _) = run_once(&["--no-keep-running", "--player", "random"], input);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert!(
+        lines[0].starts_with('{') && lines[0].contains(r#""response":{"x0":"#),
+        "{}",
+        lines[0]
+    );
+}
+
+#[test]
+fn keep_running_plays_a_whole_game() {
+    let mut p = Proc::spawn(BOARDLAB, &["botzone"]);
+    let mut pos = AmazonsPosition::new(AmazonsConfig::SMALL);
+    // The bot is Black: a full first turn, then only the new requests.
+    p.send("1\n-1 -1 -1 -1 -1 -1");
+    let mut turns = 0;
+    let mut moves = Vec::new();
+    loop {
+        let start = Instant::now();
+        let line = p.line();
+        let elapsed = start.elapsed();
+        let limit = if turns == 0 { 2500 } else { 1500 };
+        assert!(
+            elapsed < Duration::from_millis(limit),
+            "turn {turns}: {elapsed:?}"
+        );
+        let mv = legal(&pos, &line);
+        pos.make_move(mv);
+        assert_eq!(p.line(), KEEP_RUNNING_MARKER);
+        turns += 1;
+        // The opponent: the last generated move (weak, so the game ends soon).
+        pos.generate_moves(&mut moves);
+        let Some(&reply) = moves.last() else { break };
+        pos.make_move(reply);
+        if pos.outcome().is_some() || turns == 12 {
+            break;
+        }
+        p.send(&wire_of_move(reply).map(|v| v.to_string()).join(" "));
+    }
+    assert!(turns >= 2, "{turns}");
+    assert!(
+        p.exits_within(Duration::from_secs(5)),
+        "exits when stdin closes"
+    );
+}
+
+#[test]
+fn bad_input_is_reported_on_stderr_without_a_panic() {
+    for (input, needle) in [
+        ("hello\n", "turn number"),
+        (
+            "2\n-1 -1 -1 -1 -1 -1\n0 0 0 1 0 2\n0 5 4 5 3 4\n",
+            "bad history",
+        ),
+        ("1\n0 5 4 5 3 4\n", "bad history"),
+        ("{\"requests\":", "JSON"),
+        ("1\n-1 -1 -1\n", "x0 y0"),
+        ("", ""),
+    ] {
+        let (out, _) = run_once(&["--player", "random"], input);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{input}: {stderr}");
+        if needle.is_empty() {
+            // No input at all: nothing to answer, a clean exit.
+            assert!(out.status.success(), "{out:?}");
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(2), "{input}: {stderr}");
+        assert!(out.stdout.is_empty(), "{input}");
+        assert!(stderr.contains(needle), "{input}: {stderr}");
+    }
+    // A 1 MB garbage line.
+    let (out, _) = run_once(&[], &"9".repeat(1 << 20));
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
