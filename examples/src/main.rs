@@ -8,9 +8,9 @@ mod cli_error;
 mod commands;
 mod engine;
 mod pbrain;
-mod serve;
 mod play_cmd;
 mod selfplay;
+mod serve;
 mod setup;
 
 use std::process::ExitCode;
