@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for the given number of seconds (default 60) on the nightly
-# toolchain, starting from the committed seed corpora, and fails on the first crash
+# toolchain, starting from the committed seed corpora, and fails on the first crash.
+# The random seed is FUZZ_SEED (default 1), so a CI failure can be replayed exactly
 # (panic, sanitizer error, timeout of one input, or out-of-memory).
 # Usage: fuzz/run.sh [seconds] [target ...]
 # CARGO_TARGET_DIR, when set, is used as the build directory (default fuzz/target).
@@ -32,7 +33,7 @@ for t in "${targets[@]}"; do
   status=0
   cargo +nightly fuzz run "${dir[@]}" "$t" "$work/$t" "corpus/$t" -- \
     -max_total_time="$secs" -max_len=4096 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
-    -timeout=30 -print_final_stats=1 >"$log" 2>&1 || status=$?
+    -timeout=30 -seed="${FUZZ_SEED:-1}" -print_final_stats=1 >"$log" 2>&1 || status=$?
   grep -E '^stat::(number_of_executed_units|average_exec_per_sec)|SUMMARY|panicked' "$log" || true
   if [ "$status" -ne 0 ]; then
     tail -n 40 "$log"
