@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for the given number of seconds (default 60) on the nightly
-# toolchain, starting from the committed seed corpora, and fails on the first crash.
-# The random seed is FUZZ_SEED (default 1), so a CI failure can be replayed exactly
-# (panic, sanitizer error, timeout of one input, or out-of-memory).
+# toolchain, starting from the committed seed corpora, and fails on the first crash
+# (panic, sanitizer error, timeout of one input, or out-of-memory). libFuzzer's random seed
+# is FUZZ_SEED (default 1), so a failing CI run can be replayed exactly.
 # Usage: fuzz/run.sh [seconds] [target ...]
 # CARGO_TARGET_DIR, when set, is used as the build directory (default fuzz/target).
 set -euo pipefail
