@@ -57,6 +57,7 @@ pub struct SearchOptions {
     countermoves: bool,
     history: bool,
     late_move_reductions: bool,
+    root_tie_break: bool,
 }
 
 impl Default for SearchOptions {
@@ -76,6 +77,7 @@ impl Default for SearchOptions {
             countermoves: true,
             history: true,
             late_move_reductions: false,
+            root_tie_break: true,
         }
     }
 }
@@ -209,6 +211,17 @@ impl SearchOptions {
         self
     }
 
+    /// Seeded tie-break among root moves of equal score (default **on**): every root move
+    /// that might tie the best is searched to an exact score, and one of the tied moves is
+    /// drawn with the seed, so games vary between seeds. Off, the root keeps the first best
+    /// move in search order, which is much cheaper where many moves share one score (a
+    /// coarse evaluation on a wide, shallow tree: a plateau of equal root moves then costs a
+    /// full-width search each). The root value is the same either way.
+    pub fn with_root_tie_break(mut self, on: bool) -> SearchOptions {
+        self.root_tie_break = on;
+        self
+    }
+
     pub fn hash_mb(&self) -> usize {
         self.hash_mb
     }
@@ -250,6 +263,9 @@ impl SearchOptions {
     }
     pub fn late_move_reductions(&self) -> bool {
         self.late_move_reductions
+    }
+    pub fn root_tie_break(&self) -> bool {
+        self.root_tie_break
     }
 }
 

@@ -477,6 +477,7 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         let side = self.pos.side_to_move();
         let d = depth as i32;
         let pvs = self.cx.opts.pvs();
+        let tie_break = self.cx.opts.root_tie_break();
         let mut best = -INFINITY;
         let mut ties = 0u32;
         if self.repetition {
@@ -490,8 +491,13 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
             let v = if i == 0 {
                 self.child(d - 1, alpha, beta, 1, flip)
             } else {
-                // Below `best` by one: a tie is then an exact score, not a fail-low.
-                let floor = if best > alpha { best - 1 } else { alpha };
+                // With the tie-break, below `best` by one: a tie is then an exact score,
+                // not a fail-low.
+                let floor = match (best > alpha, tie_break) {
+                    (true, true) => best - 1,
+                    (true, false) => best,
+                    (false, _) => alpha,
+                };
                 if pvs {
                     let v = self.child(d - 1, floor, floor + 1, 1, flip);
                     if v > floor && v < beta && !self.aborted {
@@ -511,7 +517,7 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
             let take = if v > best {
                 ties = 1;
                 true
-            } else if v == best && best > alpha && best < beta {
+            } else if tie_break && v == best && best > alpha && best < beta {
                 ties += 1;
                 self.rng.random_range(0..ties) == 0
             } else {

@@ -2,7 +2,10 @@
 //!
 //! - **Search**: plain fixed-depth alpha-beta ([`search::SearchOptions::plain_alpha_beta`]),
 //!   depth [`BASELINE_DEPTH`] = 2 turns (our pair, the opponent's pair), no transposition
-//!   table.
+//!   table. Among root moves of equal value it keeps the first in its candidate order, as
+//!   a plain `if value > best` loop does ([`search::SearchOptions::with_root_tie_break`]
+//!   off): the seeded tie-break would have to search every tied pair at full width, and
+//!   the opening is one wide plateau (twos score 0), which made a move take seconds.
 //! - **Candidates**: every pair of empty squares within Chebyshev distance 2 of a stone
 //!   (the centre, as a single stone, on the empty board; all legal moves on a single-stone
 //!   turn at the end of an even board). Pairs are listed in a good-first *order* (by a
@@ -291,7 +294,7 @@ pub fn baseline_candidates(pos: &Connect6Position, moves: &mut Vec<Move>) {
             ));
         }
     }
-    pairs.sort_by_key(|&(h, m)| (std::cmp::Reverse(h), m));
+    pairs.sort_unstable_by_key(|&(h, m)| (std::cmp::Reverse(h), m));
     moves.extend(pairs.into_iter().map(|(_, m)| m));
 }
 

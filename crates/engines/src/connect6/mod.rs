@@ -128,14 +128,16 @@ impl EngineGame for Position {
         let agent = SearchAgent::new(
             "baseline",
             BaselineEval,
-            SearchOptions::plain_alpha_beta(),
+            SearchOptions::plain_alpha_beta().with_root_tie_break(false),
             baseline_wrap,
         )
         .or_else(|_| {
             SearchAgent::new(
                 "baseline",
                 BaselineEval,
-                SearchOptions::plain_alpha_beta().with_transposition_table(false),
+                SearchOptions::plain_alpha_beta()
+                    .with_transposition_table(false)
+                    .with_root_tie_break(false),
                 baseline_wrap,
             )
         });

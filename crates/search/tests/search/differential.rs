@@ -26,12 +26,20 @@ pub fn configs() -> Vec<(&'static str, SearchOptions)> {
         .expect("in range");
     vec![
         ("alpha-beta", plain.clone()),
+        (
+            "alpha-beta, first best root move",
+            plain.clone().with_root_tie_break(false),
+        ),
         ("alpha-beta+tt", plain.with_transposition_table(true)),
         ("pvs", pvs),
         ("pvs+tt", tt),
         ("pvs+tt+id", id),
         ("pvs+tt+id+aspiration(3)", asp),
         ("default", small(SearchOptions::default())),
+        (
+            "default, first best root move",
+            small(SearchOptions::default().with_root_tie_break(false)),
+        ),
     ]
 }
 
