@@ -19,21 +19,23 @@
 //! request is processed (never during network I/O), so a slow client cannot stall others.
 
 use std::{
-    collections::BTreeMap,
+    collections::{BTreeMap, VecDeque},
     fs,
     io::{self, BufReader, Write},
     net::{TcpListener, TcpStream},
     path::{Path, PathBuf},
     sync::{
-        Arc, Mutex,
+        Arc, Condvar, Mutex, MutexGuard,
         atomic::{AtomicUsize, Ordering},
     },
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
-use board_core::{GameSpec, Player, Position, savefile};
+use board_core::{GameSpec, Player, savefile};
+use engines::{AgentKind, EngineGame};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use search::{Limits, SearchOptions};
 
 use crate::lines::{Line, quote, read_line_capped, write_line};
 
@@ -47,23 +49,62 @@ pub const MAX_CONNECTIONS: usize = 64;
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
 /// A reply that cannot be written within this time drops the connection.
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Engine think time per move when `engine` is not given one (milliseconds).
+pub const DEFAULT_ENGINE_MS: u64 = 200;
+/// The think times `engine ID SEAT MS` accepts (milliseconds).
+pub const ENGINE_MS: std::ops::RangeInclusive<u64> = 10..=10_000;
+/// Most engines thinking at once (each on one thread); further engine moves wait.
+pub const ENGINE_THREADS: usize = 2;
+/// Hash table of the engine seats (MB).
+pub const ENGINE_HASH_MB: usize = 16;
 
 /// One hosted game, whatever the rules.
 trait Game: Send {
     fn spec(&self) -> String;
     fn to_move(&self) -> Player;
     fn over(&self) -> Option<String>;
-    /// Validates and plays `text`; the canonical notation of the move.
-    fn play(&mut self, text: &str) -> Result<String, String>;
+    /// Validates `text` on the hosted position; when it is legal, calls `commit` with its
+    /// canonical notation and plays it only if `commit` succeeds. A refused move (illegal,
+    /// or `commit` failed) changes nothing.
+    fn play(
+        &mut self,
+        text: &str,
+        commit: &mut dyn FnMut(&str) -> Result<(), String>,
+    ) -> Result<String, String>;
     fn moves(&self) -> &[String];
+    /// The board diagram.
+    fn diagram(&self) -> String;
+    /// Display name of a player ("Black", "White").
+    fn player_name(&self, p: Player) -> &'static str;
+    /// A snapshot of the position for the engine to think on, `ms` milliseconds.
+    fn engine_job(&self, ms: u64) -> Box<dyn Think>;
 }
 
-struct Typed<P: Position> {
+/// The engine's work for one move, run without the server lock.
+trait Think: Send {
+    /// The engine's move in canonical notation; `None` only when the game is over.
+    fn think(self: Box<Self>) -> Option<String>;
+}
+
+struct Typed<P: EngineGame> {
     pos: P,
     moves: Vec<String>,
+    /// Hashes of every position from the start (repetition rules).
+    hashes: Vec<u64>,
 }
 
-impl<P: Position> Game for Typed<P> {
+impl<P: EngineGame> Typed<P> {
+    fn start(pos: P) -> Typed<P> {
+        let hashes = vec![pos.hash()];
+        Typed {
+            pos,
+            moves: Vec::new(),
+            hashes,
+        }
+    }
+}
+
+impl<P: EngineGame> Game for Typed<P> {
     fn spec(&self) -> String {
         self.pos.config().to_string()
     }
@@ -73,35 +114,86 @@ impl<P: Position> Game for Typed<P> {
     fn over(&self) -> Option<String> {
         self.pos.outcome_reason()
     }
-    fn play(&mut self, text: &str) -> Result<String, String> {
-        let mv = self.pos.parse_legal_move(text).map_err(|e| e.to_string())?;
+    fn play(
+        &mut self,
+        text: &str,
+        commit: &mut dyn FnMut(&str) -> Result<(), String>,
+    ) -> Result<String, String> {
+        let mv = self
+            .pos
+            .parse_legal_move(text)
+            .map_err(|e| format!("illegal move '{}': {e}", quote(text, 32)))?;
         let canon = self.pos.format_move(mv);
-        self.pos.make_move(mv);
+        commit(&canon)?;
+        self.pos
+            .play(mv)
+            .map_err(|e| format!("illegal move '{}': {e}", quote(text, 32)))?;
         self.moves.push(canon.clone());
+        self.hashes.push(self.pos.hash());
         Ok(canon)
     }
     fn moves(&self) -> &[String] {
         &self.moves
     }
-}
-
-fn new_game<P: Position>(spec: &str) -> Result<Box<dyn Game>, String> {
-    let config: P::Config = spec.parse().map_err(|e| format!("bad game spec: {e}"))?;
-    Ok(Box::new(Typed::<P> {
-        pos: P::new(config),
-        moves: Vec::new(),
-    }))
-}
-
-fn load_game<P: Position>(text: &str) -> Result<Box<dyn Game>, String> {
-    let loaded = savefile::load::<P>(text).map_err(|e| e.to_string())?;
-    let mut pos = P::new(loaded.position.config().clone());
-    let mut moves = Vec::with_capacity(loaded.moves.len());
-    for mv in loaded.moves {
-        moves.push(pos.format_move(mv));
-        pos.make_move(mv);
+    fn diagram(&self) -> String {
+        self.pos.diagram()
     }
-    Ok(Box::new(Typed::<P> { pos, moves }))
+    fn player_name(&self, p: Player) -> &'static str {
+        self.pos.player_name(p)
+    }
+    fn engine_job(&self, ms: u64) -> Box<dyn Think> {
+        Box::new(EngineJob {
+            pos: self.pos.clone(),
+            hashes: self.hashes.clone(),
+            ms,
+        })
+    }
+}
+
+struct EngineJob<P: EngineGame> {
+    pos: P,
+    hashes: Vec<u64>,
+    ms: u64,
+}
+
+impl<P: EngineGame> Think for EngineJob<P> {
+    fn think(self: Box<Self>) -> Option<String> {
+        let pos = &self.pos;
+        let mut legal = Vec::new();
+        pos.generate_moves(&mut legal);
+        let fallback = legal.first().copied()?;
+        let limits = Limits::new().with_move_time(Duration::from_millis(self.ms));
+        // An engine that fails (or panics) still answers: the first legal move.
+        let chosen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let options = SearchOptions::default()
+                .with_hash_mb(ENGINE_HASH_MB)
+                .and_then(|o| o.with_threads(1))
+                .ok()?;
+            let mut agent = AgentKind::Engine.build::<P>(options).ok()?;
+            agent.set_game_history(&self.hashes);
+            agent.think(pos, &limits, &mut |_| {}).best_move
+        }))
+        .ok()
+        .flatten()
+        .filter(|m| pos.validate(m).is_ok());
+        Some(pos.format_move(chosen.unwrap_or(fallback)))
+    }
+}
+
+fn new_game<P: EngineGame>(spec: &str) -> Result<Box<dyn Game>, String> {
+    let config: P::Config = spec.parse().map_err(|e| format!("bad game spec: {e}"))?;
+    Ok(Box::new(Typed::start(P::new(config))))
+}
+
+fn load_game<P: EngineGame>(text: &str) -> Result<Box<dyn Game>, String> {
+    let loaded = savefile::load::<P>(text).map_err(|e| e.to_string())?;
+    let mut game = Typed::start(P::new(loaded.position.config().clone()));
+    for mv in loaded.moves {
+        game.moves.push(game.pos.format_move(mv));
+        game.pos.make_move(mv);
+        game.hashes.push(game.pos.hash());
+    }
+    Ok(Box::new(game))
 }
 
 fn game_id_of(spec: &str) -> Result<String, String> {
@@ -136,10 +228,22 @@ fn seat_of(s: &str) -> Option<Player> {
     }
 }
 
+/// Who holds a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Seat {
+    Free,
+    /// A player, by the secret token.
+    Token(String),
+    /// The server's engine, thinking this many milliseconds per move.
+    Engine(u64),
+}
+
 struct Hosted {
     game: Box<dyn Game>,
-    /// Tokens of the first and second seat.
-    tokens: [Option<String>; 2],
+    /// The first and second seat.
+    seats: [Seat; 2],
+    /// An engine move for this game is queued or being thought.
+    queued: bool,
 }
 
 fn idx(p: Player) -> usize {
@@ -149,6 +253,14 @@ fn idx(p: Player) -> usize {
     }
 }
 
+/// An engine move to think: game, ply it was asked at, seat, and the snapshot.
+struct Job {
+    game: u64,
+    ply: usize,
+    seat: Player,
+    think: Box<dyn Think>,
+}
+
 /// The server's state: the games and where they are saved.
 pub struct Server {
     games: BTreeMap<u64, Hosted>,
@@ -156,11 +268,14 @@ pub struct Server {
     data: Option<PathBuf>,
     rng: ChaCha8Rng,
     max_games: usize,
+    /// Engine moves waiting for a thinking thread, oldest first (at most one per game).
+    pending: VecDeque<Job>,
 }
 
 impl Server {
     /// A server saving into `data` (created if missing), with every game found there
     /// restored. Unreadable save files are skipped with a warning in the returned list.
+    /// Games whose engine seat is to move get their engine move queued.
     pub fn open(data: Option<&Path>) -> io::Result<(Server, Vec<String>)> {
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -172,6 +287,7 @@ impl Server {
             data: data.map(Path::to_path_buf),
             rng: ChaCha8Rng::seed_from_u64(seed),
             max_games: MAX_GAMES,
+            pending: VecDeque::new(),
         };
         let mut warnings = Vec::new();
         if let Some(dir) = data {
@@ -195,21 +311,23 @@ impl Server {
                 };
                 match restore_game(&text) {
                     Ok(game) => {
-                        let mut tokens = [None, None];
-                        for line in text.lines() {
-                            let mut w = line.split_whitespace();
-                            if let (Some("#"), Some("token"), Some(seat), Some(tok)) =
-                                (w.next(), w.next(), w.next(), w.next())
-                                && let Some(p) = seat_of(seat)
-                            {
-                                tokens[idx(p)] = Some(tok.to_string());
-                            }
-                        }
-                        server.games.insert(id, Hosted { game, tokens });
+                        let seats = seats_of_save(&text);
+                        server.games.insert(
+                            id,
+                            Hosted {
+                                game,
+                                seats,
+                                queued: false,
+                            },
+                        );
                         server.next_id = server.next_id.max(id.saturating_add(1));
                     }
                     Err(e) => warnings.push(format!("{}: {e}", path.display())),
                 }
+            }
+            let ids: Vec<u64> = server.games.keys().copied().collect();
+            for id in ids {
+                server.kick(id);
             }
         }
         Ok((server, warnings))
@@ -225,21 +343,6 @@ impl Server {
         self.data.as_ref().map(|d| d.join(format!("{id}.save")))
     }
 
-    /// Appends `text` to game `id`'s save file and syncs it.
-    fn append(&self, id: u64, text: &str) -> Result<(), String> {
-        let Some(path) = self.path(id) else {
-            return Ok(());
-        };
-        let mut f = fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(&path)
-            .map_err(|e| format!("cannot save: {e}"))?;
-        f.write_all(text.as_bytes())
-            .and_then(|()| f.sync_data())
-            .map_err(|e| format!("cannot save: {e}"))
-    }
-
     fn token(&mut self) -> String {
         let a: u64 = self.rng.random();
         let b: u64 = self.rng.random();
@@ -252,6 +355,88 @@ impl Server {
             Ok(reply) => format!("ok {reply}"),
             Err(e) => format!("error {e}"),
         }
+    }
+
+    /// Whether engine moves are waiting for a thinking thread.
+    pub fn engine_work_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// Thinks every queued engine move on the calling thread (holding `self`), including
+    /// the moves queued meanwhile (an engine-vs-engine game is played to its end); the
+    /// number of engine moves thought. For tests and tools; [`serve`] thinks on
+    /// background threads without the lock instead.
+    pub fn think_pending(&mut self) -> usize {
+        let mut n = 0;
+        while let Some(job) = self.pending.pop_front() {
+            let Job {
+                game,
+                ply,
+                seat,
+                think,
+            } = job;
+            let mv = think.think();
+            self.engine_moved(game, ply, seat, mv);
+            n += 1;
+        }
+        n
+    }
+
+    /// Queues an engine move for game `n` if an engine seat is to move (and none is
+    /// queued yet).
+    fn kick(&mut self, n: u64) {
+        let Some(h) = self.games.get_mut(&n) else {
+            return;
+        };
+        if h.queued || h.game.over().is_some() {
+            return;
+        }
+        let seat = h.game.to_move();
+        if let Seat::Engine(ms) = h.seats[idx(seat)] {
+            h.queued = true;
+            self.pending.push_back(Job {
+                game: n,
+                ply: h.game.moves().len(),
+                seat,
+                think: h.game.engine_job(ms),
+            });
+        }
+    }
+
+    /// Applies the engine's move `mv` thought for game `n` at `ply`, if the game is still
+    /// there, at that ply, with that engine seat to move.
+    fn engine_moved(&mut self, n: u64, ply: usize, seat: Player, mv: Option<String>) {
+        let Some(h) = self.games.get_mut(&n) else {
+            return;
+        };
+        h.queued = false;
+        let current = h.game.moves().len() == ply
+            && h.game.to_move() == seat
+            && matches!(h.seats[idx(seat)], Seat::Engine(_));
+        if let (true, Some(mv)) = (current, mv) {
+            // An error here (the save file cannot be written) leaves the game as it was.
+            let _ = self.apply(n, &mv);
+        }
+    }
+
+    /// Validates `mv` for game `n`, appends it to the save file, plays it; the reply
+    /// details `ID PLY MOVE [over REASON]`. Queues the engine's answer if it is due.
+    fn apply(&mut self, n: u64, mv: &str) -> Result<String, String> {
+        let path = self.path(n);
+        let h = self
+            .games
+            .get_mut(&n)
+            .ok_or_else(|| format!("no game {n}"))?;
+        let canon = h.game.play(mv, &mut |canon| {
+            append(path.as_deref(), &format!("{canon}\n"))
+        })?;
+        let ply = h.game.moves().len();
+        let status = h
+            .game
+            .over()
+            .map_or_else(String::new, |r| format!(" over {r}"));
+        self.kick(n);
+        Ok(format!("{n} {ply} {canon}{status}"))
     }
 
     fn hosted(&mut self, id: &str) -> Result<(u64, &mut Hosted), String> {
@@ -272,11 +457,13 @@ impl Server {
             ("", _) => Err("empty request: try 'help'".into()),
             ("help", _) => Ok(
                 "commands: create SPEC | join ID first|second | rejoin ID TOKEN \
-                 | move ID TOKEN MOVE | show ID | list | quit"
+                 | engine ID first|second [MS] | move ID TOKEN MOVE | show ID | list | quit"
                     .into(),
             ),
             ("create", [spec]) => self.create(spec),
             ("join", [id, seat]) => self.join(id, seat),
+            ("engine", [id, seat]) => self.engine_seat(id, seat, None),
+            ("engine", [id, seat, ms]) => self.engine_seat(id, seat, Some(ms)),
             ("rejoin", [id, token]) => {
                 let (n, h) = self.hosted(id)?;
                 let seat = seat_of_token(h, token).ok_or("wrong token for this game")?;
@@ -298,7 +485,7 @@ impl Server {
             .trim_end()
             .to_string()),
             ("quit", []) => Ok("bye".into()),
-            ("create" | "join" | "rejoin" | "move" | "show" | "list" | "quit", _) => {
+            ("create" | "join" | "rejoin" | "engine" | "move" | "show" | "list" | "quit", _) => {
                 Err(format!("wrong arguments for '{word}': try 'help'"))
             }
             _ => Err(format!(
@@ -329,7 +516,8 @@ impl Server {
             id,
             Hosted {
                 game,
-                tokens: [None, None],
+                seats: [Seat::Free, Seat::Free],
+                queued: false,
             },
         );
         Ok(format!("created {id} {spec}"))
@@ -339,17 +527,48 @@ impl Server {
         let seat = seat_of(seat).ok_or("the seat must be first or second")?;
         let token = self.token();
         let (n, h) = self.hosted(id)?;
-        if h.tokens[idx(seat)].is_some() {
-            return Err(format!(
-                "seat {} of game {n} is taken (reconnect with rejoin and its token)",
-                seat_name(seat)
-            ));
-        }
-        self.append(n, &format!("# token {} {token}\n", seat_name(seat)))?;
+        check_free(n, h, seat)?;
+        append(
+            self.path(n).as_deref(),
+            &format!("# token {} {token}\n", seat_name(seat)),
+        )?;
         if let Some(h) = self.games.get_mut(&n) {
-            h.tokens[idx(seat)] = Some(token.clone());
+            h.seats[idx(seat)] = Seat::Token(token.clone());
         }
         Ok(format!("joined {n} {} {token}", seat_name(seat)))
+    }
+
+    fn engine_seat(&mut self, id: &str, seat: &str, ms: Option<&str>) -> Result<String, String> {
+        let seat = seat_of(seat).ok_or("the seat must be first or second")?;
+        let ms = match ms {
+            None => DEFAULT_ENGINE_MS,
+            Some(text) => text
+                .parse::<u64>()
+                .ok()
+                .filter(|ms| ENGINE_MS.contains(ms))
+                .ok_or_else(|| {
+                    format!(
+                        "bad think time '{}': milliseconds from {} to {}",
+                        quote(text, 20),
+                        ENGINE_MS.start(),
+                        ENGINE_MS.end()
+                    )
+                })?,
+        };
+        let (n, h) = self.hosted(id)?;
+        if let Some(reason) = h.game.over() {
+            return Err(format!("the game is over: {reason}"));
+        }
+        check_free(n, h, seat)?;
+        append(
+            self.path(n).as_deref(),
+            &format!("# engine {} {ms}\n", seat_name(seat)),
+        )?;
+        if let Some(h) = self.games.get_mut(&n) {
+            h.seats[idx(seat)] = Seat::Engine(ms);
+        }
+        self.kick(n);
+        Ok(format!("engine {n} {} {ms}", seat_name(seat)))
     }
 
     fn play(&mut self, id: &str, token: &str, mv: &str) -> Result<String, String> {
@@ -362,42 +581,66 @@ impl Server {
         if to_move != seat {
             return Err(format!("not your turn: {} is to move", seat_name(to_move)));
         }
-        // Validate on a copy first: the move must be on disk before it is played.
-        let mut probe = restore_copy(h)?;
-        let canon = probe
-            .play(mv)
-            .map_err(|e| format!("illegal move '{}': {e}", quote(mv, 32)))?;
-        self.append(n, &format!("{canon}\n"))?;
-        let (_, h) = self.hosted(id)?;
-        h.game = probe;
-        let ply = h.game.moves().len();
-        let status = h
-            .game
-            .over()
-            .map_or_else(String::new, |r| format!(" over {r}"));
-        Ok(format!("moved {n} {ply} {canon}{status}"))
+        Ok(format!("moved {}", self.apply(n, mv)?))
     }
 }
 
-/// A fresh copy of a hosted game (replayed from its move list).
-fn restore_copy(h: &Hosted) -> Result<Box<dyn Game>, String> {
-    let mut text = format!(
-        "{} {}\ngame {}\n",
-        savefile::MAGIC,
-        savefile::VERSION,
-        h.game.spec()
-    );
-    for m in h.game.moves() {
-        text.push_str(m);
-        text.push('\n');
+/// Appends `text` to the save file at `path` (none: in memory only) and syncs it.
+fn append(path: Option<&Path>, text: &str) -> Result<(), String> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    let mut f = fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| format!("cannot save: {e}"))?;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.sync_data())
+        .map_err(|e| format!("cannot save: {e}"))
+}
+
+fn check_free(n: u64, h: &Hosted, seat: Player) -> Result<(), String> {
+    match &h.seats[idx(seat)] {
+        Seat::Free => Ok(()),
+        Seat::Token(_) => Err(format!(
+            "seat {} of game {n} is taken (reconnect with rejoin and its token)",
+            seat_name(seat)
+        )),
+        Seat::Engine(_) => Err(format!(
+            "seat {} of game {n} is taken by the engine",
+            seat_name(seat)
+        )),
     }
-    restore_game(&text)
+}
+
+/// The seats recorded in a save file's `# token` and `# engine` comment lines.
+fn seats_of_save(text: &str) -> [Seat; 2] {
+    let mut seats = [Seat::Free, Seat::Free];
+    for line in text.lines() {
+        let mut w = line.split_whitespace();
+        match (w.next(), w.next(), w.next().and_then(seat_of), w.next()) {
+            (Some("#"), Some("token"), Some(p), Some(tok)) => {
+                seats[idx(p)] = Seat::Token(tok.to_string());
+            }
+            (Some("#"), Some("engine"), Some(p), Some(ms)) => {
+                let ms = ms
+                    .parse()
+                    .ok()
+                    .filter(|ms| ENGINE_MS.contains(ms))
+                    .unwrap_or(DEFAULT_ENGINE_MS);
+                seats[idx(p)] = Seat::Engine(ms);
+            }
+            _ => {}
+        }
+    }
+    seats
 }
 
 fn seat_of_token(h: &Hosted, token: &str) -> Option<Player> {
     [Player::First, Player::Second]
         .into_iter()
-        .find(|&p| h.tokens[idx(p)].as_deref() == Some(token))
+        .find(|&p| matches!(&h.seats[idx(p)], Seat::Token(t) if t == token))
 }
 
 fn describe(n: u64, h: &Hosted) -> String {
@@ -406,10 +649,10 @@ fn describe(n: u64, h: &Hosted) -> String {
             format!(
                 "{}={}",
                 seat_name(p),
-                if h.tokens[idx(p)].is_some() {
-                    "taken"
-                } else {
-                    "free"
+                match h.seats[idx(p)] {
+                    Seat::Free => "free",
+                    Seat::Token(_) => "taken",
+                    Seat::Engine(_) => "engine",
                 }
             )
         })
@@ -426,9 +669,32 @@ fn describe(n: u64, h: &Hosted) -> String {
     )
 }
 
-/// Accepts connections on `listener` forever, one thread each.
+/// The state shared by the connection and engine threads.
+struct Shared {
+    state: Mutex<Server>,
+    /// Signalled when engine moves are queued.
+    work: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Server> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Accepts connections on `listener` forever, one thread each; engine moves are thought
+/// by [`ENGINE_THREADS`] background threads, without the state lock.
 pub fn serve(listener: TcpListener, server: Server) -> io::Result<()> {
-    let state = Arc::new(Mutex::new(server));
+    let shared = Arc::new(Shared {
+        state: Mutex::new(server),
+        work: Condvar::new(),
+    });
+    for i in 0..ENGINE_THREADS {
+        let shared = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name(format!("engine-{i}"))
+            .spawn(move || engine_worker(&shared))?;
+    }
     let live = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else {
@@ -442,12 +708,12 @@ pub fn serve(listener: TcpListener, server: Server) -> io::Result<()> {
             let _ = write_line(&mut stream, "error too many connections");
             continue;
         }
-        let state = Arc::clone(&state);
+        let shared = Arc::clone(&shared);
         let done = Arc::clone(&live);
         let spawned = std::thread::Builder::new()
             .name("client".into())
             .spawn(move || {
-                let _ = connection(stream, &state);
+                let _ = connection(stream, &shared);
                 done.fetch_sub(1, Ordering::SeqCst);
             });
         if spawned.is_err() {
@@ -457,7 +723,32 @@ pub fn serve(listener: TcpListener, server: Server) -> io::Result<()> {
     Ok(())
 }
 
-fn connection(stream: TcpStream, state: &Mutex<Server>) -> io::Result<()> {
+/// Takes queued engine moves one at a time: snapshot under the lock, think without it,
+/// then re-lock and apply (if the game is still at that ply) like any other move.
+fn engine_worker(shared: &Shared) {
+    let mut s = shared.lock();
+    loop {
+        match s.pending.pop_front() {
+            Some(Job {
+                game,
+                ply,
+                seat,
+                think,
+            }) => {
+                drop(s);
+                let mv = think.think();
+                s = shared.lock();
+                s.engine_moved(game, ply, seat, mv);
+                if s.engine_work_pending() {
+                    shared.work.notify_all();
+                }
+            }
+            None => s = shared.work.wait(s).unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+}
+
+fn connection(stream: TcpStream, shared: &Shared) -> io::Result<()> {
     stream.set_read_timeout(Some(IDLE_TIMEOUT))?;
     stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
     let mut out = stream.try_clone()?;
@@ -467,8 +758,12 @@ fn connection(stream: TcpStream, state: &Mutex<Server>) -> io::Result<()> {
             Line::TooLong => format!("error line longer than {MAX_REQUEST_BYTES} bytes"),
             Line::Text(t) if t.trim().is_empty() => continue,
             Line::Text(t) => {
-                let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
-                s.handle(&t)
+                let mut s = shared.lock();
+                let reply = s.handle(&t);
+                if s.engine_work_pending() {
+                    shared.work.notify_all();
+                }
+                reply
             }
         };
         write_line(&mut out, &reply)?;

@@ -79,3 +79,145 @@ fn the_number_of_games_is_bounded() {
     err(&s.handle("create gomoku"), "too many games");
     assert_eq!(ok(&s.handle("list")), vec!["games", "1", "2"]);
 }
+
+/// Tries every square of a `size`×`size` board in order until the server accepts one;
+/// the reply's words.
+fn play_any(s: &mut Server, id: &str, token: &str, size: u8) -> Vec<String> {
+    for col in 0..size {
+        for row in 1..=size {
+            let sq = format!("{}{row}", char::from(b'a' + col));
+            let reply = s.handle(&format!("move {id} {token} {sq}"));
+            if reply.starts_with("ok ") {
+                return ok(&reply);
+            }
+            err(&reply, "illegal move");
+        }
+    }
+    panic!("no legal square");
+}
+
+#[test]
+fn a_player_beats_or_loses_to_the_engine_seat() {
+    let dir = temp_dir("engine");
+    let (mut s, _) = Server::open(Some(&dir)).expect("open");
+    let id = ok(&s.handle("create gomoku:size=7"))[1].clone();
+    let token = ok(&s.handle(&format!("join {id} first")))[3].clone();
+    // Refusals: bad seat, bad think time, unknown game, seat taken.
+    err(&s.handle(&format!("engine {id} third")), "first or second");
+    for ms in ["5", "10001", "abc", "-3", "99999999999999999999999"] {
+        err(
+            &s.handle(&format!("engine {id} second {ms}")),
+            "bad think time",
+        );
+    }
+    err(&s.handle("engine 42 second"), "no game 42");
+    err(&s.handle("engine x second"), "not a game id");
+    err(&s.handle(&format!("engine {id} first")), "taken");
+    assert_eq!(
+        ok(&s.handle(&format!("engine {id} second 10"))),
+        vec!["engine", &id, "second", "10"]
+    );
+    err(
+        &s.handle(&format!("engine {id} second")),
+        "taken by the engine",
+    );
+    err(
+        &s.handle(&format!("join {id} second")),
+        "taken by the engine",
+    );
+    assert!(
+        s.handle(&format!("show {id}"))
+            .contains("first=taken second=engine")
+    );
+    // Nothing to think while the player is to move.
+    assert_eq!(s.think_pending(), 0);
+    let mut plies = 0;
+    loop {
+        let moved = play_any(&mut s, &id, &token, 7);
+        plies += 1;
+        assert_eq!(moved[2], plies.to_string(), "{moved:?}");
+        if moved.contains(&"over".to_string()) {
+            break;
+        }
+        // The engine answers exactly once, then it is the player's turn again.
+        assert_eq!(s.think_pending(), 1);
+        plies += 1;
+        let shown = s.handle(&format!("show {id}"));
+        assert!(shown.contains(&format!("ply {plies} ")), "{shown}");
+        if shown.contains("; over") {
+            break;
+        }
+        assert!(shown.ends_with("to-move first"), "{shown}");
+        assert!(plies < 49, "{shown}");
+    }
+    assert_eq!(s.think_pending(), 0);
+    err(&s.handle(&format!("move {id} {token} a1")), "over");
+    let id2 = ok(&s.handle("create gomoku:size=7"))[1].clone();
+    ok(&s.handle(&format!("engine {id2} first 10")));
+    // An engine seat on the side to move thinks at once.
+    assert!(s.engine_work_pending());
+    assert_eq!(s.think_pending(), 1);
+    assert!(s.handle(&format!("show {id2}")).contains("ply 1 "));
+    // The save file holds the engine line and every move; a restart resumes both games.
+    let save = fs::read_to_string(dir.join(format!("{id}.save"))).expect("save");
+    assert!(save.contains("# engine second 10\n"), "{save}");
+    assert_eq!(
+        save.lines().filter(|l| !l.starts_with('#')).count(),
+        plies + 2,
+        "{save}"
+    );
+    let before = s.handle(&format!("show {id}"));
+    drop(s);
+    let (mut s, warnings) = Server::open(Some(&dir)).expect("reopen");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(s.handle(&format!("show {id}")), before);
+    err(&s.handle(&format!("engine {id} first")), "over");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_engine_to_move_after_a_restart_moves() {
+    let dir = temp_dir("engine-restart");
+    let (mut s, _) = Server::open(Some(&dir)).expect("open");
+    let id = ok(&s.handle("create gomoku:size=7"))[1].clone();
+    let token = ok(&s.handle(&format!("join {id} first")))[3].clone();
+    ok(&s.handle(&format!("engine {id} second 10")));
+    ok(&s.handle(&format!("move {id} {token} d4")));
+    // The server stops before the engine thought.
+    assert!(s.engine_work_pending());
+    drop(s);
+    let (mut s, _) = Server::open(Some(&dir)).expect("reopen");
+    assert!(s.engine_work_pending());
+    assert_eq!(s.think_pending(), 1);
+    let shown = s.handle(&format!("show {id}"));
+    assert!(shown.contains("ply 2 moves d4 "), "{shown}");
+    assert!(shown.contains("to-move first"), "{shown}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn two_engine_seats_play_a_whole_game() {
+    let (mut s, _) = Server::open(None).expect("open");
+    let id = ok(&s.handle("create fourshift:size=4,k=3,pieces=3"))[1].clone();
+    ok(&s.handle(&format!("engine {id} first 10")));
+    ok(&s.handle(&format!("engine {id} second 10")));
+    let n = s.think_pending();
+    assert!(n > 0);
+    let shown = s.handle(&format!("show {id}"));
+    assert!(shown.contains(&format!("ply {n} ")), "{shown}");
+    assert!(shown.contains("; over"), "{shown}");
+}
+
+#[test]
+fn a_stale_engine_move_is_dropped() {
+    let (mut s, _) = Server::open(None).expect("open");
+    let id = ok(&s.handle("create gomoku:size=7"))[1].clone();
+    ok(&s.handle(&format!("engine {id} first 10")));
+    let job = s.pending.pop_front().expect("queued");
+    // Thought for ply 0, applied as if for ply 3: refused; the real one counts.
+    s.engine_moved(job.game, 3, job.seat, job.think.think());
+    assert!(s.handle(&format!("show {id}")).contains("ply 0 "));
+    s.kick(1);
+    assert_eq!(s.think_pending(), 1);
+    assert!(s.handle(&format!("show {id}")).contains("ply 1 "));
+}
