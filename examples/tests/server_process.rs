@@ -3,6 +3,7 @@
 mod protocols_common;
 
 use std::{
+    collections::VecDeque,
     io::{BufRead, BufReader, Write},
     net::TcpStream,
     path::PathBuf,
@@ -48,6 +49,7 @@ impl ServerProc {
         Client {
             out: s.try_clone().expect("clone"),
             inp: BufReader::new(s),
+            updates: VecDeque::new(),
         }
     }
 
@@ -67,16 +69,43 @@ impl Drop for ServerProc {
 struct Client {
     out: TcpStream,
     inp: BufReader<TcpStream>,
+    /// Pushed `update` lines read while waiting for a reply, oldest first.
+    updates: VecDeque<String>,
 }
 
 impl Client {
+    fn read(&mut self) -> String {
+        let mut line = String::new();
+        self.inp.read_line(&mut line).expect("a line");
+        assert!(!line.is_empty(), "the server closed the connection");
+        line.trim().to_string()
+    }
+
+    /// The reply to `line` (pushed updates read meanwhile are kept for `update`).
     fn ask(&mut self, line: &str) -> String {
         self.out
             .write_all(format!("{line}\n").as_bytes())
             .expect("send");
-        let mut reply = String::new();
-        self.inp.read_line(&mut reply).expect("reply");
-        reply.trim().to_string()
+        loop {
+            let reply = self.read();
+            if reply.starts_with("update ") {
+                self.updates.push_back(reply);
+            } else {
+                return reply;
+            }
+        }
+    }
+
+    /// The next pushed update (10 s at most).
+    fn update(&mut self) -> String {
+        match self.updates.pop_front() {
+            Some(u) => u,
+            None => {
+                let u = self.read();
+                assert!(u.starts_with("update "), "{u}");
+                u
+            }
+        }
     }
 
     fn ok(&mut self, line: &str) -> Vec<String> {
@@ -88,6 +117,21 @@ impl Client {
     fn err(&mut self, line: &str, needle: &str) {
         let r = self.ask(line);
         assert!(r.starts_with("error ") && r.contains(needle), "{line}: {r}");
+    }
+
+    /// Plays the first square of a `size`×`size` board the server accepts; the reply.
+    fn play_any(&mut self, id: &str, token: &str, size: u8) -> Vec<String> {
+        for col in 0..size {
+            for row in 1..=size {
+                let sq = format!("{}{row}", char::from(b'a' + col));
+                let r = self.ask(&format!("move {id} {token} {sq}"));
+                if r.starts_with("ok ") {
+                    return r.split_whitespace().skip(1).map(String::from).collect();
+                }
+                assert!(r.contains("illegal move"), "{r}");
+            }
+        }
+        panic!("no legal square");
     }
 }
 
@@ -139,6 +183,109 @@ fn two_clients_play_through_a_server_restart() {
     c.send("quit");
     assert_eq!(c.line(), "ok bye");
     assert!(c.exits_within(Duration::from_secs(5)));
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// The plies and moves of `update ID PLY MOVE [over ...]` lines.
+fn plies(updates: &[String]) -> Vec<(usize, String)> {
+    updates
+        .iter()
+        .map(|u| {
+            let w: Vec<&str> = u.split_whitespace().collect();
+            (w[2].parse().expect("ply"), w[3].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_client_plays_the_engine_seat_through_a_restart_while_watched() {
+    let data = std::env::temp_dir().join(format!("boardlab-serve-engine-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let server = ServerProc::start(&data);
+    let mut p = server.client();
+    let mut w = server.client();
+    let id = p.ok("create gomoku:size=7")[1].clone();
+    assert_eq!(w.ok(&format!("watch {id}")), vec!["watching", &id, "0"]);
+    let tok = p.ok(&format!("join {id} first"))[3].clone();
+    p.err(&format!("engine {id} first"), "taken");
+    p.err(&format!("engine {id} second 5"), "bad think time");
+    p.err(&format!("engine {id} north"), "first or second");
+    p.err("engine 77 second", "no game 77");
+    assert_eq!(
+        p.ok(&format!("engine {id} second 300")),
+        vec!["engine", &id, "second", "300"]
+    );
+    // Two moves each, then the server is killed right after the player's third move is
+    // saved, before the engine (300 ms) answers it.
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        p.play_any(&id, &tok, 7);
+        let reply = p.update();
+        assert!(reply.starts_with(&format!("update {id} ")), "{reply}");
+    }
+    let third = p.play_any(&id, &tok, 7);
+    assert_eq!(third[2], "5", "{third:?}");
+    for _ in 0..5 {
+        seen.push(w.update());
+    }
+    drop(p);
+    drop(w);
+    server.kill();
+    let server = ServerProc::start(&data);
+    let mut w = server.client();
+    let mut p = server.client();
+    let watching = w.ok(&format!("watch {id}"));
+    let from: usize = watching[2].parse().expect("ply");
+    assert!(from == 5 || from == 6, "{watching:?}");
+    assert_eq!(p.ok(&format!("rejoin {id} {tok}"))[2], "first");
+    // The engine resumes: its answer to the fifth ply comes (pushed, or already there).
+    if from == 5 {
+        let u = p.update();
+        assert!(u.starts_with(&format!("update {id} 6 ")), "{u}");
+    }
+    let mut over = false;
+    for _ in 0..40 {
+        let moved = p.play_any(&id, &tok, 7);
+        if moved.contains(&"over".to_string()) {
+            over = true;
+            break;
+        }
+        let u = p.update();
+        if u.contains(" over ") {
+            over = true;
+            break;
+        }
+    }
+    assert!(over, "the game finishes");
+    let shown = p.ok(&format!("show {id}")).join(" ");
+    assert!(
+        shown.contains("second=engine") && shown.contains("; over"),
+        "{shown}"
+    );
+    let moves: Vec<String> = shown
+        .split(" moves ")
+        .nth(1)
+        .and_then(|m| m.split(" ;").next())
+        .expect("moves")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    // The watchers together saw every move in order, exactly once.
+    let mut rest = Vec::new();
+    while rest.len() + from < moves.len() {
+        rest.push(w.update());
+    }
+    assert!(
+        rest.last().is_some_and(|u| u.contains(" over ")),
+        "{rest:?}"
+    );
+    let before = plies(&seen);
+    let after = plies(&rest);
+    for (i, (ply, mv)) in before.iter().chain(after.iter()).enumerate() {
+        let i = if i < 5 { i } else { i - 5 + from };
+        assert_eq!((*ply, mv), (i + 1, &moves[i]), "{seen:?} {rest:?}");
+    }
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
 }

@@ -19,7 +19,7 @@
 //! request is processed (never during network I/O), so a slow client cannot stall others.
 
 use std::{
-    collections::{BTreeMap, VecDeque},
+    collections::{BTreeMap, BTreeSet, VecDeque},
     fs,
     io::{self, BufReader, Write},
     net::{TcpListener, TcpStream},
@@ -27,6 +27,7 @@ use std::{
     sync::{
         Arc, Condvar, Mutex, MutexGuard,
         atomic::{AtomicUsize, Ordering},
+        mpsc::{SyncSender, sync_channel},
     },
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
@@ -55,6 +56,9 @@ pub const DEFAULT_ENGINE_MS: u64 = 200;
 pub const ENGINE_MS: std::ops::RangeInclusive<u64> = 10..=10_000;
 /// Most engines thinking at once (each on one thread); further engine moves wait.
 pub const ENGINE_THREADS: usize = 2;
+/// Lines a connection's outgoing queue holds; a watcher that falls further behind is
+/// dropped.
+pub const OUTBOX_LINES: usize = 1024;
 /// Hash table of the engine seats (MB).
 pub const ENGINE_HASH_MB: usize = 16;
 
@@ -244,6 +248,33 @@ struct Hosted {
     seats: [Seat; 2],
     /// An engine move for this game is queued or being thought.
     queued: bool,
+    /// Connections watching this game.
+    watchers: BTreeSet<ConnId>,
+    /// The connection that last joined, rejoined or moved for each seat (pushed the
+    /// other side's moves).
+    players: [Option<ConnId>; 2],
+}
+
+impl Hosted {
+    fn new(game: Box<dyn Game>, seats: [Seat; 2]) -> Hosted {
+        Hosted {
+            game,
+            seats,
+            queued: false,
+            watchers: BTreeSet::new(),
+            players: [None, None],
+        }
+    }
+}
+
+/// A connection known to the server (see [`Server::attach`]).
+pub type ConnId = u64;
+
+/// A connection's outgoing queue, drained by its writer thread.
+struct Outbox {
+    tx: SyncSender<String>,
+    /// Shut down when the connection is dropped for a full queue.
+    closer: Option<TcpStream>,
 }
 
 fn idx(p: Player) -> usize {
@@ -270,6 +301,9 @@ pub struct Server {
     max_games: usize,
     /// Engine moves waiting for a thinking thread, oldest first (at most one per game).
     pending: VecDeque<Job>,
+    /// Connections' outgoing queues.
+    conns: BTreeMap<ConnId, Outbox>,
+    next_conn: ConnId,
 }
 
 impl Server {
@@ -288,6 +322,8 @@ impl Server {
             rng: ChaCha8Rng::seed_from_u64(seed),
             max_games: MAX_GAMES,
             pending: VecDeque::new(),
+            conns: BTreeMap::new(),
+            next_conn: 1,
         };
         let mut warnings = Vec::new();
         if let Some(dir) = data {
@@ -312,14 +348,7 @@ impl Server {
                 match restore_game(&text) {
                     Ok(game) => {
                         let seats = seats_of_save(&text);
-                        server.games.insert(
-                            id,
-                            Hosted {
-                                game,
-                                seats,
-                                queued: false,
-                            },
-                        );
+                        server.games.insert(id, Hosted::new(game, seats));
                         server.next_id = server.next_id.max(id.saturating_add(1));
                     }
                     Err(e) => warnings.push(format!("{}: {e}", path.display())),
@@ -349,11 +378,84 @@ impl Server {
         format!("{a:016x}{b:016x}")
     }
 
-    /// Answers one request line with one reply line (`ok ...` or `error ...`).
+    /// Answers one request line with one reply line (`ok ...` or `error ...`), for a
+    /// caller without a connection (`watch` is refused).
     pub fn handle(&mut self, line: &str) -> String {
-        match self.command(line.trim()) {
+        match self.command(None, line.trim()) {
             Ok(reply) => format!("ok {reply}"),
             Err(e) => format!("error {e}"),
+        }
+    }
+
+    /// Registers a connection whose outgoing lines (replies and pushed `update`s) go to
+    /// `tx`, a bounded queue: a connection whose queue is full when a line is due is
+    /// dropped (detached, and `closer` shut down).
+    pub fn attach(&mut self, tx: SyncSender<String>, closer: Option<TcpStream>) -> ConnId {
+        let id = self.next_conn;
+        self.next_conn += 1;
+        self.conns.insert(id, Outbox { tx, closer });
+        id
+    }
+
+    /// Forgets a connection: its queue (lines already queued are still written), watches
+    /// and seats' pushes.
+    pub fn detach(&mut self, conn: ConnId) {
+        self.forget(conn);
+    }
+
+    /// Drops a connection that fell behind: forgets it and shuts its socket down.
+    fn drop_conn(&mut self, conn: ConnId) {
+        if let Some(Some(stream)) = self.forget(conn) {
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+        }
+    }
+
+    fn forget(&mut self, conn: ConnId) -> Option<Option<TcpStream>> {
+        let outbox = self.conns.remove(&conn);
+        for h in self.games.values_mut() {
+            h.watchers.remove(&conn);
+            for p in &mut h.players {
+                if *p == Some(conn) {
+                    *p = None;
+                }
+            }
+        }
+        outbox.map(|o| o.closer)
+    }
+
+    /// Answers one request line of connection `conn`: the reply is queued on the
+    /// connection (before any later push) and returned.
+    pub fn request(&mut self, conn: ConnId, line: &str) -> String {
+        // A connection dropped meanwhile is answered as one without a connection.
+        let attached = Some(conn).filter(|c| self.conns.contains_key(c));
+        let reply = match self.command(attached, line.trim()) {
+            Ok(reply) => format!("ok {reply}"),
+            Err(e) => format!("error {e}"),
+        };
+        self.send(conn, reply.clone());
+        reply
+    }
+
+    /// Queues `line` on `conn`; drops the connection if its queue is full or gone.
+    fn send(&mut self, conn: ConnId, line: String) {
+        let Some(outbox) = self.conns.get(&conn) else {
+            return;
+        };
+        if outbox.tx.try_send(line).is_err() {
+            self.drop_conn(conn);
+        }
+    }
+
+    /// Pushes `update LINE` for game `n` to its watchers and to its players' connections
+    /// (except `mover`, who got the reply).
+    fn push(&mut self, n: u64, mover: Option<ConnId>, details: &str) {
+        let Some(h) = self.games.get(&n) else {
+            return;
+        };
+        let mut to: BTreeSet<ConnId> = h.watchers.clone();
+        to.extend(h.players.iter().flatten().filter(|&&c| Some(c) != mover));
+        for conn in to {
+            self.send(conn, format!("update {details}"));
         }
     }
 
@@ -415,13 +517,13 @@ impl Server {
             && matches!(h.seats[idx(seat)], Seat::Engine(_));
         if let (true, Some(mv)) = (current, mv) {
             // An error here (the save file cannot be written) leaves the game as it was.
-            let _ = self.apply(n, &mv);
+            let _ = self.apply(n, &mv, None);
         }
     }
 
     /// Validates `mv` for game `n`, appends it to the save file, plays it; the reply
     /// details `ID PLY MOVE [over REASON]`. Queues the engine's answer if it is due.
-    fn apply(&mut self, n: u64, mv: &str) -> Result<String, String> {
+    fn apply(&mut self, n: u64, mv: &str, mover: Option<ConnId>) -> Result<String, String> {
         let path = self.path(n);
         let h = self
             .games
@@ -435,8 +537,10 @@ impl Server {
             .game
             .over()
             .map_or_else(String::new, |r| format!(" over {r}"));
+        let details = format!("{n} {ply} {canon}{status}");
+        self.push(n, mover, &details);
         self.kick(n);
-        Ok(format!("{n} {ply} {canon}{status}"))
+        Ok(details)
     }
 
     fn hosted(&mut self, id: &str) -> Result<(u64, &mut Hosted), String> {
@@ -449,7 +553,7 @@ impl Server {
             .ok_or_else(|| format!("no game {n}"))
     }
 
-    fn command(&mut self, line: &str) -> Result<String, String> {
+    fn command(&mut self, conn: Option<ConnId>, line: &str) -> Result<String, String> {
         let mut words = line.split_whitespace();
         let word = words.next().unwrap_or("").to_ascii_lowercase();
         let args: Vec<&str> = words.collect();
@@ -457,19 +561,36 @@ impl Server {
             ("", _) => Err("empty request: try 'help'".into()),
             ("help", _) => Ok(
                 "commands: create SPEC | join ID first|second | rejoin ID TOKEN \
-                 | engine ID first|second [MS] | move ID TOKEN MOVE | show ID | list | quit"
+                 | engine ID first|second [MS] | move ID TOKEN MOVE | watch ID | unwatch ID \
+                 | show ID | list | quit"
                     .into(),
             ),
             ("create", [spec]) => self.create(spec),
-            ("join", [id, seat]) => self.join(id, seat),
+            ("join", [id, seat]) => self.join(conn, id, seat),
             ("engine", [id, seat]) => self.engine_seat(id, seat, None),
             ("engine", [id, seat, ms]) => self.engine_seat(id, seat, Some(ms)),
             ("rejoin", [id, token]) => {
                 let (n, h) = self.hosted(id)?;
                 let seat = seat_of_token(h, token).ok_or("wrong token for this game")?;
+                h.players[idx(seat)] = conn;
                 Ok(format!("rejoined {n} {}", seat_name(seat)))
             }
-            ("move", [id, token, mv @ ..]) if !mv.is_empty() => self.play(id, token, &mv.join(" ")),
+            ("watch", [id]) => {
+                let conn = conn.ok_or("watching needs a connection")?;
+                let (n, h) = self.hosted(id)?;
+                h.watchers.insert(conn);
+                Ok(format!("watching {n} {}", h.game.moves().len()))
+            }
+            ("unwatch", [id]) => {
+                let (n, h) = self.hosted(id)?;
+                match conn {
+                    Some(c) if h.watchers.remove(&c) => Ok(format!("unwatched {n}")),
+                    _ => Err(format!("not watching game {n}")),
+                }
+            }
+            ("move", [id, token, mv @ ..]) if !mv.is_empty() => {
+                self.play(conn, id, token, &mv.join(" "))
+            }
             ("show", [id]) => {
                 let (n, h) = self.hosted(id)?;
                 Ok(describe(n, h))
@@ -485,9 +606,11 @@ impl Server {
             .trim_end()
             .to_string()),
             ("quit", []) => Ok("bye".into()),
-            ("create" | "join" | "rejoin" | "engine" | "move" | "show" | "list" | "quit", _) => {
-                Err(format!("wrong arguments for '{word}': try 'help'"))
-            }
+            (
+                "create" | "join" | "rejoin" | "engine" | "watch" | "unwatch" | "move" | "show"
+                | "list" | "quit",
+                _,
+            ) => Err(format!("wrong arguments for '{word}': try 'help'")),
             _ => Err(format!(
                 "unknown command '{}': try 'help'",
                 quote(&word, 20)
@@ -512,18 +635,12 @@ impl Server {
         }
         self.next_id += 1;
         let spec = game.spec();
-        self.games.insert(
-            id,
-            Hosted {
-                game,
-                seats: [Seat::Free, Seat::Free],
-                queued: false,
-            },
-        );
+        self.games
+            .insert(id, Hosted::new(game, [Seat::Free, Seat::Free]));
         Ok(format!("created {id} {spec}"))
     }
 
-    fn join(&mut self, id: &str, seat: &str) -> Result<String, String> {
+    fn join(&mut self, conn: Option<ConnId>, id: &str, seat: &str) -> Result<String, String> {
         let seat = seat_of(seat).ok_or("the seat must be first or second")?;
         let token = self.token();
         let (n, h) = self.hosted(id)?;
@@ -534,6 +651,7 @@ impl Server {
         )?;
         if let Some(h) = self.games.get_mut(&n) {
             h.seats[idx(seat)] = Seat::Token(token.clone());
+            h.players[idx(seat)] = conn;
         }
         Ok(format!("joined {n} {} {token}", seat_name(seat)))
     }
@@ -571,7 +689,13 @@ impl Server {
         Ok(format!("engine {n} {} {ms}", seat_name(seat)))
     }
 
-    fn play(&mut self, id: &str, token: &str, mv: &str) -> Result<String, String> {
+    fn play(
+        &mut self,
+        conn: Option<ConnId>,
+        id: &str,
+        token: &str,
+        mv: &str,
+    ) -> Result<String, String> {
         let (n, h) = self.hosted(id)?;
         let seat = seat_of_token(h, token).ok_or("wrong token for this game")?;
         if let Some(reason) = h.game.over() {
@@ -581,7 +705,11 @@ impl Server {
         if to_move != seat {
             return Err(format!("not your turn: {} is to move", seat_name(to_move)));
         }
-        Ok(format!("moved {}", self.apply(n, mv)?))
+        let details = self.apply(n, mv, conn)?;
+        if let (Some(c), Some(h)) = (conn, self.games.get_mut(&n)) {
+            h.players[idx(seat)] = Some(c);
+        }
+        Ok(format!("moved {details}"))
     }
 }
 
@@ -748,27 +876,59 @@ fn engine_worker(shared: &Shared) {
     }
 }
 
+/// One client: this thread reads requests; a writer thread drains the connection's
+/// outgoing queue (replies and pushes) to the socket, so neither a slow reader nor a
+/// blocked write ever holds the state lock.
 fn connection(stream: TcpStream, shared: &Shared) -> io::Result<()> {
     stream.set_read_timeout(Some(IDLE_TIMEOUT))?;
     stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
     let mut out = stream.try_clone()?;
+    let closer = stream.try_clone().ok();
+    let (tx, rx) = sync_channel::<String>(OUTBOX_LINES);
+    let writer = std::thread::Builder::new()
+        .name("client-writer".into())
+        .spawn(move || {
+            for line in rx {
+                if write_line(&mut out, &line).is_err() || line == "ok bye" {
+                    break;
+                }
+            }
+            let _ = out.shutdown(std::net::Shutdown::Both);
+        })?;
+    let conn = shared.lock().attach(tx.clone(), closer);
+    let result = read_requests(stream, shared, conn, &tx);
+    shared.lock().detach(conn);
+    drop(tx);
+    let _ = writer.join();
+    result
+}
+
+fn read_requests(
+    stream: TcpStream,
+    shared: &Shared,
+    conn: ConnId,
+    tx: &SyncSender<String>,
+) -> io::Result<()> {
     let mut input = BufReader::new(stream);
     while let Some(line) = read_line_capped(&mut input, MAX_REQUEST_BYTES)? {
-        let reply = match line {
-            Line::TooLong => format!("error line longer than {MAX_REQUEST_BYTES} bytes"),
-            Line::Text(t) if t.trim().is_empty() => continue,
+        match line {
+            Line::TooLong => {
+                let e = format!("error line longer than {MAX_REQUEST_BYTES} bytes");
+                if tx.try_send(e).is_err() {
+                    break;
+                }
+            }
+            Line::Text(t) if t.trim().is_empty() => {}
             Line::Text(t) => {
                 let mut s = shared.lock();
-                let reply = s.handle(&t);
+                let reply = s.request(conn, &t);
                 if s.engine_work_pending() {
                     shared.work.notify_all();
                 }
-                reply
+                if reply == "ok bye" {
+                    break;
+                }
             }
-        };
-        write_line(&mut out, &reply)?;
-        if reply == "ok bye" {
-            break;
         }
     }
     Ok(())

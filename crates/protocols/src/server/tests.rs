@@ -221,3 +221,106 @@ fn a_stale_engine_move_is_dropped() {
     assert_eq!(s.think_pending(), 1);
     assert!(s.handle(&format!("show {id}")).contains("ply 1 "));
 }
+
+fn drain(rx: &std::sync::mpsc::Receiver<String>) -> Vec<String> {
+    rx.try_iter().collect()
+}
+
+#[test]
+fn watchers_and_players_get_every_move_pushed() {
+    use std::sync::mpsc::sync_channel;
+    let (mut s, _) = Server::open(None).expect("open");
+    let (tx_a, rx_a) = sync_channel(64);
+    let (tx_b, rx_b) = sync_channel(64);
+    let (tx_w, rx_w) = sync_channel(64);
+    let (a, b, w) = (
+        s.attach(tx_a, None),
+        s.attach(tx_b, None),
+        s.attach(tx_w, None),
+    );
+    let id = ok(&s.request(a, "create gomoku:size=7"))[1].clone();
+    err(&s.request(w, "watch 9"), "no game 9");
+    err(&s.request(w, &format!("unwatch {id}")), "not watching");
+    err(&s.handle(&format!("watch {id}")), "needs a connection");
+    assert_eq!(
+        ok(&s.request(w, &format!("watch {id}"))),
+        vec!["watching", &id, "0"]
+    );
+    let ta = ok(&s.request(a, &format!("join {id} first")))[3].clone();
+    let tb = ok(&s.request(b, &format!("join {id} second")))[3].clone();
+    s.request(a, &format!("move {id} {ta} d4"));
+    s.request(b, &format!("move {id} {tb} a1"));
+    s.request(b, &format!("move {id} {tb} a2")); // out of turn: no push
+    // The replies come first, in order, then pushes; the mover gets no push of its move.
+    let wa = drain(&rx_a);
+    assert_eq!(wa.len(), 4, "{wa:?}");
+    assert!(wa[2].starts_with("ok moved"), "{wa:?}");
+    assert_eq!(wa[3], format!("update {id} 2 a1"));
+    let wb = drain(&rx_b);
+    assert_eq!(wb[1], format!("update {id} 1 d4"));
+    assert!(wb[2].starts_with("ok moved"), "{wb:?}");
+    assert!(wb[3].starts_with("error not your turn"), "{wb:?}");
+    assert_eq!(
+        drain(&rx_w),
+        vec![
+            "error no game 9".to_string(),
+            format!("error not watching game {id}"),
+            format!("ok watching {id} 0"),
+            format!("update {id} 1 d4"),
+            format!("update {id} 2 a1"),
+        ]
+    );
+    assert_eq!(
+        ok(&s.request(w, &format!("unwatch {id}"))),
+        vec!["unwatched", &id]
+    );
+    s.request(a, &format!("move {id} {ta} e4"));
+    assert_eq!(drain(&rx_w), vec![format!("ok unwatched {id}")]);
+    // Engine moves are pushed to the players and watchers too.
+    let id2 = ok(&s.request(a, "create gomoku:size=7"))[1].clone();
+    ok(&s.request(w, &format!("watch {id2}")));
+    let t2 = ok(&s.request(a, &format!("join {id2} first")))[3].clone();
+    ok(&s.request(a, &format!("engine {id2} second 10")));
+    s.request(a, &format!("move {id2} {t2} d4"));
+    drain(&rx_a);
+    drain(&rx_w);
+    assert_eq!(s.think_pending(), 1);
+    let pushed = drain(&rx_a);
+    assert_eq!(pushed.len(), 1, "{pushed:?}");
+    assert!(
+        pushed[0].starts_with(&format!("update {id2} 2 ")),
+        "{pushed:?}"
+    );
+    assert_eq!(drain(&rx_w), pushed);
+    // A closed connection is forgotten.
+    drop(rx_w);
+    s.request(a, &format!("move {id2} {t2} d5"));
+    assert!(!s.conns.contains_key(&w));
+    assert!(s.games.values().all(|h| !h.watchers.contains(&w)));
+}
+
+#[test]
+fn a_watcher_that_falls_behind_is_dropped() {
+    use std::sync::mpsc::sync_channel;
+    let (mut s, _) = Server::open(None).expect("open");
+    let (tx_w, rx_w) = sync_channel(3);
+    let w = s.attach(tx_w, None);
+    let id = ok(&s.handle("create gomoku:size=7"))[1].clone();
+    let tok = ok(&s.handle(&format!("join {id} first")))[3].clone();
+    ok(&s.handle(&format!("engine {id} second 10")));
+    s.request(w, &format!("watch {id}"));
+    // The watcher reads nothing: its queue (3 lines) fills, then it is dropped, and the
+    // game goes on regardless.
+    for _ in 0..4 {
+        play_any(&mut s, &id, &tok, 7);
+        s.think_pending();
+    }
+    assert!(!s.conns.contains_key(&w));
+    assert!(s.games.values().all(|h| h.watchers.is_empty()));
+    assert_eq!(drain(&rx_w).len(), 3);
+    // Its later requests are answered as from no connection (nobody reads them).
+    assert!(
+        s.request(w, &format!("watch {id}"))
+            .contains("needs a connection")
+    );
+}
