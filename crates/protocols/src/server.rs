@@ -423,6 +423,13 @@ impl Server {
         outbox.map(|o| o.closer)
     }
 
+    /// Whether connection `conn` watches a game or holds a seat (gets pushes).
+    pub fn follows_a_game(&self, conn: ConnId) -> bool {
+        self.games
+            .values()
+            .any(|h| h.watchers.contains(&conn) || h.players.contains(&Some(conn)))
+    }
+
     /// Answers one request line of connection `conn`: the reply is queued on the
     /// connection (before any later push) and returned.
     pub fn request(&mut self, conn: ConnId, line: &str) -> String {
@@ -806,7 +813,7 @@ struct Shared {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Server> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.state)
     }
 }
 
@@ -910,7 +917,21 @@ fn read_requests(
     tx: &SyncSender<String>,
 ) -> io::Result<()> {
     let mut input = BufReader::new(stream);
-    while let Some(line) = read_line_capped(&mut input, MAX_REQUEST_BYTES)? {
+    loop {
+        let line = match read_line_capped(&mut input, MAX_REQUEST_BYTES) {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            // Idle: closed, unless it is following a game (watching or seated).
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) && shared.lock().follows_a_game(conn) =>
+            {
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         match line {
             Line::TooLong => {
                 let e = format!("error line longer than {MAX_REQUEST_BYTES} bytes");
@@ -951,16 +972,173 @@ pub fn run(addr: &str, data: Option<&Path>) -> io::Result<()> {
     serve(listener, server)
 }
 
-/// The terminal client: request lines from `input` to the server, replies to `output`.
+/// Most games the terminal client keeps boards for.
+const MAX_FOLLOWED: usize = 1000;
+
+/// The terminal client's view of the games it follows (created, joined, watched or
+/// shown): it turns server lines into board diagrams.
+#[derive(Default)]
+pub struct Follower {
+    games: BTreeMap<u64, Box<dyn Game>>,
+}
+
+/// What the client does with one server line.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Followed {
+    /// Lines to print after the server's line (a board diagram and whose turn it is).
+    pub print: Vec<String>,
+    /// Requests to send on the client's own behalf (`show ID` to catch up); the
+    /// client does not print their replies, only the board they bring.
+    pub ask: Vec<String>,
+}
+
+impl Follower {
+    pub fn new() -> Follower {
+        Follower::default()
+    }
+
+    /// Reads one line from the server: a reply to the user's request, or to the
+    /// client's own when `auto` (its board is drawn only if it shows something new), or a
+    /// pushed `update`.
+    pub fn on_line(&mut self, line: &str, auto: bool) -> Followed {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let mut out = Followed::default();
+        let id = |i: usize| w.get(i).and_then(|t| t.parse::<u64>().ok());
+        match w.as_slice() {
+            ["ok", "created", _, spec, ..] => {
+                if let (Some(n), Ok(game)) = (id(2), create_game(spec)) {
+                    self.follow(n, game, &mut out);
+                }
+            }
+            ["ok", "joined" | "rejoined" | "watching" | "engine", ..] => {
+                // The board as known now, and a fresh copy from the server (drawn only
+                // if it differs).
+                if let Some(n) = id(2) {
+                    if let Some(game) = self.games.get(&n) {
+                        out.print = board_lines(n, game.as_ref());
+                    }
+                    out.ask.push(format!("show {n}"));
+                }
+            }
+            ["ok", "game", _, spec, ..] => {
+                let moves = line
+                    .split_once(" moves ")
+                    .and_then(|(_, m)| m.split_once(" ;"))
+                    .map_or("", |(m, _)| m);
+                if let (Some(n), Ok(mut game)) = (id(2), create_game(spec)) {
+                    let replayed = moves
+                        .split_whitespace()
+                        .all(|mv| game.play(mv, &mut |_| Ok(())).is_ok());
+                    let known = self
+                        .games
+                        .get(&n)
+                        .is_some_and(|g| g.spec() == game.spec() && g.moves() == game.moves());
+                    if replayed && !(auto && known) {
+                        self.follow(n, game, &mut out);
+                    }
+                }
+            }
+            ["ok", "moved", _, ply, mv, ..] | ["update", _, ply, mv, ..] => {
+                let at = usize::from(w[0] == "ok") + 1;
+                if let (Some(n), Ok(ply)) = (id(at), ply.parse::<usize>()) {
+                    self.moved(n, ply, mv, &mut out);
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn follow(&mut self, n: u64, game: Box<dyn Game>, out: &mut Followed) {
+        if self.games.len() >= MAX_FOLLOWED && !self.games.contains_key(&n) {
+            return;
+        }
+        out.print = board_lines(n, game.as_ref());
+        self.games.insert(n, game);
+    }
+
+    fn moved(&mut self, n: u64, ply: usize, mv: &str, out: &mut Followed) {
+        let Some(game) = self.games.get_mut(&n) else {
+            return;
+        };
+        let have = game.moves().len();
+        if ply <= have {
+            // Already seen (a player who also watches gets both).
+            return;
+        }
+        if ply == have + 1 && game.play(mv, &mut |_| Ok(())).is_ok() {
+            out.print = board_lines(n, game.as_ref());
+        } else {
+            out.ask.push(format!("show {n}"));
+        }
+    }
+}
+
+/// A game's diagram and a status line: `game 3 · ply 4 · Black (first) to move`.
+fn board_lines(n: u64, game: &dyn Game) -> Vec<String> {
+    let mut lines: Vec<String> = game.diagram().lines().map(String::from).collect();
+    let ply = game.moves().len();
+    lines.push(match game.over() {
+        Some(reason) => format!("game {n} · ply {ply} · game over: {reason}"),
+        None => {
+            let p = game.to_move();
+            format!(
+                "game {n} · ply {ply} · {} ({}) to move",
+                game.player_name(p),
+                seat_name(p)
+            )
+        }
+    });
+    lines
+}
+
+/// The request side of the client: the socket and, in the order sent, whether each
+/// request was the client's own (its reply is not printed).
+struct ClientOut {
+    stream: TcpStream,
+    origins: VecDeque<bool>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl ClientOut {
+    fn send(&mut self, line: &str, auto: bool) -> io::Result<()> {
+        write_line(&mut self.stream, line)?;
+        self.origins.push_back(auto);
+        Ok(())
+    }
+}
+
+/// The terminal client: request lines from stdin to the server; replies and pushed
+/// updates to stdout, each followed by the board of the game it concerns (see
+/// [`Follower`]).
 pub fn connect(addr: &str) -> io::Result<()> {
     let stream = TcpStream::connect(addr)?;
-    let mut to_server = stream.try_clone()?;
+    let out = Arc::new(Mutex::new(ClientOut {
+        stream: stream.try_clone()?,
+        origins: VecDeque::new(),
+    }));
     let mut from_server = BufReader::new(stream);
+    let requests = Arc::clone(&out);
     let printer = std::thread::spawn(move || -> io::Result<()> {
-        let mut out = io::stdout();
+        let mut stdout = io::stdout();
+        let mut follower = Follower::new();
         while let Some(line) = read_line_capped(&mut from_server, 1 << 20)? {
-            if let Line::Text(t) = line {
-                write_line(&mut out, &t)?;
+            let Line::Text(t) = line else { continue };
+            let auto =
+                !t.starts_with("update ") && lock(&requests).origins.pop_front() == Some(true);
+            if !auto {
+                write_line(&mut stdout, &t)?;
+            }
+            let followed = follower.on_line(&t, auto);
+            for l in &followed.print {
+                write_line(&mut stdout, l)?;
+            }
+            for a in &followed.ask {
+                // The user may have closed the request side already.
+                let _ = lock(&requests).send(a, true);
             }
         }
         Ok(())
@@ -971,11 +1149,15 @@ pub fn connect(addr: &str) -> io::Result<()> {
             eprintln!("connect: line too long, not sent");
             continue;
         };
-        if write_line(&mut to_server, &t).is_err() {
+        // The server answers blank lines with nothing: do not send them.
+        if t.trim().is_empty() {
+            continue;
+        }
+        if lock(&out).send(&t, false).is_err() {
             break;
         }
     }
-    let _ = to_server.shutdown(std::net::Shutdown::Write);
+    let _ = lock(&out).stream.shutdown(std::net::Shutdown::Write);
     printer
         .join()
         .map_err(|_| io::Error::other("printer thread failed"))?
