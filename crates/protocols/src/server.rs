@@ -1,22 +1,41 @@
-//! A TCP game server (`boardlab serve`): any number of games, two seats each, moves
-//! validated by the server, every accepted move saved before it is acknowledged.
+//! A TCP game server (`boardlab serve`): any number of games, two seats each (players or
+//! the server's engine), moves validated by the server, every accepted move saved before
+//! it is acknowledged and pushed to the game's watchers.
 //!
-//! The line protocol is documented in `docs/server-protocol.md`. [`Server::handle`] is the
-//! whole protocol as a function from one request line to one reply line (no sockets: unit
-//! tested); [`serve`] runs it with one thread per connection.
+//! The line protocol is documented in `docs/server-protocol.md`. [`Server::handle`] and
+//! [`Server::request`] are the whole protocol as functions from one request line to one
+//! reply line (no sockets: unit tested); [`serve`] runs it with a reader and a writer
+//! thread per connection and [`ENGINE_THREADS`] engine threads.
+//!
+//! # Engine seats
+//! `engine ID SEAT [MS]` gives a seat to [`engines::EngineGame::engine`] (one thread,
+//! [`ENGINE_HASH_MB`] MB). When it is that seat's turn a job (a snapshot of the position)
+//! is queued; an engine thread takes it, thinks without the state lock, re-locks and
+//! applies the move only if the game is still at the same ply, through the same
+//! validate-save-play path as a player's move. [`Server::think_pending`] does the same on
+//! the calling thread (tests).
+//!
+//! # Pushes
+//! Each connection has a bounded outgoing queue ([`OUTBOX_LINES`]) that its writer thread
+//! drains; replies are queued under the state lock, so they and the pushed `update` lines
+//! reach the client in the order they happened. A connection whose queue is full is
+//! dropped, never waited for.
 //!
 //! # Persistence
 //! With a data directory each game is one save file `<id>.save` in the
 //! [`board_core::savefile`] format. A seat's token is recorded as a comment line
-//! `# token <seat> <token>` when the seat is taken; each accepted move is appended (and
-//! synced) before the `ok`. At start-up every `*.save` file is replayed, so games resume
-//! where they were and players reconnect with their tokens.
+//! `# token <seat> <token>` when the seat is taken, an engine seat as
+//! `# engine <seat> <ms>`; each accepted move is appended (and synced) before the `ok`.
+//! At start-up every `*.save` file is replayed, so games resume where they were, players
+//! reconnect with their tokens and engines whose turn it is move.
 //!
 //! # Bounds
 //! Lines are capped at [`MAX_REQUEST_BYTES`], games at [`MAX_GAMES`], connections at
-//! [`MAX_CONNECTIONS`]; a connection idle for [`IDLE_TIMEOUT`] is closed, and a write that
-//! blocks for [`WRITE_TIMEOUT`] drops the connection. The state lock is held only while a
-//! request is processed (never during network I/O), so a slow client cannot stall others.
+//! [`MAX_CONNECTIONS`], thinking engines at [`ENGINE_THREADS`]; a connection idle for
+//! [`IDLE_TIMEOUT`] is closed (unless it watches or holds a seat), and a write that blocks
+//! for [`WRITE_TIMEOUT`] drops the connection. The state lock is held only while a request
+//! is processed (never during network I/O or thinking), so a slow client cannot stall
+//! others.
 
 use std::{
     collections::{BTreeMap, BTreeSet, VecDeque},
