@@ -128,6 +128,20 @@ pub fn run_analyze<P: EngineGame>(
     Ok(())
 }
 
+/// The moves of a game in notation, the random opening separated by ` | `.
+fn record_moves<P: Position>(config: &P::Config, moves: &[P::Move], opening: usize) -> String {
+    let mut pos = P::new(config.clone());
+    let mut out = Vec::with_capacity(moves.len() + 1);
+    for (i, &mv) in moves.iter().enumerate() {
+        if i == opening && i > 0 {
+            out.push("|".to_string());
+        }
+        out.push(pos.format_move(mv));
+        pos.make_move(mv);
+    }
+    out.join(" ")
+}
+
 pub fn run_match<P: EngineGame>(
     spec: &str,
     a: AgentKind,
@@ -139,11 +153,12 @@ pub fn run_match<P: EngineGame>(
     let report = arena::run_match::<P>(&config, a, b, settings, |game| {
         played += 1;
         eprintln!(
-            "game {played}: {} (first) vs {} (second): {} in {} plies",
+            "game {played}: {} (first) vs {} (second): {} in {} plies: {}",
             game.players[0],
             game.players[1],
             game.reason,
-            game.moves.len()
+            game.moves.len(),
+            record_moves::<P>(&config, &game.moves, game.opening_plies)
         );
     })
     .map_err(|e| CliError::usage(e.to_string()))?;
