@@ -381,3 +381,38 @@ fn the_client_follows_games_and_prints_their_boards() {
         Some("game 4 · ply 3 · White (second) to move")
     );
 }
+
+#[test]
+fn replies_to_huge_lines_stay_short() {
+    let (mut s, _) = Server::open(None).expect("open");
+    let long = "x".repeat(1 << 20);
+    let id = ok(&s.handle("create gomoku:size=5"))[1].clone();
+    let tok = ok(&s.handle(&format!("join {id} first")))[3].clone();
+    for line in [
+        long.clone(),
+        format!("create {long}"),
+        format!("create gomoku:size={long}"),
+        format!("create gomoku:{long}=1"),
+        format!("join {long} first"),
+        format!("join {id} {long}"),
+        format!("engine {id} second {long}"),
+        format!("move {id} {tok} {long}"),
+        format!("move {id} {long} a1"),
+        format!("show {long}"),
+        format!("watch {long}"),
+        format!("rejoin {id} {long}"),
+    ] {
+        let reply = s.handle(&line);
+        assert!(
+            reply.starts_with("error "),
+            "{}",
+            &reply[..80.min(reply.len())]
+        );
+        assert!(
+            reply.len() < 300,
+            "{} bytes: {}",
+            reply.len(),
+            &reply[..200]
+        );
+    }
+}
