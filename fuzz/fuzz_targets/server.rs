@@ -26,12 +26,33 @@ fn drain(rx: &Receiver<String>, follower: &mut Follower) {
             "{line}"
         );
         assert!(!line.contains('\n'), "{line:?}");
+        assert!(line.len() <= MAX_REPLY, "line of {} bytes", line.len());
         let followed = follower.on_line(&line, false);
         assert!(followed.ask.len() <= 1);
     }
 }
 
-fuzz_target!(|data: &[u8]| {
+/// Longest reply or push one input may produce (a `show` of a game of at most 64 moves).
+const MAX_REPLY: usize = 16 << 10;
+
+fuzz_target!(
+    init: {
+        // Lines longer than the fuzzer's inputs: a 1 MB word in every position gets a
+        // short error.
+        let (mut server, _) = Server::open(None).expect("in-memory server");
+        let long = "9".repeat(1 << 20);
+        for line in [
+            long.clone(),
+            format!("create gomoku:size={long}"),
+            format!("join {long} first"),
+            format!("engine 1 first {long}"),
+            format!("move {long} {long} {long}"),
+        ] {
+            let reply = server.handle(&line);
+            assert!(reply.starts_with("error ") && reply.len() < 300, "{}", reply.len());
+        }
+    },
+    |data: &[u8]| {
     let Ok((server, _)) = Server::open(None) else {
         return;
     };
@@ -55,6 +76,7 @@ fuzz_target!(|data: &[u8]| {
             "{reply}"
         );
         assert!(!reply.contains('\n'), "{reply:?}");
+        assert!(reply.len() <= MAX_REPLY, "reply of {} bytes", reply.len());
         let _ = follower.on_line(line, i % 2 == 0);
         drain(&rx_a, &mut follower);
     }
@@ -62,4 +84,5 @@ fuzz_target!(|data: &[u8]| {
     let _ = server.request(b, "list");
     server.detach(a);
     server.detach(b);
-});
+    }
+);
