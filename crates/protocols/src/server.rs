@@ -1140,46 +1140,46 @@ pub fn connect(addr: &str) -> io::Result<()> {
         origins: VecDeque::new(),
     }));
     let mut from_server = BufReader::new(stream);
+    // Requests from stdin on their own thread; this one prints until the server closes
+    // the connection (after `quit`, or once stdin ended), then returns at once.
     let requests = Arc::clone(&out);
-    let printer = std::thread::spawn(move || -> io::Result<()> {
-        let mut stdout = io::stdout();
-        let mut follower = Follower::new();
-        while let Some(line) = read_line_capped(&mut from_server, 1 << 20)? {
-            let Line::Text(t) = line else { continue };
-            let auto =
-                !t.starts_with("update ") && lock(&requests).origins.pop_front() == Some(true);
-            if !auto {
-                write_line(&mut stdout, &t)?;
+    std::thread::Builder::new()
+        .name("connect-stdin".into())
+        .spawn(move || {
+            let mut stdin = io::stdin().lock();
+            while let Ok(Some(line)) = read_line_capped(&mut stdin, MAX_REQUEST_BYTES) {
+                let Line::Text(t) = line else {
+                    eprintln!("connect: line too long, not sent");
+                    continue;
+                };
+                // The server answers blank lines with nothing: do not send them.
+                if t.trim().is_empty() {
+                    continue;
+                }
+                if lock(&requests).send(&t, false).is_err() {
+                    break;
+                }
             }
-            let followed = follower.on_line(&t, auto);
-            for l in &followed.print {
-                write_line(&mut stdout, l)?;
-            }
-            for a in &followed.ask {
-                // The user may have closed the request side already.
-                let _ = lock(&requests).send(a, true);
-            }
+            let _ = lock(&requests).stream.shutdown(std::net::Shutdown::Write);
+        })?;
+    let mut stdout = io::stdout();
+    let mut follower = Follower::new();
+    while let Some(line) = read_line_capped(&mut from_server, 1 << 20)? {
+        let Line::Text(t) = line else { continue };
+        let auto = !t.starts_with("update ") && lock(&out).origins.pop_front() == Some(true);
+        if !auto {
+            write_line(&mut stdout, &t)?;
         }
-        Ok(())
-    });
-    let mut stdin = io::stdin().lock();
-    while let Some(line) = read_line_capped(&mut stdin, MAX_REQUEST_BYTES)? {
-        let Line::Text(t) = line else {
-            eprintln!("connect: line too long, not sent");
-            continue;
-        };
-        // The server answers blank lines with nothing: do not send them.
-        if t.trim().is_empty() {
-            continue;
+        let followed = follower.on_line(&t, auto);
+        for l in &followed.print {
+            write_line(&mut stdout, l)?;
         }
-        if lock(&out).send(&t, false).is_err() {
-            break;
+        for a in &followed.ask {
+            // The request side may be closed already.
+            let _ = lock(&out).send(a, true);
         }
     }
-    let _ = lock(&out).stream.shutdown(std::net::Shutdown::Write);
-    printer
-        .join()
-        .map_err(|_| io::Error::other("printer thread failed"))?
+    Ok(())
 }
 
 #[cfg(test)]
