@@ -1,6 +1,12 @@
 //! [`Searcher`]: the engine object a game keeps between moves.
 
-use std::{collections::HashSet, fmt, sync::atomic::Ordering, thread, time::Instant};
+use std::{
+    collections::HashSet,
+    fmt,
+    sync::{Mutex, atomic::Ordering},
+    thread,
+    time::Instant,
+};
 
 use board_core::Position;
 
@@ -12,7 +18,7 @@ use crate::{
     score::Score,
     tt::TranspositionTable,
     worker::{
-        Completed, Context, Counters, End, Finished, MAX_PLY, RootMove, Shared, Worker,
+        Completed, Context, Counters, Deepest, End, Finished, MAX_PLY, RootMove, Shared, Worker,
         terminal_score,
     },
 };
@@ -23,8 +29,11 @@ use crate::{
 /// With `threads > 1` it runs Lazy SMP: every thread runs the same iterative deepening on
 /// its own copy of the position, they share only the transposition table, and the main
 /// thread's result is returned. No work is split, so it needs nothing from the game beyond
-/// `Position: Clone + Send`, and at 2 threads the helper's table entries (deeper or
-/// differently ordered) make the main thread reach each depth sooner. Young Brothers Wait
+/// `Position: Clone + Send`. Odd helpers stay one iteration ahead of the main thread (even
+/// ones beside it), drop an iteration the main thread has got past, and publish each
+/// iteration they complete; the main thread adopts a helper's deeper result instead of
+/// searching that depth itself, and otherwise meets the helper's table entries (deeper or
+/// differently ordered) that make it reach each depth sooner. Young Brothers Wait
 /// would split work at nodes whose first move is done, which needs per-node
 /// synchronisation and pays off mostly with many cores and uniform trees; our trees range
 /// from fourshift's 30 moves to Connect6's pruned pair lists.
@@ -201,21 +210,36 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         };
         let main_tables = &mut self.main_tables;
         let helper_tables = &mut self.helper_tables;
+        let deepest: Deepest<P::Move> = Mutex::new(None);
         let (main, helpers) = thread::scope(|s| {
             // A helper the OS refuses to start is simply missing: the search goes on.
             let handles: Vec<_> = helper_tables
                 .iter_mut()
                 .enumerate()
                 .filter_map(|(i, tables)| {
-                    let w = Worker::new(i + 1, &cx, tables, pos.clone(), root_moves.clone());
+                    let w = Worker::new(
+                        i + 1,
+                        &cx,
+                        tables,
+                        pos.clone(),
+                        root_moves.clone(),
+                        &deepest,
+                    );
                     thread::Builder::new()
                         .name(format!("search-helper-{}", i + 1))
                         .spawn_scoped(s, move || w.iterate(false, &mut |_| {}))
                         .ok()
                 })
                 .collect();
-            let main = Worker::new(0, &cx, main_tables, pos.clone(), root_moves.clone())
-                .iterate(true, &mut on_iteration);
+            let main = Worker::new(
+                0,
+                &cx,
+                main_tables,
+                pos.clone(),
+                root_moves.clone(),
+                &deepest,
+            )
+            .iterate(true, &mut on_iteration);
             shared.stop.store(true, Ordering::Relaxed);
             let helpers: Vec<Finished<P::Move>> = handles
                 .into_iter()

@@ -6,7 +6,10 @@
 
 use std::{
     mem,
-    sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed},
+    sync::{
+        Mutex,
+        atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed},
+    },
     time::{Duration, Instant},
 };
 
@@ -52,6 +55,9 @@ pub(crate) struct Shared<'a> {
     pub tt_hits: AtomicU64,
     /// The first limit that stopped the search (a `StopReason` code, 0 = none).
     reason: AtomicU8,
+    /// The depth of the main thread's current iteration (Lazy SMP helpers stay ahead of
+    /// it or beside it, never behind).
+    pub main_depth: AtomicU32,
 }
 
 impl<'a> Shared<'a> {
@@ -73,6 +79,7 @@ impl<'a> Shared<'a> {
             tt_probes: AtomicU64::new(0),
             tt_hits: AtomicU64::new(0),
             reason: AtomicU8::new(0),
+            main_depth: AtomicU32::new(0),
         }
     }
 
@@ -154,6 +161,10 @@ pub(crate) struct Completed<M> {
     pub pv: Vec<M>,
 }
 
+/// The deepest iteration any helper thread has completed: the main thread adopts it when
+/// it is deeper than its own, instead of searching that depth again.
+pub(crate) type Deepest<M> = Mutex<Option<Completed<M>>>;
+
 /// Why a thread's iterative deepening ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum End {
@@ -228,6 +239,11 @@ pub(crate) struct Worker<'a, P: Position, E> {
     interval: u64,
     last_check: Instant,
     aborted: bool,
+    /// A helper's iteration was abandoned because the main thread got past its depth.
+    stale: bool,
+    /// The depth of the iteration being searched.
+    iter_depth: u32,
+    deepest: &'a Deepest<P::Move>,
     /// This iteration's best root move so far: (index in `root_moves`, score, exact).
     iter_best: Option<(usize, i32, bool)>,
     iter_pv: Vec<P::Move>,
@@ -240,6 +256,7 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         tables: &'a mut OrderingTables<P::Move>,
         pos: P,
         root_moves: Vec<RootMove<P::Move>>,
+        deepest: &'a Deepest<P::Move>,
     ) -> Self {
         let repetition = cx.eval.repetition_is_draw();
         let seed = cx.opts.seed()
@@ -265,6 +282,9 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
             interval: 16,
             last_check: cx.shared.start,
             aborted: false,
+            stale: false,
+            iter_depth: 0,
+            deepest,
             iter_best: None,
             iter_pv: Vec::new(),
             pos,
@@ -311,6 +331,11 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         } else if sh.hard_deadline.is_some_and(|d| now >= d) {
             sh.halt(StopReason::HardTime);
             self.aborted = true;
+        } else if self.id != 0 && self.iter_depth < self.helper_target() {
+            // The main thread has got past this helper's depth: its table entries would
+            // come too late to help. Drop the iteration and move ahead.
+            self.aborted = true;
+            self.stale = true;
         }
         let since = now.saturating_duration_since(self.last_check);
         self.last_check = now;
@@ -348,8 +373,19 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         let mut reports = Vec::new();
         let mut depth = first;
         let end = loop {
+            if main {
+                cx.shared.main_depth.store(depth, Relaxed);
+            } else if cx.opts.iterative_deepening() {
+                depth = depth.max(self.helper_target());
+            }
+            self.iter_depth = depth;
             let score = self.aspiration(depth, best.as_ref().map(|b| b.score));
             if self.aborted {
+                if self.stale && !cx.shared.stop.load(Relaxed) {
+                    self.aborted = false;
+                    self.stale = false;
+                    continue;
+                }
                 best = self.adopt_partial(best);
                 break End::Aborted;
             }
@@ -368,8 +404,38 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
                 let r = self.report(depth, score, &pv);
                 report(&r);
                 reports.push(r);
+            } else {
+                let mut deepest = self.deepest.lock().unwrap_or_else(|e| e.into_inner());
+                if deepest.as_ref().is_none_or(|d| d.depth < depth) {
+                    *deepest = Some(Completed {
+                        depth,
+                        score,
+                        pv: pv.clone(),
+                    });
+                }
             }
             best = Some(Completed { depth, score, pv });
+            if main && let Some(ahead) = self.helper_result_deeper_than(depth) {
+                // A helper finished a deeper iteration while this one ran: take it as this
+                // thread's own (reported like one) and go on from there.
+                let r = self.report(ahead.depth, ahead.score, &ahead.pv);
+                report(&r);
+                reports.push(r);
+                if let Some(i) = self
+                    .root_moves
+                    .iter()
+                    .position(|rm| Some(&rm.mv) == ahead.pv.first())
+                {
+                    self.root_moves[..=i].rotate_right(1);
+                }
+                depth = ahead.depth;
+                let score = ahead.score;
+                best = Some(ahead);
+                if proven(score, depth) {
+                    break End::Proven;
+                }
+            }
+            let score = best.as_ref().map_or(score, |b| b.score);
             if proven(score, depth) {
                 break End::Proven;
             }
@@ -389,6 +455,21 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
             seldepth: self.seldepth,
             reports,
         }
+    }
+
+    /// The depth a helper should be searching: odd helpers one ahead of the main thread,
+    /// even ones beside it (more than two threads), never past the depth limit.
+    fn helper_target(&self) -> u32 {
+        let main = self.cx.shared.main_depth.load(Relaxed);
+        (main + (self.id % 2) as u32).min(self.cx.max_depth.max(1))
+    }
+
+    fn helper_result_deeper_than(&self, depth: u32) -> Option<Completed<P::Move>> {
+        let deepest = self.deepest.lock().unwrap_or_else(|e| e.into_inner());
+        deepest
+            .as_ref()
+            .filter(|d| d.depth > depth && !d.pv.is_empty())
+            .cloned()
     }
 
     fn report(&self, depth: u32, score: i32, pv: &[P::Move]) -> IterationReport<P::Move> {

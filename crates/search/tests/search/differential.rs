@@ -178,6 +178,30 @@ fn two_threads_solve_exactly() {
     assert_eq!(r.score, Score::DRAW);
 }
 
+/// With helpers running ahead (and the main thread adopting their deeper iterations), the
+/// reports still come one per depth, deeper each time, ending at the limit.
+#[test]
+fn smp_reports_climb_to_the_limit() {
+    for threads in [2, 3] {
+        for seed in 0..4u32 {
+            let pos = Tree::with(seed + 100, 16);
+            let opts = SearchOptions::default()
+                .with_hash_mb(2)
+                .and_then(|o| o.with_threads(threads))
+                .unwrap();
+            let mut s = Searcher::new(TreeEval::default(), opts).unwrap();
+            let mut depths = Vec::new();
+            let r = s.search_with(&pos, &Limits::new().with_depth(7), |it| {
+                depths.push(it.depth)
+            });
+            assert!(depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
+            assert_eq!(depths.last().copied(), Some(r.depth));
+            assert!(r.depth == 7 || r.stop_reason == StopReason::Proven);
+            assert_eq!(r.pv.first().copied(), r.best_move);
+        }
+    }
+}
+
 /// Unsolved trees with several threads. The helpers never search past the depth limit and
 /// the tree transposes only at equal plies, so every table entry the main thread uses is
 /// from a search of the same depth: the value is still minimax's.
