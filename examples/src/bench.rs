@@ -1,6 +1,9 @@
 //! `boardlab bench`: a fixed set of positions from every game searched at fixed depth,
 //! single-threaded with a fresh table. The total node count is a signature of the search's
 //! behaviour (it changes only when the search or an evaluator changes); nps is the speed.
+//! With `--threads N` the same searches run on N threads: the total time against the
+//! one-thread run is the time-to-depth speed-up (the node count is then not a signature:
+//! threads race).
 
 use std::time::{Duration, Instant};
 
@@ -19,13 +22,14 @@ struct Totals {
 fn bench_game<P: EngineGame>(
     positions: &[(&str, &str)],
     depth: u32,
+    threads: usize,
     totals: &mut Totals,
 ) -> Result<(), CliError> {
     for (spec, moves) in positions {
         let pos = setup::position::<P>(spec, moves)?;
         let options = SearchOptions::default()
             .with_hash_mb(16)
-            .and_then(|o| o.with_threads(1))
+            .and_then(|o| o.with_threads(threads))
             .map_err(|e| CliError::usage(e.to_string()))?
             .with_seed(1);
         let mut engine = AgentKind::Engine
@@ -55,36 +59,46 @@ fn bench_game<P: EngineGame>(
 }
 
 /// Runs the bench; `depth_delta` shifts every game's depth (negative for a quick run).
-pub fn run_bench(depth_delta: i32) -> Result<(), CliError> {
+pub fn run_bench(depth_delta: i32, threads: usize) -> Result<(), CliError> {
     let mut totals = Totals::default();
     let depth = |d: u32| (d as i32 + depth_delta).max(1) as u32;
     use engines::{amazons, clamp, connect6, fourshift, gomoku};
     bench_game::<fourshift::Position>(
         fourshift::BENCH_POSITIONS,
         depth(fourshift::BENCH_DEPTH),
+        threads,
         &mut totals,
     )?;
     bench_game::<clamp::Position>(
         clamp::BENCH_POSITIONS,
         depth(clamp::BENCH_DEPTH),
+        threads,
         &mut totals,
     )?;
     bench_game::<amazons::Position>(
         amazons::BENCH_POSITIONS,
         depth(amazons::BENCH_DEPTH),
+        threads,
         &mut totals,
     )?;
     bench_game::<gomoku::Position>(
         gomoku::BENCH_POSITIONS,
         depth(gomoku::BENCH_DEPTH),
+        threads,
         &mut totals,
     )?;
     bench_game::<connect6::Position>(
         connect6::BENCH_POSITIONS,
         depth(connect6::BENCH_DEPTH),
+        threads,
         &mut totals,
     )?;
     let nps = totals.nodes as f64 / totals.time.as_secs_f64().max(1e-9);
+    println!(
+        "total time {} ms on {threads} thread{}",
+        totals.time.as_millis(),
+        if threads == 1 { "" } else { "s" }
+    );
     println!("{} nodes {:.0} nps", totals.nodes, nps);
     Ok(())
 }

@@ -217,6 +217,10 @@ enum Command {
         /// Search each game this many plies shallower (negative) or deeper than its default.
         #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = clap::value_parser!(i32).range(-20..=10))]
         depth_delta: i32,
+        /// Search threads: above 1 the node count is no longer a signature, and the total
+        /// time against a one-thread run is the time-to-depth speed-up.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
     },
     /// Step through a saved game: Enter = next move, b = back, a number = jump.
     Replay {
@@ -342,7 +346,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             json,
             sweep,
         }),
-        Command::Bench { depth_delta } => bench::run_bench(depth_delta),
+        Command::Bench {
+            depth_delta,
+            threads,
+        } => bench::run_bench(depth_delta, threads as usize),
     }
 }
 
