@@ -1,0 +1,106 @@
+//! One hosted game as the server keeps it: the [`Game`] itself, who holds each seat (a
+//! player's token or the server's engine), who watches it and which connections get
+//! its moves pushed; plus the checks and the `show` description that read only one
+//! hosted game.
+
+use std::collections::BTreeSet;
+
+use board_core::Player;
+
+use super::{
+    ConnId,
+    game::{Game, seat_name},
+};
+
+/// Who holds a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Seat {
+    Free,
+    /// A player, by the secret token.
+    Token(String),
+    /// The server's engine, thinking this many milliseconds per move.
+    Engine(u64),
+}
+
+/// A game with its seats, watchers and players' connections.
+pub(super) struct Hosted {
+    pub(super) game: Box<dyn Game>,
+    /// The first and second seat.
+    pub(super) seats: [Seat; 2],
+    /// An engine move for this game is queued or being thought.
+    pub(super) queued: bool,
+    /// Connections watching this game.
+    pub(super) watchers: BTreeSet<ConnId>,
+    /// The connection that last joined, rejoined or moved for each seat (pushed the
+    /// other side's moves).
+    pub(super) players: [Option<ConnId>; 2],
+}
+
+impl Hosted {
+    pub(super) fn new(game: Box<dyn Game>, seats: [Seat; 2]) -> Hosted {
+        Hosted {
+            game,
+            seats,
+            queued: false,
+            watchers: BTreeSet::new(),
+            players: [None, None],
+        }
+    }
+}
+
+/// The index of a seat in [`Hosted::seats`] and [`Hosted::players`].
+pub(super) fn idx(p: Player) -> usize {
+    match p {
+        Player::First => 0,
+        Player::Second => 1,
+    }
+}
+
+/// Whether `seat` of game `n` is free; the refusal if not.
+pub(super) fn check_free(n: u64, h: &Hosted, seat: Player) -> Result<(), String> {
+    match &h.seats[idx(seat)] {
+        Seat::Free => Ok(()),
+        Seat::Token(_) => Err(format!(
+            "seat {} of game {n} is taken (reconnect with rejoin and its token)",
+            seat_name(seat)
+        )),
+        Seat::Engine(_) => Err(format!(
+            "seat {} of game {n} is taken by the engine",
+            seat_name(seat)
+        )),
+    }
+}
+
+/// The seat whose player holds `token`.
+pub(super) fn seat_of_token(h: &Hosted, token: &str) -> Option<Player> {
+    [Player::First, Player::Second]
+        .into_iter()
+        .find(|&p| matches!(&h.seats[idx(p)], Seat::Token(t) if t == token))
+}
+
+/// The `show` reply details: `game ID SPEC first=.. second=.. ply N moves .. ; STATUS`.
+pub(super) fn describe(n: u64, h: &Hosted) -> String {
+    let seats = [Player::First, Player::Second]
+        .map(|p| {
+            format!(
+                "{}={}",
+                seat_name(p),
+                match h.seats[idx(p)] {
+                    Seat::Free => "free",
+                    Seat::Token(_) => "taken",
+                    Seat::Engine(_) => "engine",
+                }
+            )
+        })
+        .join(" ");
+    let status = match h.game.over() {
+        Some(r) => format!("over {r}"),
+        None => format!("to-move {}", seat_name(h.game.to_move())),
+    };
+    format!(
+        "game {n} {} {seats} ply {} moves {} ; {status}",
+        h.game.spec(),
+        h.game.moves().len(),
+        h.game.moves().join(" ")
+    )
+}
