@@ -49,6 +49,7 @@ pub(super) struct Job {
 
 /// The server's state: the games and where they are saved.
 pub struct Server {
+    /// The hosted games by id (`pub(super)` for the tests, like `conns`).
     pub(super) games: BTreeMap<u64, Hosted>,
     next_id: u64,
     data: Option<PathBuf>,
@@ -223,8 +224,8 @@ impl Server {
 
     /// Thinks every queued engine move on the calling thread (holding `self`), including
     /// the moves queued meanwhile (an engine-vs-engine game is played to its end); the
-    /// number of engine moves thought. For tests and tools; [`serve`] thinks on
-    /// background threads without the lock instead.
+    /// number of engine moves thought. For tests and tools; [`serve`](super::serve)
+    /// thinks on background threads without the lock instead.
     pub fn think_pending(&mut self) -> usize {
         let mut n = 0;
         while let Some(job) = self.pending.pop_front() {

@@ -13,7 +13,6 @@ use super::{
 };
 
 /// Who holds a seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Seat {
     Free,
     /// A player, by the secret token.
