@@ -41,7 +41,7 @@ fn bench_game<P: EngineGame>(
         let best = result
             .best_move
             .map_or("none".to_string(), |m| pos.format_move(m));
-        println!(
+        outln!(
             "{:<44} depth {depth:>2} nodes {:>10} time {:>6} ms  best {best} score {}",
             if moves.is_empty() {
                 spec.to_string()
@@ -94,11 +94,11 @@ pub fn run_bench(depth_delta: i32, threads: usize) -> Result<(), CliError> {
         &mut totals,
     )?;
     let nps = totals.nodes as f64 / totals.time.as_secs_f64().max(1e-9);
-    println!(
+    outln!(
         "total time {} ms on {threads} thread{}",
         totals.time.as_millis(),
         if threads == 1 { "" } else { "s" }
     );
-    println!("{} nodes {:.0} nps", totals.nodes, nps);
+    outln!("{} nodes {:.0} nps", totals.nodes, nps);
     Ok(())
 }

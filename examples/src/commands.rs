@@ -23,7 +23,7 @@ pub fn run_perft<P: Position>(
     let total = if show_divide {
         let rows = divide(&mut pos, depth);
         for (mv, n) in &rows {
-            println!("{} {n}", pos.format_move(*mv));
+            outln!("{} {n}", pos.format_move(*mv));
         }
         if depth == 0 {
             1
@@ -38,21 +38,21 @@ pub fn run_perft<P: Position>(
         "perft({depth}) = {total} in {secs:.3} s ({:.0} leaves/s)",
         total as f64 / secs.max(1e-9)
     );
-    println!("{total}");
+    outln!("{total}");
     Ok(())
 }
 
 pub fn run_show<P: Position>(spec: &str, moves: &str) -> Result<(), CliError> {
     let pos = setup::position::<P>(spec, moves)?;
-    print!("{}", pos.diagram());
-    println!("game: {}", pos.config());
-    println!("position: {}", pos.to_position_string());
-    println!("to move: {}", pos.player_name(pos.side_to_move()));
-    println!("ply: {}", pos.ply());
-    println!("hash: {:016x}", pos.hash());
+    out!("{}", pos.diagram());
+    outln!("game: {}", pos.config());
+    outln!("position: {}", pos.to_position_string());
+    outln!("to move: {}", pos.player_name(pos.side_to_move()));
+    outln!("ply: {}", pos.ply());
+    outln!("hash: {:016x}", pos.hash());
     match pos.outcome_reason() {
-        Some(reason) => println!("result: {reason}"),
-        None => println!("result: ongoing"),
+        Some(reason) => outln!("result: {reason}"),
+        None => outln!("result: ongoing"),
     }
     Ok(())
 }
@@ -111,19 +111,19 @@ pub fn run_analyze<P: EngineGame>(
 ) -> Result<(), CliError> {
     let pos = setup::position::<P>(spec, moves)?;
     if let Some(reason) = pos.outcome_reason() {
-        println!("info string game over: {reason}");
-        println!("bestmove none");
+        outln!("info string game over: {reason}");
+        outln!("bestmove none");
         return Ok(());
     }
     let mut agent = AgentKind::Engine
         .build::<P>(engine.options()?)
         .map_err(|e| CliError::usage(e.to_string()))?;
     let result = agent.think(&pos, &think.limits(), &mut |it| {
-        println!("{}", it.info_line(&pos))
+        outln!("{}", it.info_line(&pos))
     });
     match result.best_move {
-        Some(mv) => println!("bestmove {}", pos.format_move(mv)),
-        None => println!("bestmove none"),
+        Some(mv) => outln!("bestmove {}", pos.format_move(mv)),
+        None => outln!("bestmove none"),
     }
     Ok(())
 }
@@ -162,7 +162,7 @@ pub fn run_match<P: EngineGame>(
         );
     })
     .map_err(|e| CliError::usage(e.to_string()))?;
-    print!("{report}");
-    println!("{}", report.score_line());
+    out!("{report}");
+    outln!("{}", report.score_line());
     Ok(())
 }

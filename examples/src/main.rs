@@ -2,6 +2,9 @@
 //! lives here: every subcommand is generic over the game and instantiated through
 //! `engines::with_game!`.
 
+#[macro_use]
+mod out;
+
 mod bench;
 mod botzone;
 mod cli_error;
@@ -360,7 +363,7 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-            print!("{e}");
+            out!("{e}");
             return ExitCode::SUCCESS;
         }
         Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {

@@ -98,10 +98,10 @@ fn tournament<P: EngineGame + arena::BalanceStats>(
     );
     if print {
         if args.json {
-            println!("{}", summary.to_json());
+            outln!("{}", summary.to_json());
         } else {
-            println!("game: {}", P::new(config).config());
-            print!("{summary}");
+            outln!("game: {}", P::new(config).config());
+            out!("{summary}");
         }
     }
     Ok(summary)
@@ -113,12 +113,17 @@ fn print_sweep(key: &str, rows: &[(String, SelfplaySummary)], json: bool) {
             .iter()
             .map(|(v, s)| format!(r#"{{"{key}":"{v}","summary":{}}}"#, s.to_json()))
             .collect();
-        println!("[{}]", items.join(","));
+        outln!("[{}]", items.join(","));
         return;
     }
-    println!(
+    outln!(
         "{key:>10} {:>6} {:>8} {:>8} {:>7} {:>15} {:>8}  balance",
-        "games", "1st win", "2nd win", "draws", "1st 95% CI", "length"
+        "games",
+        "1st win",
+        "2nd win",
+        "draws",
+        "1st 95% CI",
+        "length"
     );
     for (value, s) in rows {
         let n = s.games.max(1) as f64;
@@ -127,7 +132,7 @@ fn print_sweep(key: &str, rows: &[(String, SelfplaySummary)], json: bool) {
             .iter()
             .map(|(k, v)| format!("{k} {v:.2}"))
             .collect();
-        println!(
+        outln!(
             "{value:>10} {:>6} {:>7.1}% {:>7.1}% {:>6.1}% {:>6.1}%-{:>5.1}% {:>8.1}  {}",
             s.games,
             100.0 * s.first_wins as f64 / n,
