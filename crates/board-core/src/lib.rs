@@ -1,7 +1,7 @@
 //! The shared vocabulary of boardlab: squares and their `a1` notation, board geometry and
-//! ray tables, bitboards, Zobrist keys, game spec strings, the [`Position`] trait every game
-//! implements, perft, save files, and a conformance harness ([`testing`]) for any
-//! implementation of the trait.
+//! ray tables, bitboards, line masks for the k-in-a-row games ([`lines`]), Zobrist keys,
+//! game spec strings, the [`Position`] trait every game implements, perft, save files, and a
+//! conformance harness ([`testing`]) for any implementation of the trait.
 //!
 //! ```
 //! use board_core::{Geometry, Direction};
@@ -14,6 +14,7 @@
 pub mod bitboard;
 pub mod diagram;
 mod geometry;
+pub mod lines;
 pub mod perft;
 mod player;
 mod position;

@@ -50,7 +50,8 @@
 //! # For search and evaluation
 //!
 //! [`Connect6Position`] keeps one [`board_core::BoardSet`] per player and every row,
-//! column and diagonal as a `u32` bit mask per player, so a move updates four words per
+//! column and diagonal as a `u32` bit mask per player (the shared numbering of
+//! [`board_core::lines`]), so a move updates four words per
 //! stone and the win test looks only at the lines through the new stones (a few shifts,
 //! no board walk). Accessors (named as in `rules-gomoku`, so evaluators for the two
 //! k-in-a-row games read alike): [`stone_at`](Connect6Position::stone_at),
@@ -61,7 +62,8 @@
 //! [`stone_count`](Connect6Position::stone_count),
 //! [`geometry`](Connect6Position::geometry), [`last_move`](Connect6Position::last_move),
 //! [`stones_to_place`](Connect6Position::stones_to_place),
-//! [`line_through`](Connect6Position::line_through) (a [`LineView`]: both players'
+//! [`line_through`](Connect6Position::line_through) (a [`LineView`], re-exported from
+//! [`board_core::lines`]: both players'
 //! stones on a line through a square, as bits), [`run_through`](Connect6Position::run_through),
 //! [`run_length`](Connect6Position::run_length), [`ray_run`](Connect6Position::ray_run),
 //! [`is_winning_move`](Connect6Position::is_winning_move) (would these one or two stones
@@ -131,15 +133,15 @@
 //! # let _ = Outcome::Draw;
 //! ```
 
+mod cells;
 mod config;
 mod error;
-mod lines;
 mod moves;
 mod position;
 mod position_string;
 
+pub use board_core::lines::LineView;
 pub use config::Connect6Config;
 pub use error::MoveError;
-pub use lines::LineView;
 pub use moves::Move;
 pub use position::{Connect6Position, Undo, WIN_LENGTH, WinningLine};

@@ -5,13 +5,15 @@ use std::fmt;
 
 use board_core::{
     BoardSet, Coord, Direction, Geometry, MAX_CELLS, NotationError, Outcome, Player, Position,
-    PositionStringError, Square, SquareSet, Zobrist, diagram, zobrist,
+    PositionStringError, Square, SquareSet, Zobrist, diagram,
+    lines::{LINE_SLOTS, LineView, axis_of, run_through},
+    zobrist,
 };
 
 use crate::{
+    cells::{CellInfo, cells},
     config::Connect6Config,
     error::MoveError,
-    lines::{CellInfo, LINE_SLOTS, LineView, axis_of, cells, run_through},
     moves::Move,
     position_string,
 };
@@ -61,7 +63,7 @@ pub struct Connect6Position {
     stones: [BoardSet; 2],
     /// Every square of the board.
     on_board: BoardSet,
-    /// `lines[player][line]`: the player's stones on that line (see `lines.rs`).
+    /// `lines[player][line]`: the player's stones on that line (see [`board_core::lines`]).
     lines: [[u32; LINE_SLOTS]; 2],
     empty_count: u16,
     side: Player,
@@ -273,13 +275,12 @@ impl Connect6Position {
     pub fn line_through(&self, sq: Square, dir: Direction) -> Option<LineView> {
         let (axis, _) = axis_of(dir);
         let slot = self.cells.get(sq.index())?.slots[axis];
-        Some(LineView {
-            axis: Direction::AXES[axis],
-            black: self.lines[0][slot.line as usize],
-            white: self.lines[1][slot.line as usize],
-            pos: slot.bit as u32,
-            len: slot.len as u32,
-        })
+        Some(LineView::new(
+            axis,
+            slot,
+            self.lines[0][slot.line as usize],
+            self.lines[1][slot.line as usize],
+        ))
     }
 
     /// How many of `player`'s stones follow `sq` in direction `dir` without a gap (`sq`
@@ -290,7 +291,7 @@ impl Connect6Position {
             return 0;
         };
         let slot = cell.slots[axis];
-        let (ups, downs) = run_through(self.lines[player.index()][slot.line as usize], slot.bit);
+        let (ups, downs) = run_through(self.lines[player.index()][slot.line as usize], slot.pos);
         if up { ups - 1 } else { downs - 1 }
     }
 
@@ -303,7 +304,7 @@ impl Connect6Position {
             return 0;
         };
         let slot = cell.slots[axis_of(dir).0];
-        let (up, down) = run_through(self.lines[player.index()][slot.line as usize], slot.bit);
+        let (up, down) = run_through(self.lines[player.index()][slot.line as usize], slot.pos);
         up + down - 1
     }
 
@@ -334,7 +335,7 @@ impl Connect6Position {
                         .filter(|s| s.line == slot.line)
                         .fold(0, |acc, s| acc | s.mask);
                 }
-                let (up, down) = run_through(m, slot.bit);
+                let (up, down) = run_through(m, slot.pos);
                 up + down > WIN_LENGTH
             })
         };
@@ -373,7 +374,7 @@ impl Connect6Position {
     fn run_of_six(&self, sq: Square, cell: &CellInfo, player: Player) -> Option<WinningLine> {
         let lines = &self.lines[player.index()];
         let (axis, up, down) = cell.slots.iter().enumerate().find_map(|(i, slot)| {
-            let (up, down) = run_through(lines[slot.line as usize], slot.bit);
+            let (up, down) = run_through(lines[slot.line as usize], slot.pos);
             (up + down > WIN_LENGTH).then_some((Direction::AXES[i], up, down))
         })?;
         let d = self.delta(axis);

@@ -109,7 +109,8 @@
 //! [`stones`](GomokuPosition::stones) and [`empty_squares`](GomokuPosition::empty_squares)
 //! as [`board_core::BoardSet`]s, the [`geometry`](GomokuPosition::geometry),
 //! [`last_move`](GomokuPosition::last_move), whole lines through a square as bits for
-//! pattern tables ([`line_through`](GomokuPosition::line_through), a [`LineView`]), run
+//! pattern tables ([`line_through`](GomokuPosition::line_through), a [`LineView`] from
+//! [`board_core::lines`], re-exported here), run
 //! lengths along a line ([`run_length`](GomokuPosition::run_length),
 //! [`run_through`](GomokuPosition::run_through), [`ray_run`](GomokuPosition::ray_run)), an
 //! immediate-win test
@@ -117,11 +118,12 @@
 //! [`winning_line`](GomokuPosition::winning_line) of a finished game.
 
 mod config;
-mod lines;
+mod fives;
 mod moves;
 mod position;
 mod position_string;
 
+pub use board_core::lines::LineView;
 pub use config::{GomokuConfig, Rule};
 pub use moves::{Move, MoveError};
-pub use position::{GomokuPosition, LineView, Undo, WinningLine};
+pub use position::{GomokuPosition, Undo, WinningLine};

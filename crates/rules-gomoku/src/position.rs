@@ -4,20 +4,17 @@ use std::fmt;
 
 use board_core::{
     BoardSet, Direction, Geometry, NotationError, Outcome, Player, Position, PositionStringError,
-    Square, SquareSet, Zobrist, diagram, zobrist,
+    Square, SquareSet, Zobrist, diagram,
+    lines::{self, LINE_SLOTS, LineView, Slot, axis_of, run_at, run_down, run_up},
+    zobrist,
 };
 
 use crate::{
     config::{GomokuConfig, Rule},
-    lines::{
-        self, LINE_COUNT, LineTable, axis_of, exactly_five, five_or_more, run_at, run_down, run_up,
-    },
+    fives::{exactly_five, five_or_more},
     moves::{Move, MoveError},
     position_string,
 };
-
-// Line numbers are `u8`s indexing 256-entry arrays.
-const _: () = assert!(LINE_COUNT <= 256);
 
 /// What [`Position::make_move`] returns: everything needed to restore the position exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,64 +39,13 @@ pub struct WinningLine {
     pub len: u32,
 }
 
-/// One line of the board (a rank, file, diagonal or anti-diagonal) through a square, as
-/// bits: bit `i` is the `i`-th square of the line from its start (its west end, or south
-/// end for a file), so the next higher bit is one step in the `axis` direction. Bits at and
-/// above `len` are always clear.
-///
-/// ```
-/// use board_core::{Direction, Player, Position};
-/// use rules_gomoku::GomokuPosition;
-///
-/// let mut pos = GomokuPosition::default();
-/// for m in ["c3", "h8", "d3", "h9"] {
-///     let mv = pos.parse_legal_move(m).unwrap();
-///     pos.make_move(mv);
-/// }
-/// let e3 = pos.geometry().parse_square("e3").unwrap();
-/// let rank = pos.line_through(e3, Direction::West).unwrap();
-/// assert_eq!(rank.axis, Direction::East);
-/// assert_eq!((rank.pos, rank.len), (4, 15));
-/// assert_eq!(rank.stones(Player::First), 0b1100);
-/// assert_eq!(rank.empty().count_ones(), 13);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LineView {
-    /// `East`, `North`, `NorthEast` or `SouthEast`: the direction of increasing bits.
-    pub axis: Direction,
-    /// Black's stones on the line.
-    pub black: u32,
-    /// White's stones on the line.
-    pub white: u32,
-    /// The bit of the square the line was asked for.
-    pub pos: u32,
-    /// The number of squares on the line (1 to 26).
-    pub len: u32,
-}
-
-impl LineView {
-    /// `player`'s stones on the line.
-    #[inline]
-    pub const fn stones(&self, player: Player) -> u32 {
-        match player {
-            Player::First => self.black,
-            Player::Second => self.white,
-        }
-    }
-
-    /// The empty squares of the line.
-    #[inline]
-    pub const fn empty(&self) -> u32 {
-        !(self.black | self.white) & ((1u64 << self.len) - 1) as u32
-    }
-}
-
 /// A gomoku position: stones on the board, the side to move, the ply, the outcome and the
 /// Zobrist hash, plus the last move made on this object.
 ///
 /// Internally the stones are kept twice: as one [`BoardSet`] per player (plus the set of
 /// empty squares) for the evaluator and move generation, and as line bitboards: every rank,
-/// file and diagonal of the board as a `u32` per player (see [`LineView`]). A run along a
+/// file and diagonal of the board as a `u32` per player ([`board_core::lines`], see
+/// [`LineView`]). A run along a
 /// line is a run of one bits, found with a shift and a count of trailing/leading ones, and
 /// a line ends where its bits end, so nothing wraps from one row to the next. Win detection
 /// after a move looks only at the four lines through the new stone.
@@ -111,8 +57,8 @@ pub struct GomokuPosition {
     config: GomokuConfig,
     geometry: &'static Geometry,
     keys: &'static Zobrist,
-    /// Where each square sits on its four lines.
-    table: &'static LineTable,
+    /// Where each square sits on its four lines ([`lines::slots`]).
+    table: &'static [[Slot; 4]],
     /// Number of squares on the board.
     area: usize,
     /// Number of empty squares (the size of `empty`).
@@ -126,9 +72,9 @@ pub struct GomokuPosition {
     last: Option<Square>,
     stones: [BoardSet; 2],
     empty: BoardSet,
-    /// Per player, the stones on each line as bits (see [`crate::lines`]); indexed by a
-    /// `u8` line number, so 256 entries (only `LINE_COUNT` used) need no bounds checks.
-    lines: [[u32; 256]; 2],
+    /// Per player, the stones on each line as bits (see [`board_core::lines`]); indexed by
+    /// a `u8` line number, so 256 entries (only `6 * size - 2` used) need no bounds checks.
+    lines: [[u32; LINE_SLOTS]; 2],
 }
 
 impl GomokuPosition {
@@ -143,7 +89,7 @@ impl GomokuPosition {
             config,
             geometry,
             keys,
-            table: lines::table(size),
+            table: lines::slots(size),
             area: n,
             free: n,
             words: n.div_ceil(64),
@@ -154,7 +100,7 @@ impl GomokuPosition {
             last: None,
             stones: [BoardSet::EMPTY; 2],
             empty: BoardSet::first_n(n),
-            lines: [[0; 256]; 2],
+            lines: [[0; LINE_SLOTS]; 2],
         }
     }
 
@@ -228,18 +174,34 @@ impl GomokuPosition {
 
     /// The line through `sq` along the axis of `dir` (`dir` and its opposite give the same
     /// line), with both players' stones as bits; `None` if `sq` is off the board.
+    ///
+    /// ```
+    /// use board_core::{Direction, Player, Position};
+    /// use rules_gomoku::GomokuPosition;
+    ///
+    /// let mut pos = GomokuPosition::default();
+    /// for m in ["c3", "h8", "d3", "h9"] {
+    ///     let mv = pos.parse_legal_move(m).unwrap();
+    ///     pos.make_move(mv);
+    /// }
+    /// let e3 = pos.geometry().parse_square("e3").unwrap();
+    /// let rank = pos.line_through(e3, Direction::West).unwrap();
+    /// assert_eq!(rank.axis, Direction::East);
+    /// assert_eq!((rank.pos, rank.len), (4, 15));
+    /// assert_eq!(rank.stones(Player::First), 0b1100);
+    /// assert_eq!(rank.empty().count_ones(), 13);
+    /// ```
     #[inline]
     pub fn line_through(&self, sq: Square, dir: Direction) -> Option<LineView> {
         let (axis, _) = axis_of(dir);
         let slot = self.table.get(sq.index())?[axis];
         let line = slot.line as usize;
-        Some(LineView {
-            axis: Direction::AXES[axis],
-            black: self.lines[0][line],
-            white: self.lines[1][line],
-            pos: slot.pos as u32,
-            len: slot.len as u32,
-        })
+        Some(LineView::new(
+            axis,
+            slot,
+            self.lines[0][line],
+            self.lines[1][line],
+        ))
     }
 
     /// How many of `player`'s stones follow `sq` in direction `dir`, without a gap (`sq`
@@ -305,7 +267,7 @@ impl GomokuPosition {
     fn wins_with(&self, player: Player, sq: Square) -> bool {
         let lines = &self.lines[player.index()];
         let runs = self.table[sq.index()]
-            .map(|slot| run_at(lines[slot.line as usize] | slot.bit, slot.pos));
+            .map(|slot| run_at(lines[slot.line as usize] | slot.mask, slot.pos));
         match self.config.rule() {
             Rule::Freestyle => runs.into_iter().any(|n| n >= 5),
             Rule::Exact5 => runs.into_iter().any(|n| n == 5),
@@ -336,7 +298,7 @@ impl GomokuPosition {
     fn toggle_lines(&mut self, player: Player, sq: Square) {
         let lines = &mut self.lines[player.index()];
         for slot in &self.table[sq.index()] {
-            lines[slot.line as usize] ^= slot.bit;
+            lines[slot.line as usize] ^= slot.mask;
         }
     }
 

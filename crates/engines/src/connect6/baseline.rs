@@ -30,7 +30,7 @@
 //! recomputed for the four lines through each new stone) so that depth 2 over pairs runs in
 //! reasonable time; [`baseline_eval`] is the from-scratch reference it is tested against.
 
-use board_core::{Direction, Player, Position as _, Square};
+use board_core::{Direction, Player, Position as _, Square, lines};
 use rules_connect6::{Connect6Position, LineView, Move};
 use search::{EvalState, Evaluator, Incremental};
 
@@ -70,21 +70,11 @@ pub fn line_score(lv: &LineView, player: Player) -> i32 {
     total
 }
 
-/// The line id of `sq` on axis `a` (0 E, 1 N, 2 NE, 3 SE) on a `size` board.
-fn line_id(size: u32, col: u32, row: u32, a: usize) -> usize {
-    let n = size as usize;
-    let (c, r) = (col as usize, row as usize);
-    match a {
-        0 => r,
-        1 => n + c,
-        2 => 2 * n + c + n - 1 - r,
-        _ => 2 * n + 2 * n - 1 + c + r,
-    }
-}
-
-fn line_count(size: u32) -> usize {
-    let n = size as usize;
-    2 * n + 2 * (2 * n - 1)
+/// The line number ([`board_core::lines`]) of `sq` on axis `a` (0 E, 1 N, 2 NE, 3 SE) on a
+/// `size` board; `None` off the board.
+fn line_id(size: u32, sq: Square, a: usize) -> Option<usize> {
+    let slots = lines::slots(size).get(sq.index())?;
+    Some(slots.get(a)?.line as usize)
 }
 
 /// The baseline evaluation of a position from scratch: per colour, the sum of its run
@@ -92,15 +82,17 @@ fn line_count(size: u32) -> usize {
 pub fn baseline_eval(pos: &Connect6Position) -> i64 {
     let g = pos.geometry();
     let n = pos.size();
-    let mut seen = vec![false; line_count(n)];
+    let mut seen = vec![false; lines::line_count(n)];
     let mut sum = [0i64; 2];
     for sq in g.squares() {
-        let (c, r) = (g.col(sq), g.row(sq));
         for (a, dir) in Direction::AXES.into_iter().enumerate() {
-            let id = line_id(n, c, r, a);
-            if std::mem::replace(&mut seen[id], true) {
+            let Some(id) = line_id(n, sq, a) else {
+                continue;
+            };
+            if seen.get(id).is_none_or(|&s| s) {
                 continue;
             }
+            seen[id] = true;
             if let Some(lv) = pos.line_through(sq, dir) {
                 for p in Player::BOTH {
                     sum[p.index()] += i64::from(line_score(&lv, p));
@@ -126,10 +118,10 @@ impl BaselineState {
     }
 
     fn refresh(&mut self, pos: &Connect6Position, sq: Square, undo: &mut BaselineUndo) {
-        let g = pos.geometry();
-        let (c, r) = (g.col(sq), g.row(sq));
         for (a, dir) in Direction::AXES.into_iter().enumerate() {
-            let id = line_id(pos.size(), c, r, a);
+            let Some(id) = line_id(pos.size(), sq, a) else {
+                continue;
+            };
             let Some(lv) = pos.line_through(sq, dir) else {
                 continue;
             };
@@ -167,17 +159,19 @@ impl EvalState<Connect6Position> for BaselineState {
         let g = pos.geometry();
         let n = pos.size();
         let mut st = BaselineState {
-            lines: vec![[0; 2]; line_count(n)],
+            lines: vec![[0; 2]; lines::line_count(n)],
             total: [0; 2],
         };
-        let mut seen = vec![false; line_count(n)];
+        let mut seen = vec![false; lines::line_count(n)];
         for sq in g.squares() {
-            let (c, r) = (g.col(sq), g.row(sq));
             for (a, dir) in Direction::AXES.into_iter().enumerate() {
-                let id = line_id(n, c, r, a);
-                if std::mem::replace(&mut seen[id], true) {
+                let Some(id) = line_id(n, sq, a) else {
+                    continue;
+                };
+                if seen.get(id).is_none_or(|&s| s) {
                     continue;
                 }
+                seen[id] = true;
                 if let Some(lv) = pos.line_through(sq, dir) {
                     let v = [
                         line_score(&lv, Player::First),
