@@ -145,3 +145,120 @@ fn bad_input_is_reported_on_stderr_without_a_panic() {
     let (out, _) = run_once(&[], &"9".repeat(1 << 20));
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+/// One turn's first input for a bot joining after `history` (moves from the start, Black
+/// first): the Botzone simple-interaction transcript from this bot's side.
+fn first_input(history: &[AmazonsMove], bot_is_black: bool) -> String {
+    let wire = |m: &AmazonsMove| wire_of_move(*m).map(|v| v.to_string()).join(" ");
+    // Requests are the opponent's moves (Black's first request is all -1), responses the
+    // bot's own, alternating and ending with a request.
+    let mut lines = Vec::new();
+    let (mut requests, mut i) = (0, 0);
+    if bot_is_black {
+        lines.push("-1 -1 -1 -1 -1 -1".to_string());
+        requests += 1;
+        while i + 1 < history.len() {
+            lines.push(wire(&history[i]));
+            lines.push(wire(&history[i + 1]));
+            requests += 1;
+            i += 2;
+        }
+    } else {
+        lines.push(wire(&history[0]));
+        requests += 1;
+        i = 1;
+        while i + 1 < history.len() {
+            lines.push(wire(&history[i]));
+            lines.push(wire(&history[i + 1]));
+            requests += 1;
+            i += 2;
+        }
+    }
+    format!("{requests}\n{}", lines.join("\n"))
+}
+
+/// The engine bot against the baseline bot, both real `boardlab botzone` processes in
+/// keep-running mode, each two-ply opening played with both colours (1 s turns). Run with
+/// `cargo test --release -p boardlab --test botzone_process -- --ignored --nocapture`.
+#[test]
+#[ignore = "a match: a few minutes"]
+fn engine_against_baseline_through_botzone() {
+    let openings = [
+        ["f8-f3/g4", "c1-c7/f4"],
+        ["c8-c3/e5", "f1-f7/d5"],
+        ["a6-d3/d1", "h3-e6/e8"],
+        ["h6-e3/c5", "c1-c2/e4"],
+    ];
+    let (mut engine_points, mut games, mut longest) = (0u32, 0u32, Duration::ZERO);
+    for opening in openings {
+        for engine_black in [true, false] {
+            let mut pos = AmazonsPosition::new(AmazonsConfig::SMALL);
+            let mut history = Vec::new();
+            for m in opening {
+                let mv = pos.parse_legal_move(m).expect("opening move");
+                pos.make_move(mv);
+                history.push(mv);
+            }
+            let args = |engine: bool| -> Vec<&str> {
+                if engine {
+                    vec!["botzone"]
+                } else {
+                    vec!["botzone", "--player", "baseline"]
+                }
+            };
+            // bots[0] plays Black.
+            let mut bots = [
+                Proc::spawn(BOARDLAB, &args(engine_black)),
+                Proc::spawn(BOARDLAB, &args(!engine_black)),
+            ];
+            let mut started = [false, false];
+            let engine_seat = if engine_black { 0 } else { 1 };
+            let winner = loop {
+                if pos.outcome().is_some() {
+                    // The side to move has no move: the other side won.
+                    break 1 - history.len() % 2;
+                }
+                let seat = history.len() % 2;
+                if started[seat] {
+                    let last = history.last().expect("a move was played");
+                    bots[seat].send(&wire_of_move(*last).map(|v| v.to_string()).join(" "));
+                } else {
+                    bots[seat].send(&first_input(&history, seat == 0));
+                    started[seat] = true;
+                }
+                let start = Instant::now();
+                let line = bots[seat].line();
+                let took = start.elapsed();
+                let mv = legal(&pos, &line);
+                assert_eq!(bots[seat].line(), KEEP_RUNNING_MARKER);
+                if seat == engine_seat {
+                    longest = longest.max(took);
+                }
+                pos.make_move(mv);
+                history.push(mv);
+            };
+            games += 1;
+            if winner == engine_seat {
+                engine_points += 1;
+            }
+            eprintln!(
+                "opening {opening:?}, engine {}: {} wins in {} plies",
+                if engine_black { "black" } else { "white" },
+                if winner == engine_seat {
+                    "engine"
+                } else {
+                    "baseline"
+                },
+                history.len()
+            );
+        }
+    }
+    eprintln!(
+        "engine vs baseline through botzone: {engine_points}/{games}; engine's longest turn {} ms",
+        longest.as_millis()
+    );
+    assert!(
+        engine_points * 2 > games,
+        "the engine should beat the baseline"
+    );
+}
