@@ -155,3 +155,49 @@ impl<P: Position> Agent<P> for RandomAgent {
         }
     }
 }
+
+/// An agent whose search keeps a safety margin on the caller's time: the hard time cut to
+/// `hard_percent` %, the soft time to `soft_percent` % ([`Limits::with_time_margin`]), so
+/// that the answer arrives within the caller's budget even on a loaded machine.
+pub struct TimeMargin<A> {
+    agent: A,
+    hard_percent: u32,
+    soft_percent: u32,
+}
+
+impl<A> TimeMargin<A> {
+    /// `agent` searching with the given shares of the caller's hard and soft time.
+    pub fn new(agent: A, hard_percent: u32, soft_percent: u32) -> Self {
+        TimeMargin {
+            agent,
+            hard_percent,
+            soft_percent,
+        }
+    }
+}
+
+impl<P: Position, A: Agent<P>> Agent<P> for TimeMargin<A> {
+    fn name(&self) -> &str {
+        self.agent.name()
+    }
+
+    fn new_game(&mut self) {
+        self.agent.new_game();
+    }
+
+    fn set_game_history(&mut self, hashes: &[u64]) {
+        self.agent.set_game_history(hashes);
+    }
+
+    fn think(
+        &mut self,
+        pos: &P,
+        limits: &Limits,
+        report: &mut dyn FnMut(&IterationReport<P::Move>),
+    ) -> SearchResult<P::Move> {
+        let limits = limits
+            .clone()
+            .with_time_margin(self.hard_percent, self.soft_percent);
+        self.agent.think(pos, &limits, report)
+    }
+}

@@ -57,12 +57,9 @@ use std::cell::RefCell;
 use board_core::{Bitboard128, Player, Position as _, Square};
 use eval::amazons::AmazonsDistances;
 use rules_amazons::AmazonsMove;
-use search::{
-    EvalState, Evaluator, Incremental, IterationReport, Limits, OptionsError, SearchOptions,
-    SearchResult,
-};
+use search::{EvalState, Evaluator, Incremental, OptionsError, SearchOptions};
 
-use crate::{Agent, EngineGame, SearchAgent};
+use crate::{Agent, EngineGame, SearchAgent, TimeMargin};
 
 /// The game's position type.
 pub type Position = rules_amazons::AmazonsPosition;
@@ -409,63 +406,20 @@ fn wrap_engine(pos: &Position) -> EnginePosition {
     Incremental::new(pos.clone())
 }
 
-/// Share of the caller's hard time the engine's search gets (the rest is a safety margin
-/// for a loaded machine: the root ranking, the unwinding and the caller's overhead).
-const HARD_TIME_SHARE: (u32, u32) = (4, 5);
-/// Share of the caller's soft time (no iteration starts after it).
-const SOFT_TIME_SHARE: (u32, u32) = (13, 20);
-
-/// The engine agent: the search agent with the time limits scaled for safety.
-struct EngineAgent(SearchAgent<Position, EnginePosition, EngineEval>);
-
-fn safe_limits(limits: &Limits) -> Limits {
-    let mut out = Limits::new();
-    if let Some(d) = limits.depth() {
-        out = out.with_depth(d);
-    }
-    if let Some(n) = limits.nodes() {
-        out = out.with_nodes(n);
-    }
-    if let Some(t) = limits.hard_time() {
-        out = out.with_hard_time(t * HARD_TIME_SHARE.0 / HARD_TIME_SHARE.1);
-    }
-    if let Some(t) = limits.soft_time() {
-        out = out.with_soft_time(t * SOFT_TIME_SHARE.0 / SOFT_TIME_SHARE.1);
-    }
-    if let Some(f) = limits.stop_flag() {
-        out = out.with_stop_flag(f.clone());
-    }
-    out
-}
-
-impl Agent<Position> for EngineAgent {
-    fn name(&self) -> &str {
-        self.0.name()
-    }
-    fn new_game(&mut self) {
-        self.0.new_game();
-    }
-    fn set_game_history(&mut self, hashes: &[u64]) {
-        self.0.set_game_history(hashes);
-    }
-    fn think(
-        &mut self,
-        pos: &Position,
-        limits: &Limits,
-        report: &mut dyn FnMut(&IterationReport<AmazonsMove>),
-    ) -> SearchResult<AmazonsMove> {
-        self.0.think(pos, &safe_limits(limits), report)
-    }
-}
+/// Share of the caller's hard time the engine's search gets, in percent (the rest is a
+/// safety margin for a loaded machine: the root ranking, the unwinding and the caller's
+/// overhead).
+const HARD_TIME_SHARE: u32 = 80;
+/// Share of the caller's soft time (no iteration starts after it), in percent.
+const SOFT_TIME_SHARE: u32 = 65;
 
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        Ok(Box::new(EngineAgent(SearchAgent::new(
-            "engine",
-            EngineEval,
-            options,
-            wrap_engine,
-        )?)))
+        Ok(Box::new(TimeMargin::new(
+            SearchAgent::new("engine", EngineEval, options, wrap_engine)?,
+            HARD_TIME_SHARE,
+            SOFT_TIME_SHARE,
+        )))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {

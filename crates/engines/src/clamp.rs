@@ -335,12 +335,12 @@ impl Evaluator<ClampPosition> for EngineEval {
 
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        Ok(Box::new(crate::fourshift::Margin(SearchAgent::new(
-            "engine",
-            EngineEval,
-            options,
-            Position::clone,
-        )?)))
+        // 75% of the hard time for the search; the rest is the margin.
+        Ok(Box::new(crate::TimeMargin::new(
+            SearchAgent::new("engine", EngineEval, options, Position::clone)?,
+            75,
+            100,
+        )))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {

@@ -49,7 +49,7 @@ use eval::{KWindows, WindowScorer, WindowWeights};
 use rules_fourshift::{Fourshift, Move};
 use search::{EvalState, Evaluator, ForcedWin, Incremental, OptionsError, SearchOptions};
 
-use crate::{Agent, EngineGame, SearchAgent};
+use crate::{Agent, EngineGame, SearchAgent, TimeMargin};
 
 /// The game's position type.
 pub type Position = rules_fourshift::Fourshift;
@@ -745,50 +745,6 @@ fn vcf(pos: &mut EnginePosition, attacks: u32, budget: &mut u32) -> Option<(Move
     None
 }
 
-/// Runs an agent with a safety margin on the hard time limit (the engine must answer
-/// within the caller's budget even on a loaded machine): the hard limit is cut to 75%,
-/// everything else is passed on.
-pub(crate) struct Margin<A>(pub(crate) A);
-
-impl<P: board_core::Position, A: Agent<P>> Agent<P> for Margin<A> {
-    fn name(&self) -> &str {
-        self.0.name()
-    }
-
-    fn new_game(&mut self) {
-        self.0.new_game();
-    }
-
-    fn set_game_history(&mut self, hashes: &[u64]) {
-        self.0.set_game_history(hashes);
-    }
-
-    fn think(
-        &mut self,
-        pos: &P,
-        limits: &search::Limits,
-        report: &mut dyn FnMut(&search::IterationReport<P::Move>),
-    ) -> search::SearchResult<P::Move> {
-        let Some(hard) = limits.hard_time() else {
-            return self.0.think(pos, limits, report);
-        };
-        let mut l = search::Limits::new().with_hard_time(hard * 3 / 4);
-        if let Some(d) = limits.depth() {
-            l = l.with_depth(d);
-        }
-        if let Some(n) = limits.nodes() {
-            l = l.with_nodes(n);
-        }
-        if let Some(t) = limits.soft_time() {
-            l = l.with_soft_time(t.min(hard * 3 / 4));
-        }
-        if let Some(f) = limits.stop_flag() {
-            l = l.with_stop_flag(f.clone());
-        }
-        self.0.think(pos, &l, report)
-    }
-}
-
 fn wrap_engine(pos: &Fourshift) -> EnginePosition {
     Incremental::new(pos.clone())
 }
@@ -799,12 +755,12 @@ fn wrap_baseline(pos: &Fourshift) -> BaselinePosition {
 
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        Ok(Box::new(Margin(SearchAgent::new(
-            "engine",
-            EngineEval,
-            options,
-            wrap_engine,
-        )?)))
+        // 75% of the hard time for the search; the rest is the margin.
+        Ok(Box::new(TimeMargin::new(
+            SearchAgent::new("engine", EngineEval, options, wrap_engine)?,
+            75,
+            100,
+        )))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {

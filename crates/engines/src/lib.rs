@@ -19,7 +19,7 @@ mod registry;
 
 use std::{fmt, str::FromStr};
 
-pub use agent::{Agent, RandomAgent, SearchAgent};
+pub use agent::{Agent, RandomAgent, SearchAgent, TimeMargin};
 use board_core::Position;
 pub use registry::GAME_IDS;
 use search::{OptionsError, SearchOptions};

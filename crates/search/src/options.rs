@@ -337,6 +337,31 @@ impl Limits {
         self.with_soft_time(t).with_hard_time(t)
     }
 
+    /// The same limits with a safety margin for an engine that must answer within the
+    /// caller's budget on a loaded machine: the hard time cut to `hard_percent` % of itself,
+    /// the soft time to `soft_percent` % of itself and never past the new hard time.
+    /// Depth, nodes and the stop flag are kept.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use search::Limits;
+    /// let ms = Duration::from_millis;
+    /// let l = Limits::new().with_move_time(ms(100)).with_time_margin(80, 65);
+    /// assert_eq!((l.hard_time(), l.soft_time()), (Some(ms(80)), Some(ms(65))));
+    /// let l = Limits::new().with_move_time(ms(100)).with_time_margin(75, 100);
+    /// assert_eq!((l.hard_time(), l.soft_time()), (Some(ms(75)), Some(ms(75))));
+    /// ```
+    pub fn with_time_margin(mut self, hard_percent: u32, soft_percent: u32) -> Limits {
+        let hard = self.hard_time.map(|t| t * hard_percent / 100);
+        let soft = self.soft_time.map(|t| t * soft_percent / 100);
+        self.hard_time = hard;
+        self.soft_time = match (soft, hard) {
+            (Some(s), Some(h)) => Some(s.min(h)),
+            (s, _) => s,
+        };
+        self
+    }
+
     /// A time budget from a game clock: `remaining` on our clock, `increment` per move,
     /// `moves_to_go` until the next time control (`None`: sudden death, about 30 assumed).
     /// Soft time is the even share plus most of the increment; hard time lets a started

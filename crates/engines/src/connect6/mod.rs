@@ -104,15 +104,9 @@ impl Agent<Position> for Connect6Engine {
         limits: &Limits,
         report: &mut dyn FnMut(&IterationReport<rules_connect6::Move>),
     ) -> SearchResult<rules_connect6::Move> {
-        let mut l = limits.clone();
-        if let Some(hard) = limits.hard_time() {
-            let hard = hard * 4 / 5;
-            l = l.with_hard_time(hard);
-            if limits.soft_time().is_none_or(|s| s > hard) {
-                l = l.with_soft_time(hard);
-            }
-        }
-        self.inner.think(pos, &l, report)
+        // 80% of the hard time for the search; the rest is the margin.
+        self.inner
+            .think(pos, &limits.clone().with_time_margin(80, 100), report)
     }
 }
 

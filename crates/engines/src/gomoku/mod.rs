@@ -85,25 +85,9 @@ impl TimedEngine {
 
     /// The limits the search actually gets.
     pub fn tighten(limits: &Limits) -> Limits {
-        let mut l = Limits::new();
-        if let Some(d) = limits.depth() {
-            l = l.with_depth(d);
-        }
-        if let Some(n) = limits.nodes() {
-            l = l.with_nodes(n);
-        }
-        let hard = limits.hard_time().map(|t| t * HARD_TIME_SHARE / 100);
-        if let Some(h) = hard {
-            l = l.with_hard_time(h);
-        }
-        if let Some(s) = limits.soft_time() {
-            let s = s * SOFT_TIME_SHARE / 100;
-            l = l.with_soft_time(hard.map_or(s, |h| s.min(h)));
-        }
-        if let Some(flag) = limits.stop_flag() {
-            l = l.with_stop_flag(flag.clone());
-        }
-        l
+        limits
+            .clone()
+            .with_time_margin(HARD_TIME_SHARE, SOFT_TIME_SHARE)
     }
 }
 
