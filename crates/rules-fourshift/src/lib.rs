@@ -126,3 +126,7 @@ pub use board_core::Player;
 pub use config::{FourshiftConfig, KEYS, MAX_MAX_PLIES, MIN_K, SIZE_RANGE};
 pub use moves::{Move, MoveError};
 pub use position::{EndReason, Fourshift, Line, Phase, Undo};
+
+/// [`Fourshift`] under the `<Game>Position` name the other rules crates use
+/// (`ClampPosition`, `AmazonsPosition`, `GomokuPosition`, `Connect6Position`).
+pub type FourshiftPosition = Fourshift;
