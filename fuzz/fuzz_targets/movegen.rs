@@ -23,6 +23,29 @@ use libfuzzer_sys::fuzz_target;
 const MAX_PLIES: usize = 160;
 /// Most plies played through a fuzzed spec: its boards may be large and slow to check.
 const MAX_FUZZED_SPEC_PLIES: usize = 64;
+/// Most moves generated over one input's playout (each ply's list is generated, sorted and
+/// sampled a few times): Connect6 on 19×19 lists some 60,000 pairs per ply, so without a
+/// budget one long input took seconds and the target ran at a few inputs per second.
+const MOVE_BUDGET: usize = 400_000;
+
+/// How many of `choices` fit in [`MOVE_BUDGET`] (at least one ply is always played).
+fn affordable<P: Position>(start: &P, choices: &[u32]) -> usize {
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut spent = 0;
+    for (ply, &c) in choices.iter().enumerate() {
+        pos.generate_moves(&mut moves);
+        spent += moves.len();
+        if spent > MOVE_BUDGET && ply > 0 {
+            return ply;
+        }
+        let Some(&mv) = moves.get(c as usize % moves.len().max(1)) else {
+            return ply + 1;
+        };
+        pos.make_move(mv);
+    }
+    choices.len()
+}
 
 fn run<P: Position>(spec: &str, fuzzed: bool, choices: &[u32], raw: &str) {
     let config = match spec.parse::<P::Config>() {
@@ -33,6 +56,7 @@ fn run<P: Position>(spec: &str, fuzzed: bool, choices: &[u32], raw: &str) {
         }
     };
     let start = P::new(config);
+    let choices = &choices[..affordable(&start, choices)];
     if let Err(e) = testing::check_playout(&start, choices) {
         panic!("{spec}: {e}");
     }
