@@ -22,7 +22,12 @@ fn perft_divide_into_a_closed_pipe_ends_quietly() {
     assert_eq!(first, "a1 224\n");
     // The reader is dropped here: every later write meets a closed pipe.
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     let status = child.wait().unwrap();
     assert!(!err.contains("panicked"), "stderr: {err}");
     assert!(status.success(), "status {status:?}, stderr: {err}");
