@@ -3,13 +3,29 @@
 //!
 //! All three share one API, the [`SquareSet`] trait, so evaluators can be written once.
 //! Bit `i` is the square with flat index `i`.
+//!
+//! Whole-set shifts ([`ShiftSet`]) and one-step shifts in a compass direction that never
+//! wrap from one row to the next ([`StepMasks`]) let move generators work on all the pieces
+//! at once, like pawn pushes in chess:
+//!
+//! ```
+//! use board_core::{Bitboard64, Direction, Geometry, SquareSet, StepMasks};
+//! let g = Geometry::square(3).unwrap();
+//! let steps = StepMasks::<Bitboard64>::new(g).unwrap();
+//! let corner: Bitboard64 = [g.parse_square("c1").unwrap()].into_iter().collect();
+//! assert_eq!(steps.shift(corner, Direction::East), Bitboard64::EMPTY); // no wrap to a2
+//! assert_eq!(steps.dilate(corner).draw(g), "...\n.XX\n.X.\n");
+//! ```
 
 use std::{
     fmt,
-    ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign},
+    ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not},
 };
 
-use crate::{geometry::Geometry, square::Square};
+use crate::{
+    geometry::{Direction, Geometry},
+    square::{MAX_SIDE, Square},
+};
 
 /// The operations every square-set type offers.
 pub trait SquareSet:
@@ -238,6 +254,27 @@ word_bitboard!(
     u128
 );
 
+macro_rules! word_shift_set {
+    ($name:ident, $int:ty) => {
+        impl ShiftSet for $name {
+            #[inline(always)]
+            fn shl(self, n: u32) -> $name {
+                $name(self.0.checked_shl(n).unwrap_or(0))
+            }
+            #[inline(always)]
+            fn shr(self, n: u32) -> $name {
+                $name(self.0.checked_shr(n).unwrap_or(0))
+            }
+            #[inline]
+            fn words(self) -> impl Iterator<Item = u64> {
+                (0..<$int>::BITS / 64).map(move |i| (self.0 >> (64 * i)) as u64)
+            }
+        }
+    };
+}
+word_shift_set!(Bitboard64, u64);
+word_shift_set!(Bitboard128, u128);
+
 /// A set of up to `64 * W` squares; `BitSet<11>` ([`BoardSet`]) holds any board up to 26×26.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BitSet<const W: usize>(pub [u64; W]);
@@ -381,6 +418,155 @@ bitset_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &=);
 bitset_op!(BitOr, bitor, BitOrAssign, bitor_assign, |=);
 bitset_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^=);
 
+impl<const W: usize> Not for BitSet<W> {
+    type Output = BitSet<W>;
+    #[inline]
+    fn not(mut self) -> BitSet<W> {
+        for a in &mut self.0 {
+            *a = !*a;
+        }
+        self
+    }
+}
+
+impl<const W: usize> ShiftSet for BitSet<W> {
+    #[inline(always)]
+    fn shl(self, n: u32) -> BitSet<W> {
+        let q = (n / 64) as usize;
+        let r = n % 64;
+        let mut out = [0; W];
+        for (i, o) in out.iter_mut().enumerate().skip(q) {
+            *o = self.0[i - q] << r;
+            if i > q {
+                // `>> 1 >> (63 - r)` is `>> (64 - r)` without overflowing when `r == 0`.
+                *o |= (self.0[i - q - 1] >> 1) >> (63 - r);
+            }
+        }
+        BitSet(out)
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> BitSet<W> {
+        let q = (n / 64) as usize;
+        let r = n % 64;
+        let mut out = [0; W];
+        for (i, o) in out.iter_mut().enumerate() {
+            if i + q >= W {
+                break;
+            }
+            *o = self.0[i + q] >> r;
+            if i + q + 1 < W {
+                *o |= (self.0[i + q + 1] << 1) << (63 - r);
+            }
+        }
+        BitSet(out)
+    }
+    #[inline]
+    fn words(self) -> impl Iterator<Item = u64> {
+        self.0.into_iter()
+    }
+}
+
+/// Square sets that can move all their squares at once: whole-set shifts of the flat index
+/// and complement. The building block of [`StepMasks`].
+pub trait ShiftSet: SquareSet + Not<Output = Self> {
+    /// Every square `i` moved to `i + n`; squares past [`SquareSet::CAPACITY`] drop out.
+    /// Any `n` is allowed (`n >= CAPACITY` gives the empty set).
+    fn shl(self, n: u32) -> Self;
+    /// Every square `i` moved to `i - n`; squares below 0 drop out. Any `n` is allowed.
+    fn shr(self, n: u32) -> Self;
+    /// The set as 64-bit words, lowest squares first (`CAPACITY / 64` words), e.g. to copy
+    /// it into a wider set type.
+    fn words(self) -> impl Iterator<Item = u64>;
+}
+
+/// Edge masks of one board geometry for one-step shifts of a whole [`ShiftSet`] in a
+/// [`Direction`]: nothing wraps from one row to the next (or over the left and right edges)
+/// and nothing lands past the board's last cell. Build once per board size and keep it in
+/// your tables; [`StepMasks::shift`] with a constant direction folds to one word shift and
+/// one mask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepMasks<S> {
+    width: u32,
+    board: S,
+    not_first_col: S,
+    not_last_col: S,
+}
+
+impl<S: ShiftSet> StepMasks<S> {
+    /// The masks of `geometry`, or `None` if its cells do not fit in `S`.
+    pub fn new(geometry: &Geometry) -> Option<StepMasks<S>> {
+        if geometry.cells() > S::CAPACITY {
+            return None;
+        }
+        let width = geometry.width();
+        let cells = |keep: &dyn Fn(u32) -> bool| -> S {
+            geometry
+                .squares()
+                .filter(|&sq| keep(geometry.col(sq)))
+                .collect()
+        };
+        Some(StepMasks {
+            width,
+            board: cells(&|_| true),
+            not_first_col: cells(&|c| c != 0),
+            not_last_col: cells(&|c| c + 1 != width),
+        })
+    }
+
+    /// Every cell of the board.
+    #[inline(always)]
+    pub fn board(&self) -> S {
+        self.board
+    }
+
+    /// The board width.
+    #[inline(always)]
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// The shift amounts `width`, `width - 1` and `width + 1`. Masked with 31, which keeps
+    /// them exact (the width is 1 to MAX_SIDE) and tells the compiler they are below 64, so
+    /// the word shifts need no range check.
+    #[inline(always)]
+    fn amounts(&self) -> (u32, u32, u32) {
+        const { assert!(MAX_SIDE < 32) };
+        let w = self.width & 31;
+        (w, self.width.wrapping_sub(1) & 31, w + 1)
+    }
+
+    /// The squares one step in direction `dir` from the squares of `set` that stay on the
+    /// board. `set` should hold board cells only (squares past the last cell may step onto
+    /// the board going south).
+    #[inline(always)]
+    pub fn shift(&self, set: S, dir: Direction) -> S {
+        let (w, w_minus, w_plus) = self.amounts();
+        match dir {
+            Direction::North => set.shl(w) & self.board,
+            Direction::NorthEast => set.shl(w_plus) & self.not_first_col,
+            Direction::East => set.shl(1) & self.not_first_col,
+            Direction::SouthEast => set.shr(w_minus) & self.not_first_col,
+            Direction::South => set.shr(w),
+            Direction::SouthWest => set.shr(w_plus) & self.not_last_col,
+            Direction::West => set.shr(1) & self.not_last_col,
+            Direction::NorthWest => set.shl(w_minus) & self.not_last_col,
+        }
+    }
+
+    /// The squares adjacent (in any of the 8 directions) to some square of `set`: the union
+    /// of the eight [`StepMasks::shift`]s, in fewer operations.
+    #[inline(always)]
+    pub fn dilate(&self, set: S) -> S {
+        let (w, w_minus, w_plus) = self.amounts();
+        let east = set.shl(1) | set.shl(w_plus) | set.shr(w_minus);
+        let west = set.shr(1) | set.shr(w_plus) | set.shl(w_minus);
+        (east & self.not_first_col)
+            | (west & self.not_last_col)
+            | (set.shl(w) & self.board)
+            | set.shr(w)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,6 +609,162 @@ mod tests {
             check_against_model::<Bitboard128>(&ops);
             check_against_model::<BoardSet>(&ops);
         }
+    }
+
+    /// The on-board squares of `g` whose bit is set in `bits` (bit `i` of word `i / 64`).
+    fn board_set<S: SquareSet>(g: &Geometry, bits: &[u64]) -> S {
+        g.squares()
+            .filter(|sq| bits[sq.index() / 64] >> (sq.index() % 64) & 1 != 0)
+            .collect()
+    }
+
+    /// Checks shifts and dilation of one random set against `Geometry::step`, square by square.
+    fn check_steps<S: ShiftSet>(g: &Geometry, bits: &[u64]) {
+        let steps = StepMasks::<S>::new(g).expect("the caller picks a set type that fits");
+        let set: S = board_set(g, bits);
+        assert_eq!(steps.board(), S::first_n(g.cells()));
+        assert_eq!(steps.width(), g.width());
+        let mut all = S::empty();
+        for dir in Direction::ALL {
+            let naive: S = set.squares().filter_map(|sq| g.step(sq, dir)).collect();
+            let fast = steps.shift(set, dir);
+            assert_eq!(
+                fast,
+                naive,
+                "{}x{} {dir:?} of {set:?}",
+                g.width(),
+                g.height()
+            );
+            all |= naive;
+        }
+        assert_eq!(
+            steps.dilate(set),
+            all,
+            "{}x{} dilate",
+            g.width(),
+            g.height()
+        );
+        let full = steps.board();
+        assert!(steps.dilate(full).without_all(full).is_empty());
+    }
+
+    fn check_all_types(g: &Geometry, bits: &[u64]) {
+        if g.cells() <= 64 {
+            check_steps::<Bitboard64>(g, bits);
+        }
+        if g.cells() <= 128 {
+            check_steps::<Bitboard128>(g, bits);
+        }
+        if g.cells() <= 256 {
+            check_steps::<BitSet<4>>(g, bits);
+        }
+        check_steps::<BoardSet>(g, bits);
+    }
+
+    /// Checks whole-set shifts of one random set against shifting square by square.
+    fn check_word_shifts<S: ShiftSet>(bits: &[u64], n: u32) {
+        let set: S = (0..S::CAPACITY)
+            .filter(|&i| bits[i / 64] >> (i % 64) & 1 != 0)
+            .map(|i| Square(i as u16))
+            .collect();
+        let up: S = set
+            .squares()
+            .map(|sq| sq.index() + n as usize)
+            .filter(|&i| i < S::CAPACITY)
+            .map(|i| Square(i as u16))
+            .collect();
+        let down: S = set
+            .squares()
+            .filter_map(|sq| sq.index().checked_sub(n as usize))
+            .map(|i| Square(i as u16))
+            .collect();
+        assert_eq!(set.shl(n), up, "shl {n}");
+        assert_eq!(set.shr(n), down, "shr {n}");
+        let words: Vec<u64> = set.words().collect();
+        assert_eq!(words.len(), S::CAPACITY / 64);
+        assert_eq!(&words[..], &bits[..S::CAPACITY / 64]);
+        assert_eq!((!set).count() as usize, S::CAPACITY - set.count() as usize);
+        assert!((set & !set).is_empty());
+    }
+
+    const SIDES: [u32; 10] = [1, 2, 3, 6, 8, 10, 11, 12, 19, 26];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn step_shifts_match_geometry_on_square_boards(
+            bits in prop::collection::vec(any::<u64>(), 11),
+            density in 0u32..4,
+        ) {
+            // Thin the random bits out sometimes so sparse sets get tested too.
+            let bits: Vec<u64> = bits.iter().enumerate().map(|(i, &w)| match density {
+                0 => w & w.rotate_left(7 + i as u32) & w.rotate_left(29),
+                1 => w & w.rotate_left(13),
+                2 => w,
+                _ => w | w.rotate_left(5),
+            }).collect();
+            for side in SIDES {
+                check_all_types(Geometry::square(side).unwrap(), &bits);
+            }
+        }
+
+        #[test]
+        fn step_shifts_match_geometry_on_any_board(
+            bits in prop::collection::vec(any::<u64>(), 11),
+            width in 1u32..=26,
+            height in 1u32..=26,
+        ) {
+            check_all_types(Geometry::new(width, height).unwrap(), &bits);
+        }
+
+        #[test]
+        fn word_shifts_match_a_model(
+            bits in prop::collection::vec(any::<u64>(), 11),
+            n in prop_oneof![0u32..=70, 0u32..=800],
+        ) {
+            check_word_shifts::<Bitboard64>(&bits, n);
+            check_word_shifts::<Bitboard128>(&bits, n);
+            check_word_shifts::<BitSet<4>>(&bits, n);
+            check_word_shifts::<BoardSet>(&bits, n);
+        }
+    }
+
+    #[test]
+    fn step_masks_edges() {
+        let g = Geometry::square(8).unwrap();
+        let steps = StepMasks::<Bitboard64>::new(g).unwrap();
+        let sq = |s: &str| g.parse_square(s).unwrap();
+        let one = |s: &str| Bitboard64::from_square(sq(s));
+        // h4 east would wrap to a5; a4 west to h3; a1 south-west off the board.
+        assert_eq!(steps.shift(one("h4"), Direction::East), Bitboard64::EMPTY);
+        assert_eq!(
+            steps.shift(one("h4"), Direction::NorthEast),
+            Bitboard64::EMPTY
+        );
+        assert_eq!(steps.shift(one("a4"), Direction::West), Bitboard64::EMPTY);
+        assert_eq!(
+            steps.shift(one("a4"), Direction::NorthWest),
+            Bitboard64::EMPTY
+        );
+        assert_eq!(
+            steps.shift(one("a1"), Direction::SouthWest),
+            Bitboard64::EMPTY
+        );
+        assert_eq!(steps.shift(one("h8"), Direction::North), Bitboard64::EMPTY);
+        assert_eq!(steps.shift(one("d4"), Direction::NorthEast), one("e5"));
+        assert_eq!(steps.shift(one("d4"), Direction::SouthWest), one("c3"));
+        assert_eq!(steps.dilate(one("a1")).count(), 3);
+        assert_eq!(steps.dilate(one("d4")).count(), 8);
+        // 7×7 in a u64: nothing may land on the 15 bits past the last cell.
+        let g7 = Geometry::square(7).unwrap();
+        let steps7 = StepMasks::<Bitboard64>::new(g7).unwrap();
+        let top = Bitboard64::from_square(g7.parse_square("g7").unwrap());
+        assert_eq!(steps7.shift(top, Direction::North), Bitboard64::EMPTY);
+        assert_eq!(steps7.shift(top, Direction::NorthWest), Bitboard64::EMPTY);
+        // A set type too small for the board has no masks.
+        assert!(StepMasks::<Bitboard64>::new(Geometry::square(9).unwrap()).is_none());
+        assert!(StepMasks::<Bitboard128>::new(Geometry::square(12).unwrap()).is_none());
+        assert!(StepMasks::<BoardSet>::new(Geometry::square(26).unwrap()).is_some());
     }
 
     #[test]

@@ -24,7 +24,7 @@ mod square;
 pub mod testing;
 pub mod zobrist;
 
-pub use bitboard::{BitSet, Bitboard64, Bitboard128, BoardSet, SquareSet};
+pub use bitboard::{BitSet, Bitboard64, Bitboard128, BoardSet, ShiftSet, SquareSet, StepMasks};
 pub use geometry::{Direction, Geometry, GeometryError, Ray};
 pub use perft::{divide, perft};
 pub use player::{Outcome, Player};

@@ -8,24 +8,24 @@
 //! (`ring2[to]`): the square halfway between, `(to + b) / 2`, is captured if it holds an
 //! enemy piece.
 
-use board_core::Square;
+use board_core::{Direction, Square};
 
 use crate::{
-    bits::{BitIter, Bits, Tables},
     moves::Move,
+    tables::{Bits, Tables, bit},
 };
 
-/// Calls `f` with each direction index as a constant, so `Tables::shift` folds.
+/// Calls `f` with each direction as a constant, so `StepMasks::shift` folds.
 #[inline(always)]
-fn each_direction(mut f: impl FnMut(usize)) {
-    f(0);
-    f(1);
-    f(2);
-    f(3);
-    f(4);
-    f(5);
-    f(6);
-    f(7);
+fn each_direction(mut f: impl FnMut(Direction)) {
+    f(Direction::North);
+    f(Direction::NorthEast);
+    f(Direction::East);
+    f(Direction::SouthEast);
+    f(Direction::South);
+    f(Direction::SouthWest);
+    f(Direction::West);
+    f(Direction::NorthWest);
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -43,14 +43,14 @@ impl<B: Bits> PartialEq for Board<B> {
 impl<B: Bits> Board<B> {
     pub fn new(t: &'static Tables<B>) -> Board<B> {
         Board {
-            pieces: [B::ZERO; 2],
+            pieces: [B::empty(); 2],
             t,
         }
     }
 
     #[inline(always)]
     pub fn empty(&self) -> B {
-        self.t.board & !(self.pieces[0] | self.pieces[1])
+        self.t.steps.board() & !(self.pieces[0] | self.pieces[1])
     }
 
     #[inline(always)]
@@ -61,9 +61,9 @@ impl<B: Bits> Board<B> {
     /// The player index of the piece on square `i`, if any.
     #[inline]
     pub fn get(&self, i: usize) -> Option<usize> {
-        if self.pieces[0].has(i) {
+        if self.pieces[0].contains(Square(i as u16)) {
             Some(0)
-        } else if self.pieces[1].has(i) {
+        } else if self.pieces[1].contains(Square(i as u16)) {
             Some(1)
         } else {
             None
@@ -72,7 +72,7 @@ impl<B: Bits> Board<B> {
 
     /// Puts a piece of `p` on square `i` (or empties it); `i` must be on the board.
     pub fn set(&mut self, i: usize, p: Option<usize>) {
-        let bit = B::bit(i);
+        let bit: B = bit(i);
         self.pieces[0] &= !bit;
         self.pieces[1] &= !bit;
         if let Some(p) = p {
@@ -84,8 +84,8 @@ impl<B: Bits> Board<B> {
     pub fn hash(&self) -> u64 {
         let mut h = 0;
         for p in 0..2 {
-            for i in BitIter(self.pieces[p]) {
-                h ^= self.t.keys[p][i];
+            for sq in self.pieces[p].squares() {
+                h ^= self.t.keys[p][sq.index()];
             }
         }
         h
@@ -93,14 +93,14 @@ impl<B: Bits> Board<B> {
 
     #[inline(always)]
     pub fn can_drop(&self, p: usize, max: u32) -> bool {
-        self.count(p) < max && !(self.t.zone[p] & self.empty()).is_zero()
+        self.count(p) < max && !(self.t.zone[p] & self.empty()).is_empty()
     }
 
     /// Whether `p` would have a legal move if it were on move (the end of the game aside).
     /// A piece with no empty neighbour cannot step 2 either, so one dilation decides steps.
     #[inline]
     pub fn has_move(&self, p: usize, max: u32) -> bool {
-        self.can_drop(p, max) || !(self.t.dilate(self.pieces[p]) & self.empty()).is_zero()
+        self.can_drop(p, max) || !(self.t.steps.dilate(self.pieces[p]) & self.empty()).is_empty()
     }
 
     /// The number of moves `p` would have if it were on move (the end of the game aside).
@@ -115,8 +115,8 @@ impl<B: Bits> Board<B> {
             0
         };
         each_direction(|d| {
-            let one = t.shift(own, d) & empty;
-            let two = t.shift(one, d) & empty;
+            let one = t.steps.shift(own, d) & empty;
+            let two = t.steps.shift(one, d) & empty;
             n += one.count() + two.count();
         });
         n as u64
@@ -130,19 +130,19 @@ impl<B: Bits> Board<B> {
         let own = self.pieces[p];
         let empty = self.empty();
         if own.count() < max {
-            moves.extend(BitIter(t.zone[p] & empty).map(|i| Move::Drop(Square(i as u16))));
+            moves.extend((t.zone[p] & empty).squares().map(Move::Drop));
         }
         each_direction(|d| {
-            let off = t.offset[d];
-            let one = t.shift(own, d) & empty;
-            let two = t.shift(one, d) & empty;
+            let off = t.offset[d.index()];
+            let one = t.steps.shift(own, d) & empty;
+            let two = t.steps.shift(one, d) & empty;
             moves.extend(
-                BitIter(one)
-                    .map(|i| Move::Step(Square((i as isize - off) as u16), Square(i as u16))),
+                one.squares()
+                    .map(|to| Move::Step(Square((to.index() as isize - off) as u16), to)),
             );
             moves.extend(
-                BitIter(two)
-                    .map(|i| Move::Step(Square((i as isize - 2 * off) as u16), Square(i as u16))),
+                two.squares()
+                    .map(|to| Move::Step(Square((to.index() as isize - 2 * off) as u16), to)),
             );
         });
     }
@@ -153,11 +153,11 @@ impl<B: Bits> Board<B> {
     fn captures(&self, to: usize, own: B, opp: B) -> (u8, B) {
         let t = self.t;
         let mut dirs = 0u8;
-        let mut taken = B::ZERO;
-        for b in BitIter(own & t.ring2[to]) {
-            let m = (to + b) / 2;
-            if opp.has(m) {
-                taken |= B::bit(m);
+        let mut taken = B::empty();
+        for b in (own & t.ring2[to]).squares() {
+            let m = (to + b.index()) / 2;
+            if opp.contains(Square(m as u16)) {
+                taken |= bit(m);
                 dirs |= 1 << t.direction_of(m as isize - to as isize);
             }
         }
@@ -172,17 +172,17 @@ impl<B: Bits> Board<B> {
         let to = mv.to().index();
         let mut delta = t.keys[p][to];
         match mv {
-            Move::Drop(_) => self.pieces[p] |= B::bit(to),
+            Move::Drop(_) => self.pieces[p] |= bit::<B>(to),
             Move::Step(from, _) => {
-                self.pieces[p] ^= B::bit(from.index()) | B::bit(to);
+                self.pieces[p] ^= bit::<B>(from.index()) | bit::<B>(to);
                 delta ^= t.keys[p][from.index()];
             }
         }
         let (dirs, taken) = self.captures(to, self.pieces[p], self.pieces[p ^ 1]);
         if dirs != 0 {
             self.pieces[p ^ 1] ^= taken;
-            for m in BitIter(taken) {
-                delta ^= t.keys[p ^ 1][m];
+            for m in taken.squares() {
+                delta ^= t.keys[p ^ 1][m.index()];
             }
         }
         (dirs, delta)
@@ -193,23 +193,23 @@ impl<B: Bits> Board<B> {
     pub fn unmake(&mut self, p: usize, mv: Move, dirs: u8) {
         let to = mv.to().index();
         match mv {
-            Move::Drop(_) => self.pieces[p] ^= B::bit(to),
-            Move::Step(from, _) => self.pieces[p] ^= B::bit(from.index()) | B::bit(to),
+            Move::Drop(_) => self.pieces[p] ^= bit::<B>(to),
+            Move::Step(from, _) => self.pieces[p] ^= bit::<B>(from.index()) | bit::<B>(to),
         }
         let mut rest = dirs;
         while rest != 0 {
             let d = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            self.pieces[p ^ 1] |= B::bit((to as isize + self.t.offset[d]) as usize);
+            self.pieces[p ^ 1] |= bit::<B>((to as isize + self.t.offset[d]) as usize);
         }
     }
 
     /// How many pieces `mv` by `p` would capture (for a legal move).
     pub fn capture_count(&self, p: usize, mv: Move) -> u32 {
         let to = mv.to().index();
-        let mut own = self.pieces[p] | B::bit(to);
+        let mut own = self.pieces[p] | bit::<B>(to);
         if let Move::Step(from, _) = mv {
-            own &= !B::bit(from.index());
+            own &= !bit::<B>(from.index());
         }
         self.captures(to, own, self.pieces[p ^ 1]).0.count_ones()
     }

@@ -48,8 +48,9 @@
 //! - [`MoveError`]: one variant per reason a move is illegal.
 //! - [`Undo`]: what `make_move` returns; 16 bytes.
 //!
-//! Boards up to 8×8 use one `u64` per player, 10×10 a `u128`, larger boards multi-word
-//! sets; move generation shifts whole sets per direction and counting (`count_moves`, used
+//! Boards up to 8×8 use one `Bitboard64` per player, 10×10 a `Bitboard128`, larger boards
+//! multi-word `BitSet`s (board-core's square sets); move generation shifts whole sets per
+//! direction with board-core's edge-masked `StepMasks`, and counting (`count_moves`, used
 //! by perft's last ply) is 16 shift-and-popcounts.
 //!
 //! # Notation
@@ -109,12 +110,12 @@
 //! - `Move`s built by hand with off-board squares are rejected by `validate`; `make_move`
 //!   of such a move only passes the turn (it never panics).
 
-mod bits;
 mod board;
 mod config;
 mod moves;
 mod position;
 mod position_string;
+mod tables;
 
 pub use config::{ClampConfig, KEYS};
 pub use moves::{Move, MoveError, Undo};

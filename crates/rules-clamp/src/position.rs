@@ -3,29 +3,29 @@
 use std::fmt;
 
 use board_core::{
-    Bitboard64, BoardSet, Geometry, NotationError, Outcome, Player, Position, PositionStringError,
-    Square, diagram,
+    BitSet, Bitboard64, Bitboard128, BoardSet, Geometry, NotationError, Outcome, Player, Position,
+    PositionStringError, ShiftSet, Square, diagram,
 };
 
 use crate::{
-    bits::{Bits, Tables, Wide},
     board::Board,
     config::ClampConfig,
     moves::{Move, MoveError, Undo},
     position_string,
+    tables::Tables,
 };
 
 /// The board in the smallest bit-set type that holds it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Boards {
     /// 6×6 and 8×8.
-    Small(Board<u64>),
+    Small(Board<Bitboard64>),
     /// 10×10.
-    Medium(Board<u128>),
+    Medium(Board<Bitboard128>),
     /// 12×12 to 16×16.
-    Large(Board<Wide<4>>),
+    Large(Board<BitSet<4>>),
     /// 18×18 to 26×26.
-    Huge(Board<Wide<11>>),
+    Huge(Board<BoardSet>),
 }
 
 /// Runs `$e` with `$b` bound to the board, whatever its bit-set type.
@@ -174,7 +174,7 @@ impl ClampPosition {
     #[inline]
     pub fn bitboard(&self, player: Player) -> Option<Bitboard64> {
         match &self.board {
-            Boards::Small(b) => Some(Bitboard64(b.pieces[player.index()])),
+            Boards::Small(b) => Some(b.pieces[player.index()]),
             _ => None,
         }
     }
