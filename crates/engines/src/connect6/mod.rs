@@ -46,9 +46,9 @@ pub use baseline::{
 pub use engine::{Connect6Eval, EnginePosition, threat_space_search, wrap};
 pub use state::WindowState;
 
-use search::{IterationReport, Limits, OptionsError, SearchOptions, SearchResult};
+use search::{OptionsError, SearchOptions};
 
-use crate::{Agent, EngineGame, SearchAgent};
+use crate::{Agent, EngineGame, SearchAgent, TimeMargin};
 
 /// The game's position type.
 pub type Position = rules_connect6::Connect6Position;
@@ -68,51 +68,18 @@ pub const BENCH_POSITIONS: &[(&str, &str)] = &[
 /// CPU single-threaded in release; 4,000–23,000 nodes).
 pub const BENCH_DEPTH: u32 = 4;
 
-/// The engine's agent: the search agent, with a safety margin on time limits (the hard
-/// time is cut to 4/5, the soft time to at most that), because a connect6 node is heavy
-/// (candidate pairs, threat checks) and the root threat-space search runs before the
-/// search's own clock checks.
-pub struct Connect6Engine {
-    inner: SearchAgent<Position, EnginePosition, Connect6Eval>,
-}
-
-impl Connect6Engine {
-    /// The engine searching under `options`.
-    pub fn new(options: SearchOptions) -> Result<Connect6Engine, OptionsError> {
-        Ok(Connect6Engine {
-            inner: SearchAgent::new("engine", Connect6Eval::default(), options, wrap)?,
-        })
-    }
-}
-
-impl Agent<Position> for Connect6Engine {
-    fn name(&self) -> &str {
-        self.inner.name()
-    }
-
-    fn new_game(&mut self) {
-        self.inner.new_game();
-    }
-
-    fn set_game_history(&mut self, hashes: &[u64]) {
-        self.inner.set_game_history(hashes);
-    }
-
-    fn think(
-        &mut self,
-        pos: &Position,
-        limits: &Limits,
-        report: &mut dyn FnMut(&IterationReport<rules_connect6::Move>),
-    ) -> SearchResult<rules_connect6::Move> {
-        // 80% of the hard time for the search; the rest is the margin.
-        self.inner
-            .think(pos, &limits.clone().with_time_margin(80, 100), report)
-    }
-}
+/// Share of the caller's hard time the engine's search gets, in percent: a connect6 node
+/// is heavy (candidate pairs, threat checks) and the root threat-space search runs before
+/// the search's own clock checks, so a fifth of the budget is the margin.
+const HARD_TIME_SHARE: u32 = 80;
 
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        Ok(Box::new(Connect6Engine::new(options)?))
+        Ok(Box::new(TimeMargin::new(
+            SearchAgent::new("engine", Connect6Eval::default(), options, wrap)?,
+            HARD_TIME_SHARE,
+            100,
+        )))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {
