@@ -16,6 +16,8 @@ pub mod connect6;
 pub mod fourshift;
 pub mod gomoku;
 mod registry;
+#[cfg(test)]
+mod test_support;
 
 use std::{fmt, str::FromStr};
 

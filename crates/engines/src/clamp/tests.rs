@@ -5,6 +5,11 @@ use rules_clamp::{ClampConfig, ClampPosition};
 use search::{Limits, Score, ScoreKind};
 
 use super::*;
+use crate::test_support::{mv, think};
+
+fn engine() -> Box<dyn Agent<ClampPosition>> {
+    crate::test_support::engine()
+}
 
 fn pos_in(config: &str, s: &str) -> ClampPosition {
     let config: ClampConfig = config.parse().expect("config");
@@ -13,22 +18,6 @@ fn pos_in(config: &str, s: &str) -> ClampPosition {
 
 fn pos(s: &str) -> ClampPosition {
     pos_in("clamp", s)
-}
-
-fn think(
-    agent: &mut dyn Agent<ClampPosition>,
-    p: &ClampPosition,
-    depth: u32,
-) -> search::SearchResult<Move> {
-    agent.think(p, &Limits::new().with_depth(depth), &mut |_| {})
-}
-
-fn engine() -> Box<dyn Agent<ClampPosition>> {
-    ClampPosition::engine(SearchOptions::default()).expect("engine")
-}
-
-fn mv(p: &ClampPosition, text: &str) -> Move {
-    p.parse_legal_move(text).expect("legal move")
 }
 
 #[test]

@@ -5,25 +5,14 @@ use rules_fourshift::{Fourshift, FourshiftConfig};
 use search::{Limits, Score, ScoreKind};
 
 use super::*;
+use crate::test_support::{mv, think};
+
+fn engine() -> Box<dyn Agent<Fourshift>> {
+    crate::test_support::engine()
+}
 
 fn pos(s: &str) -> Fourshift {
     Fourshift::from_position_string(FourshiftConfig::default(), s).expect("valid position")
-}
-
-fn think(
-    agent: &mut dyn Agent<Fourshift>,
-    p: &Fourshift,
-    depth: u32,
-) -> search::SearchResult<Move> {
-    agent.think(p, &Limits::new().with_depth(depth), &mut |_| {})
-}
-
-fn engine() -> Box<dyn Agent<Fourshift>> {
-    Fourshift::engine(SearchOptions::default()).expect("engine")
-}
-
-fn mv(p: &Fourshift, text: &str) -> Move {
-    p.parse_legal_move(text).expect("legal move")
 }
 
 #[test]
