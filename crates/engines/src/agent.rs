@@ -74,6 +74,27 @@ impl<P: Position, W: Position<Move = P::Move>, E: Evaluator<W>> SearchAgent<P, W
     }
 }
 
+/// A source article's baseline player: `evaluator` searched with `options` (plain
+/// alpha-beta, [`SearchOptions::plain_alpha_beta`] or a variant of it) to exactly `depth`,
+/// named `baseline`. Plain alpha-beta allocates no table, so building it cannot fail in
+/// practice; if it ever did, the baseline would be a random player rather than a panic.
+pub fn baseline_agent<P, W, E>(
+    evaluator: E,
+    options: SearchOptions,
+    wrap: fn(&P) -> W,
+    depth: u32,
+) -> Box<dyn Agent<P>>
+where
+    P: Position + 'static,
+    W: Position<Move = P::Move> + 'static,
+    E: Evaluator<W> + 'static,
+{
+    match SearchAgent::new("baseline", evaluator, options, wrap) {
+        Ok(agent) => Box::new(agent.with_fixed_depth(depth)),
+        Err(_) => Box::new(RandomAgent::new(0)),
+    }
+}
+
 impl<P, W, E> Agent<P> for SearchAgent<P, W, E>
 where
     P: Position,

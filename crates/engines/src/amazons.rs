@@ -423,17 +423,12 @@ impl EngineGame for Position {
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {
-        // `plain_alpha_beta` keeps the default (valid) table size and thread count, so
-        // building the searcher cannot fail in practice.
-        match SearchAgent::new(
-            "baseline",
+        crate::baseline_agent(
             BaselineEval,
             SearchOptions::plain_alpha_beta(),
             Position::clone,
-        ) {
-            Ok(agent) => Box::new(agent.with_fixed_depth(BASELINE_DEPTH)),
-            Err(_) => Box::new(crate::RandomAgent::new(0)),
-        }
+            BASELINE_DEPTH,
+        )
     }
 }
 

@@ -344,18 +344,13 @@ impl EngineGame for Position {
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {
-        // `plain_alpha_beta` keeps the default (valid) table size and thread count, so
-        // building the searcher cannot fail; quiescence is left on but the baseline
-        // evaluator has no noisy moves, so it never extends.
-        match SearchAgent::new(
-            "baseline",
+        // Quiescence is left on, but the baseline evaluator has no noisy moves.
+        crate::baseline_agent(
             BaselineEval,
             SearchOptions::plain_alpha_beta(),
             Position::clone,
-        ) {
-            Ok(agent) => Box::new(agent.with_fixed_depth(BASELINE_DEPTH)),
-            Err(_) => Box::new(crate::RandomAgent::new(0)),
-        }
+            BASELINE_DEPTH,
+        )
     }
 }
 

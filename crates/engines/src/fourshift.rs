@@ -764,17 +764,12 @@ impl EngineGame for Position {
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {
-        // `plain_alpha_beta` only switches techniques off and keeps the default (valid)
-        // table size and thread count, so building the searcher cannot fail.
-        match SearchAgent::new(
-            "baseline",
+        crate::baseline_agent(
             BaselineEval,
             SearchOptions::plain_alpha_beta(),
             wrap_baseline,
-        ) {
-            Ok(agent) => Box::new(agent.with_fixed_depth(BASELINE_DEPTH)),
-            Err(_) => Box::new(crate::RandomAgent::new(0)),
-        }
+            BASELINE_DEPTH,
+        )
     }
 }
 

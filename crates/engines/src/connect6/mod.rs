@@ -83,28 +83,11 @@ impl EngineGame for Position {
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {
-        // `plain_alpha_beta` builds valid options and uses no table, so `new` cannot fail;
-        // a failure would be a bug in the search crate, answered with the table-less
-        // default engine options rather than a panic.
-        let agent = SearchAgent::new(
-            "baseline",
+        crate::baseline_agent(
             BaselineEval,
             SearchOptions::plain_alpha_beta().with_root_tie_break(false),
             baseline_wrap,
+            BASELINE_DEPTH,
         )
-        .or_else(|_| {
-            SearchAgent::new(
-                "baseline",
-                BaselineEval,
-                SearchOptions::plain_alpha_beta()
-                    .with_transposition_table(false)
-                    .with_root_tie_break(false),
-                baseline_wrap,
-            )
-        });
-        match agent {
-            Ok(a) => Box::new(a.with_fixed_depth(BASELINE_DEPTH)),
-            Err(_) => Box::new(crate::RandomAgent::new(0)),
-        }
     }
 }

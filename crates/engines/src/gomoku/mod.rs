@@ -197,16 +197,11 @@ impl EngineGame for Position {
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {
-        // `plain_alpha_beta` builds valid options; `SearchAgent::new` only fails on an
-        // impossible table allocation, which plain alpha-beta does not make.
-        match SearchAgent::new(
-            "baseline",
+        crate::baseline_agent(
             BaselineEval,
             SearchOptions::plain_alpha_beta(),
             Position::clone,
-        ) {
-            Ok(agent) => Box::new(agent.with_fixed_depth(BASELINE_DEPTH)),
-            Err(_) => Box::new(crate::RandomAgent::new(0)),
-        }
+            BASELINE_DEPTH,
+        )
     }
 }
