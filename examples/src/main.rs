@@ -153,6 +153,19 @@ enum Command {
         #[arg(long)]
         data: Option<String>,
     },
+    /// The board in the browser for every game (docs/web.md).
+    Web {
+        /// Address to listen on. Loopback by default: any other address lets everyone who
+        /// can reach it create and watch games (docs/web.md, "Listening elsewhere").
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: String,
+        /// Directory of the save files, the same as `serve --data`; none: in memory only.
+        #[arg(long)]
+        data: Option<String>,
+        /// Open the page in the desktop's browser.
+        #[arg(long)]
+        open: bool,
+    },
     /// A line-based terminal client for `boardlab serve`.
     Connect {
         /// The server's HOST:PORT.
@@ -302,6 +315,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         } => botzone::run(player, !no_keep_running),
         Command::Serve { listen, data } => serve::serve(&listen, data.as_deref()),
         Command::Connect { addr } => serve::connect(&addr),
+        Command::Web { listen, data, open } => serve::web(&listen, data.as_deref(), open),
         Command::Play {
             spec,
             human,

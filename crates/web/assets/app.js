@@ -1,0 +1,680 @@
+// boardlab's board page: hand-written, no dependencies. The server sends the board as a
+// structured view (cells, regions, last move, status, outcome) and the legal moves; this
+// file draws it as SVG and turns clicks and keys into moves in the game's notation.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const SVGNS = 'http://www.w3.org/2000/svg';
+const CELL = 40;
+const MARGIN = 26;
+
+const app = {
+  games: [],        // the game table (GET /api/games)
+  ws: null,
+  game: null,       // id of the followed game
+  tokens: [],       // this page's seat tokens
+  state: null,      // the last `state` message
+  sel: [],          // squares chosen so far of a multi-click move (indices)
+  replay: null,     // {ply, view} while looking at an earlier position
+  hint: null,       // the engine's suggestion
+  engineText: '',
+  analysis: {},     // ply -> score from an analysis
+  cursor: 0,        // keyboard cursor square
+  lastPly: -1,
+  retry: null,
+  resignArmed: false,
+};
+
+// ---------- small helpers ----------
+
+function el(tag, attrs, parent) {
+  const e = tag.startsWith('svg:') ? document.createElementNS(SVGNS, tag.slice(4)) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
+  }
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function setMessage(text) { $('message').textContent = text || ''; }
+
+function squareName(view, i) {
+  return String.fromCharCode(97 + (i % view.width)) + (Math.floor(i / view.width) + 1);
+}
+
+function squareIndex(view, name) {
+  const m = /^([a-z])(\d+)$/.exec(name);
+  if (!m) return -1;
+  const col = m[1].charCodeAt(0) - 97, row = parseInt(m[2], 10) - 1;
+  if (col >= view.width || row < 0 || row >= view.height) return -1;
+  return row * view.width + col;
+}
+
+// The squares a move's notation names, in order: c3 / c3-c4 / d1-d7/g7 / j11,k12.
+function moveSquares(view, text) {
+  return text.split(/[-/,]/).map((s) => squareIndex(view, s));
+}
+
+function colourOf(owner) {
+  const names = app.state ? app.state.names : ['Black', 'White'];
+  const n = (names[owner] || '').toLowerCase();
+  if (n === 'white') return 'white';
+  if (n === 'black') return 'black';
+  return owner === 0 ? 'black' : 'white';
+}
+
+function parseHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const game = p.get('game');
+  return { game: game && /^\d+$/.test(game) ? Number(game) : null, tokens: p.getAll('t') };
+}
+
+function seatLink(id, token) {
+  return `${location.origin}/#game=${id}` + (token ? `&t=${token}` : '');
+}
+
+async function api(path, options) {
+  const r = await fetch(path, options);
+  const body = await r.json().catch(() => ({ error: `server answered ${r.status}` }));
+  if (!r.ok) throw new Error(body.error || `server answered ${r.status}`);
+  return body;
+}
+
+// ---------- sound ----------
+
+let audio = null;
+function beep() {
+  if (!$('sound').checked) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const o = audio.createOscillator(), g = audio.createGain();
+    o.frequency.value = 660; g.gain.value = 0.08;
+    o.connect(g); g.connect(audio.destination);
+    o.start(); o.stop(audio.currentTime + 0.07);
+  } catch (e) { /* no audio: silent */ }
+}
+
+// ---------- new game form ----------
+
+function seatOptions(select, value) {
+  select.innerHTML = '';
+  for (const [v, label] of [
+    ['human', 'a person here'], ['remote', 'a person elsewhere (link)'],
+    ['random', 'random player'], ['baseline', 'article baseline'],
+    ['engine:100', 'engine 100 ms'], ['engine:1000', 'engine 1 s'], ['engine:5000', 'engine 5 s'],
+  ]) el('option', { value: v, text: label }, select);
+  select.value = value;
+}
+
+function renderOptions() {
+  const g = app.games.find((x) => x.id === $('game-select').value);
+  const box = $('options');
+  box.querySelectorAll('label').forEach((l) => l.remove());
+  if (!g) return;
+  for (const o of g.options) {
+    const label = el('label', {}, box);
+    label.append(o.key + ' ');
+    let input;
+    if (o.kind.type === 'int') {
+      input = el('input', { type: 'number', min: o.kind.min, max: o.kind.max, step: o.kind.step, value: o.default, required: '' }, label);
+    } else if (o.kind.type === 'bool') {
+      input = el('input', { type: 'checkbox' }, label);
+      input.checked = o.default === 'true';
+    } else {
+      input = el('select', {}, label);
+      for (const v of o.kind.values) el('option', { value: v, text: v }, input);
+      input.value = o.default;
+    }
+    input.id = 'opt-' + o.key;
+    input.dataset.key = o.key;
+    input.dataset.kind = o.kind.type;
+    el('span', { class: 'range', text: ' (' + o.range + ')' }, label);
+  }
+  $('seat0-name').textContent = g.players[0];
+  $('seat1-name').textContent = g.players[1];
+}
+
+function buildSpec() {
+  const id = $('game-select').value;
+  const parts = [];
+  for (const input of $('options').querySelectorAll('[data-key]')) {
+    const key = input.dataset.key;
+    if (input.dataset.kind === 'bool') { parts.push(`${key}=${input.checked}`); continue; }
+    if (input.dataset.kind === 'int') {
+      const v = input.value.trim();
+      const min = Number(input.min), max = Number(input.max), step = Number(input.step) || 1;
+      if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max || (Number(v) - min) % step !== 0) {
+        throw new Error(`${key}: '${v}' is out of range: ${input.parentNode.querySelector('.range').textContent.trim()}`);
+      }
+      parts.push(`${key}=${v}`);
+      continue;
+    }
+    parts.push(`${key}=${input.value}`);
+  }
+  return parts.length ? `${id}:${parts.join(',')}` : id;
+}
+
+async function startGame(ev) {
+  ev.preventDefault();
+  $('setup-error').textContent = '';
+  let spec;
+  try { spec = buildSpec(); } catch (e) { $('setup-error').textContent = e.message; return; }
+  const choice = [$('seat0').value, $('seat1').value];
+  const seats = choice.map((c) => (c === 'remote' ? 'human' : c));
+  let created;
+  try {
+    created = await api('/api/games', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ spec, seats }),
+    });
+  } catch (e) { $('setup-error').textContent = e.message; return; }
+  const mine = [], remote = [];
+  created.tokens.forEach((t, i) => {
+    if (!t) return;
+    if (choice[i] === 'remote') remote.push({ seat: i, token: t }); else mine.push(t);
+  });
+  localStorage.setItem('links-' + created.id, JSON.stringify(remote));
+  openGame(created.id, mine);
+}
+
+function showSetup() {
+  $('records-form').hidden = true;
+  $('setup').hidden = false;
+  $('play').hidden = true;
+}
+
+// ---------- load ----------
+
+async function loadFile(file, k) {
+  setMessage('');
+  $('setup-error').textContent = '';
+  const text = await file.text();
+  try {
+    const created = await api('/api/load' + (k ? `?game=${k}` : ''), { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: text });
+    openGame(created.id, created.tokens.filter(Boolean));
+    // A records file (selfplay --records) holds many games: offer the others.
+    app.records = created.games_in_file > 1 ? file : null;
+    $('records-form').hidden = !app.records;
+    $('records-text').textContent = `This records file holds ${created.games_in_file} games; this is game ${created.game_in_file}. `;
+    $('records-game').max = created.games_in_file;
+  } catch (e) {
+    const where = $('play').hidden ? $('setup-error') : $('message');
+    where.textContent = `cannot load ${file.name}: ${e.message}`;
+  }
+}
+
+// ---------- connection ----------
+
+function openGame(id, tokens) {
+  app.game = id;
+  app.tokens = tokens;
+  app.state = null;
+  app.sel = []; app.replay = null; app.hint = null; app.analysis = {}; app.engineText = '';
+  app.lastPly = -1;
+  const hash = `game=${id}` + tokens.map((t) => `&t=${t}`).join('');
+  history.replaceState(null, '', '#' + hash);
+  $('setup').hidden = true;
+  $('play').hidden = false;
+  setMessage('');
+  connect();
+}
+
+function connect() {
+  if (app.ws) { app.ws.onclose = null; app.ws.close(); }
+  clearTimeout(app.retry);
+  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+  app.ws = ws;
+  ws.onopen = () => {
+    setMessage('');
+    ws.send(JSON.stringify({ type: 'open', game: app.game, tokens: app.tokens }));
+  };
+  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onclose = () => {
+    if (app.ws !== ws) return;
+    setMessage('connection lost: reconnecting…');
+    app.retry = setTimeout(connect, 1000);
+  };
+}
+
+function send(msg) {
+  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) { setMessage('not connected: reconnecting…'); return; }
+  app.ws.send(JSON.stringify(msg));
+}
+
+function sendMove(text) {
+  setMessage('');
+  send({ type: 'move', move: text });
+}
+
+function onMessage(m) {
+  switch (m.type) {
+    case 'state': {
+      const first = !app.state;
+      if (app.state && m.moves.length !== app.state.moves.length) { app.hint = null; }
+      if (!first && m.moves.length > app.lastPly) beep();
+      app.state = m;
+      app.lastPly = m.moves.length;
+      app.sel = [];
+      if (m.thinking === null && app.engineText.startsWith('thinking')) app.engineText = '';
+      setMessage('');
+      render();
+      break;
+    }
+    case 'error': setMessage(m.message); app.sel = []; if (app.state) render(); break;
+    case 'thinking': {
+      const p = m.progress;
+      app.engineText = `thinking… depth ${p.depth}, score ${p.score.text}, ${p.nodes} nodes\npv ${p.pv}`;
+      $('engine').textContent = app.engineText;
+      break;
+    }
+    case 'engine': {
+      const a = m.answer;
+      app.engineText = `${app.state ? app.state.names[m.seat] : 'engine'} played ${a.move}` +
+        (a.score ? ` (depth ${a.depth}, score ${a.score.text})\npv ${a.pv}` : '');
+      $('engine').textContent = app.engineText;
+      break;
+    }
+    case 'hint': {
+      app.hint = m.answer;
+      $('engine').textContent = `hint: ${m.answer.move}` + (m.answer.score ? ` (score ${m.answer.score.text}, depth ${m.answer.depth})\npv ${m.answer.pv}` : '');
+      app.engineText = $('engine').textContent;
+      render();
+      break;
+    }
+    case 'view': app.replay = { ply: m.ply, view: m.view }; app.sel = []; render(); break;
+    case 'analysis':
+      app.analysis[m.ply] = m.score;
+      if (m.done) $('engine').textContent = 'analysis done';
+      drawGraph();
+      break;
+    default: break;
+  }
+}
+
+// ---------- drawing ----------
+
+function cellXY(view, i) {
+  const col = i % view.width, row = Math.floor(i / view.width);
+  return [MARGIN + col * CELL, MARGIN + (view.height - 1 - row) * CELL];
+}
+
+function centre(view, i) {
+  const [x, y] = cellXY(view, i);
+  return [x + CELL / 2, y + CELL / 2];
+}
+
+function cellClass(view, i) {
+  const g = app.state.game;
+  if (g === 'gomoku' || g === 'connect6') return 'wood';
+  if (g === 'amazons') {
+    const col = i % view.width, row = Math.floor(i / view.width);
+    return (col + row) % 2 === 0 ? 'dark' : 'light';
+  }
+  return 'plain';
+}
+
+// Legal moves split into their squares, for the clicked-so-far prefix.
+function candidates(view) {
+  const legal = app.state.legal || [];
+  return legal.map((t) => ({ text: t, sq: moveSquares(view, t) }))
+    .filter((m) => app.sel.every((s, k) => m.sq[k] === s));
+}
+
+function targets(view) {
+  const st = app.state;
+  if (app.replay || !st.your_turn) return [];
+  if (st.legal === null) return [];
+  const k = app.sel.length;
+  const out = new Set();
+  for (const m of candidates(view)) if (m.sq.length > k) out.add(m.sq[k]);
+  return [...out];
+}
+
+function render() {
+  const st = app.state;
+  if (!st) return;
+  const view = app.replay ? app.replay.view : st.view;
+  drawBoard(view);
+  // banner
+  const o = st.view.outcome;
+  const banner = $('banner');
+  if (o && !app.replay) {
+    banner.hidden = false;
+    banner.textContent = (o.winner === null ? 'Draw' : `${st.names[o.winner]} wins`) + ` — ${o.reason}`;
+  } else banner.hidden = true;
+  // turn and status
+  const tm = st.view.to_move;
+  const seat = st.seats[tm];
+  let turn;
+  if (o) turn = 'Game over';
+  else if (st.your_turn) turn = `${st.names[tm]} to move (you)`;
+  else if (seat.kind === 'engine') turn = `${st.names[tm]} to move (${seat.label})`;
+  else turn = `${st.names[tm]} to move (waiting for the other player)`;
+  if (view.stones_per_turn === 2 && !o) turn += ': place two stones';
+  $('turn').textContent = turn;
+  const ul = $('status');
+  ul.innerHTML = '';
+  el('li', { text: `${st.names[0]}: ${st.seats[0].label}${st.seats[0].yours ? ' (you)' : ''}; ${st.names[1]}: ${st.seats[1].label}${st.seats[1].yours ? ' (you)' : ''}` }, ul);
+  for (const s of view.status) el('li', { text: `${s.label}: ${s.value}` }, ul);
+  el('li', { text: `game: ${st.spec}` }, ul);
+  // pair bar (Connect6)
+  const pairing = st.legal === null && view.stones_per_turn === 2 && st.your_turn && !app.replay;
+  $('pair-bar').hidden = !(pairing && app.sel.length > 0);
+  $('pair-text').textContent = app.sel.map((s) => squareName(view, s)).join(', ') +
+    (app.sel.length < 2 ? ' — choose the second stone' : ' — confirm the pair');
+  $('pair-confirm').disabled = app.sel.length !== 2;
+  // controls
+  $('undo-btn').disabled = !st.can_undo;
+  $('redo-btn').disabled = !st.can_redo;
+  $('hint-btn').disabled = !!o;
+  $('resign-btn').disabled = !!o || !(st.seats[0].yours || st.seats[1].yours);
+  $('move-input').disabled = !st.your_turn;
+  $('save-btn').href = `/api/games/${st.id}/save`;
+  $('save-btn').setAttribute('download', `${st.game}-${st.id}.save`);
+  $('engine').textContent = st.thinking !== null && !app.engineText ? 'thinking…' : app.engineText;
+  // replay bar
+  $('replay-bar').hidden = !app.replay;
+  if (app.replay) $('replay-text').textContent = `Viewing the position after ${app.replay.ply} of ${st.moves.length} moves`;
+  renderMoves();
+  renderLinks();
+  drawGraph();
+}
+
+function drawBoard(view) {
+  const svg = $('board');
+  const W = view.width * CELL + 2 * MARGIN, H = view.height * CELL + 2 * MARGIN;
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.innerHTML = '';
+  const st = app.state;
+  const n = view.width * view.height;
+  for (let i = 0; i < n; i++) {
+    const [x, y] = cellXY(view, i);
+    const r = el('svg:rect', { x, y, width: CELL, height: CELL, class: 'cell ' + cellClass(view, i), 'data-sq': squareName(view, i) }, svg);
+    r.addEventListener('click', () => onCell(i));
+  }
+  for (const reg of view.regions) {
+    for (const i of reg.squares) {
+      const [x, y] = cellXY(view, i);
+      el('svg:rect', { x, y, width: CELL, height: CELL, class: 'zone' + reg.owner }, svg).appendChild(el('svg:title', { text: reg.label }));
+    }
+  }
+  // coordinates: letters under and over the board, numbers left and right
+  for (let c = 0; c < view.width; c++) {
+    const x = MARGIN + c * CELL + CELL / 2, ch = String.fromCharCode(97 + c);
+    el('svg:text', { x, y: H - MARGIN / 2, class: 'coord', text: ch }, svg);
+    el('svg:text', { x, y: MARGIN / 2, class: 'coord', text: ch }, svg);
+  }
+  for (let r = 0; r < view.height; r++) {
+    const y = MARGIN + (view.height - 1 - r) * CELL + CELL / 2;
+    el('svg:text', { x: MARGIN / 2, y, class: 'coord', text: String(r + 1) }, svg);
+    el('svg:text', { x: W - MARGIN / 2, y, class: 'coord', text: String(r + 1) }, svg);
+  }
+  const outcome = app.replay ? app.replay.view.outcome : view.outcome;
+  if (outcome && outcome.line.length) {
+    for (const i of outcome.line) {
+      const [x, y] = cellXY(view, i);
+      el('svg:rect', { x, y, width: CELL, height: CELL, class: 'win' }, svg);
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const c = view.cells[i];
+    if (c) drawCell(svg, view, i, c, '');
+  }
+  if (outcome && outcome.line.length > 1) {
+    const [x1, y1] = centre(view, outcome.line[0]);
+    const [x2, y2] = centre(view, outcome.line[outcome.line.length - 1]);
+    el('svg:line', { x1, y1, x2, y2, class: 'winline' }, svg);
+  }
+  for (const i of view.last) {
+    const [x, y] = cellXY(view, i);
+    el('svg:rect', { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: 'last' }, svg);
+  }
+  for (const i of view.captured) {
+    const [cx, cy] = centre(view, i);
+    el('svg:circle', { cx, cy, r: CELL * 0.3, class: 'captured' }, svg);
+  }
+  if (!app.replay) {
+    // the move being built
+    const placing = st.legal === null;
+    app.sel.forEach((i) => {
+      if (placing) drawCell(svg, view, i, { type: 'piece', owner: view.to_move, kind: 'stone' }, 'pending');
+      const [x, y] = cellXY(view, i);
+      el('svg:rect', { x: x + 1.5, y: y + 1.5, width: CELL - 3, height: CELL - 3, class: 'selected' }, svg);
+    });
+    for (const i of targets(view)) {
+      const [cx, cy] = centre(view, i);
+      el('svg:circle', { cx, cy, r: CELL * 0.13, class: 'target', 'data-target': squareName(view, i) }, svg);
+    }
+    if (app.hint) {
+      for (const i of app.hint.squares) {
+        const [x, y] = cellXY(view, i);
+        el('svg:rect', { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, class: 'hint' }, svg);
+      }
+    }
+  }
+  if (document.activeElement === svg) {
+    const [x, y] = cellXY(view, app.cursor % n);
+    el('svg:rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: 'cursor' }, svg);
+  }
+}
+
+function drawCell(svg, view, i, c, extra) {
+  const [cx, cy] = centre(view, i);
+  if (c.type === 'marker') {
+    const [x, y] = cellXY(view, i);
+    el('svg:rect', { x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, rx: 3, class: 'arrow-mark ' + extra }, svg);
+    return;
+  }
+  const colour = colourOf(c.owner);
+  el('svg:circle', { cx, cy, r: CELL * 0.42, class: `stone-${colour} ${extra}`, 'data-piece': colour }, svg);
+  if (c.kind === 'piece') {
+    el('svg:circle', { cx, cy, r: CELL * 0.24, class: 'piece-mark', stroke: colour === 'black' ? '#888' : '#999' }, svg);
+  } else if (c.kind === 'queen') {
+    el('svg:text', { x: cx, y: cy, class: 'queen-glyph', fill: colour === 'black' ? '#eee' : '#222', text: '♛' }, svg);
+  }
+}
+
+function renderMoves() {
+  const st = app.state;
+  const ol = $('moves');
+  ol.innerHTML = '';
+  const current = app.replay ? app.replay.ply : st.moves.length;
+  const start = el('li', {}, ol);
+  const b0 = el('button', { type: 'button', 'data-ply': 0, text: 'start' }, start);
+  if (current === 0) b0.classList.add('current');
+  b0.addEventListener('click', () => showPly(0));
+  st.moves.forEach((mv, k) => {
+    const li = el('li', {}, ol);
+    const b = el('button', { type: 'button', 'data-ply': k + 1, text: `${k + 1}. ${mv}` }, li);
+    if (current === k + 1) b.classList.add('current');
+    b.addEventListener('click', () => showPly(k + 1));
+  });
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function showPly(ply) {
+  if (ply === app.state.moves.length) { app.replay = null; render(); return; }
+  send({ type: 'view', ply });
+}
+
+function renderLinks() {
+  const st = app.state;
+  const box = $('links');
+  box.innerHTML = '';
+  let remote = [];
+  try { remote = JSON.parse(localStorage.getItem('links-' + st.id) || '[]'); } catch (e) { remote = []; }
+  for (const r of remote) {
+    const p = el('p', {}, box);
+    p.append(`Send this link to the person playing ${st.names[r.seat]}: `);
+    el('input', { readonly: '', class: 'seat-link', 'data-seat': r.seat, value: seatLink(st.id, r.token) }, p);
+  }
+  const p = el('p', {}, box);
+  p.append('Watch link (no seat): ');
+  el('input', { readonly: '', id: 'watch-link', value: seatLink(st.id, null) }, p);
+}
+
+function drawGraph() {
+  const st = app.state;
+  if (!st) return;
+  const svg = $('graph');
+  svg.innerHTML = '';
+  const W = 300, H = 120, n = Math.max(st.moves.length, 1);
+  const points = {};
+  for (const [ply, s] of st.evals) points[ply] = s;
+  for (const [ply, s] of Object.entries(app.analysis)) points[ply] = s;
+  el('svg:line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'graph-axis' }, svg);
+  const plies = Object.keys(points).map(Number).sort((a, b) => a - b);
+  const xy = (ply, s) => [4 + (ply / n) * (W - 8), H / 2 - Math.tanh(s / 800) * (H / 2 - 6)];
+  if (plies.length) {
+    el('svg:polyline', { class: 'graph-line', points: plies.map((p) => xy(p, points[p]).join(',')).join(' ') }, svg);
+    for (const p of plies) {
+      const [cx, cy] = xy(p, points[p]);
+      el('svg:circle', { cx, cy, r: 2, class: 'graph-dot' }, svg).appendChild(el('svg:title', { text: `ply ${p}: ${points[p]}` }));
+    }
+  }
+  const cur = app.replay ? app.replay.ply : st.moves.length;
+  const [x] = xy(cur, 0);
+  el('svg:line', { x1: x, y1: 0, x2: x, y2: H, class: 'graph-now' }, svg);
+}
+
+// ---------- input ----------
+
+function onCell(i) {
+  const st = app.state;
+  if (!st) return;
+  app.cursor = i;
+  if (app.replay) { setMessage('you are looking at an earlier position: "Back to the game" to play'); return; }
+  if (st.view.outcome) { setMessage(`the game is over: ${st.view.outcome.reason}`); return; }
+  if (!st.your_turn) { setMessage(`not your turn: ${st.names[st.view.to_move]} is to move`); return; }
+  const view = st.view;
+  const name = squareName(view, i);
+  setMessage('');
+  if (st.legal === null) {
+    // Placement games: any empty square; Connect6 pairs are confirmed.
+    if (view.stones_per_turn !== 2) { sendMove(name); return; }
+    const k = app.sel.indexOf(i);
+    if (k >= 0) { app.sel.splice(k, 1); render(); return; }
+    if (view.cells[i]) {
+      // Let the rules say why: the pair with any other empty square.
+      const other = app.sel[0] !== undefined ? app.sel[0] : view.cells.findIndex((c, j) => !c && j !== i);
+      sendMove(`${name},${squareName(view, other)}`);
+      return;
+    }
+    if (app.sel.length >= 2) app.sel.shift();
+    app.sel.push(i);
+    render();
+    return;
+  }
+  // Games with listed moves: placement, shift/step, queen-target-arrow.
+  const k = app.sel.length;
+  if (k > 0 && app.sel[k - 1] === i) { app.sel.pop(); render(); return; }
+  const cands = candidates(view).filter((m) => m.sq[k] === i);
+  const exact = cands.find((m) => m.sq.length === k + 1);
+  if (exact) { app.sel = []; sendMove(exact.text); return; }
+  if (cands.length) { app.sel.push(i); render(); return; }
+  if (k === 1 && candidatesFrom(view, i)) { app.sel = [i]; render(); return; }
+  // Not a legal continuation: send what was clicked so the rules give their reason.
+  const names = app.sel.concat([i]).map((s) => squareName(view, s));
+  let text;
+  if (names.length === 1) text = names[0];
+  else if (st.game === 'amazons' && names.length === 2) text = `${names[0]}-${names[1]}/${names[0]}`;
+  else if (names.length === 2) text = `${names[0]}-${names[1]}`;
+  else text = `${names[0]}-${names[1]}/${names[2]}`;
+  app.sel = [];
+  sendMove(text);
+}
+
+function candidatesFrom(view, i) {
+  return (app.state.legal || []).some((t) => { const s = moveSquares(view, t); return s.length > 1 && s[0] === i; });
+}
+
+function backOut() {
+  if (app.sel.length) { app.sel.pop(); render(); }
+}
+
+function onBoardKey(e) {
+  const st = app.state;
+  if (!st) return;
+  const view = app.replay ? app.replay.view : st.view;
+  const w = view.width, h = view.height;
+  let col = app.cursor % w, row = Math.floor(app.cursor / w);
+  switch (e.key) {
+    case 'ArrowLeft': col = Math.max(0, col - 1); break;
+    case 'ArrowRight': col = Math.min(w - 1, col + 1); break;
+    case 'ArrowUp': row = Math.min(h - 1, row + 1); break;
+    case 'ArrowDown': row = Math.max(0, row - 1); break;
+    case 'Enter': case ' ': e.preventDefault(); onCell(app.cursor); return;
+    case 'Escape': backOut(); return;
+    default: return;
+  }
+  e.preventDefault();
+  app.cursor = row * w + col;
+  render();
+}
+
+function armResign() {
+  if (!app.resignArmed) {
+    app.resignArmed = true;
+    $('resign-btn').textContent = 'Really resign?';
+    setTimeout(() => { app.resignArmed = false; $('resign-btn').textContent = 'Resign'; }, 4000);
+    return;
+  }
+  app.resignArmed = false;
+  $('resign-btn').textContent = 'Resign';
+  send({ type: 'resign' });
+}
+
+// ---------- start ----------
+
+async function init() {
+  $('sound').checked = localStorage.getItem('sound') === 'on';
+  $('sound').addEventListener('change', () => localStorage.setItem('sound', $('sound').checked ? 'on' : 'off'));
+  $('new-btn').addEventListener('click', showSetup);
+  $('load-btn').addEventListener('click', () => $('load-file').click());
+  $('load-file').addEventListener('change', (e) => { if (e.target.files[0]) loadFile(e.target.files[0]); e.target.value = ''; });
+  $('setup-form').addEventListener('submit', startGame);
+  $('records-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (app.records) loadFile(app.records, Number($('records-game').value));
+  });
+  $('game-select').addEventListener('change', renderOptions);
+  $('move-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const t = $('move-input').value.trim();
+    if (t) { sendMove(t); $('move-input').value = ''; }
+  });
+  $('undo-btn').addEventListener('click', () => { app.replay = null; send({ type: 'undo' }); });
+  $('redo-btn').addEventListener('click', () => send({ type: 'redo' }));
+  $('hint-btn').addEventListener('click', () => { $('engine').textContent = 'hint: thinking…'; send({ type: 'hint' }); });
+  $('resign-btn').addEventListener('click', armResign);
+  $('analyse-btn').addEventListener('click', () => { app.analysis = {}; $('engine').textContent = 'analysing…'; send({ type: 'analyse' }); });
+  $('live-btn').addEventListener('click', () => { app.replay = null; render(); });
+  $('pair-confirm').addEventListener('click', () => {
+    const v = app.state.view;
+    if (app.sel.length === 2) { const t = app.sel.map((s) => squareName(v, s)).join(','); app.sel = []; sendMove(t); }
+  });
+  $('pair-cancel').addEventListener('click', () => { app.sel = []; render(); });
+  $('board').addEventListener('keydown', onBoardKey);
+  $('board').addEventListener('focus', () => render());
+  $('board').addEventListener('blur', () => render());
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') backOut();
+    if (e.key === 'Enter' && document.activeElement === document.body && app.sel.length === 2 && !$('pair-bar').hidden) $('pair-confirm').click();
+  });
+  window.addEventListener('hashchange', () => {
+    const h = parseHash();
+    if (h.game !== null && (h.game !== app.game || h.tokens.join() !== app.tokens.join())) openGame(h.game, h.tokens);
+  });
+  try {
+    app.games = await api('/api/games');
+  } catch (e) { $('setup-error').textContent = e.message; }
+  const sel = $('game-select');
+  for (const g of app.games) el('option', { value: g.id, text: g.id }, sel);
+  renderOptions();
+  seatOptions($('seat0'), 'human');
+  seatOptions($('seat1'), 'engine:1000');
+  const h = parseHash();
+  if (h.game !== null) openGame(h.game, h.tokens); else showSetup();
+}
+
+init();

@@ -1,0 +1,654 @@
+//! The HTTP and WebSocket side: the embedded page, the JSON API and one WebSocket per
+//! open page, on axum/tokio.
+//!
+//! # HTTP
+//! - `GET /`, `/app.js`, `/app.css`: the page (embedded in the binary);
+//! - `GET /api/games`: the game table (every game and spec key with its range);
+//! - `POST /api/games` `{"spec": "gomoku:size=15", "seats": ["human", "engine:1000"]}`:
+//!   a new game; a seat is `human`, `random`, `baseline` or `engine:MS`. The reply has the
+//!   id and the human seats' tokens;
+//! - `POST /api/load` with a save file as the body: a new game (both seats people);
+//! - `GET /api/games/ID`: the game's state as a watcher sees it;
+//! - `GET /api/games/ID/save`: the save file (never with tokens).
+//!
+//! Errors are `{"error": "..."}` with status 400 (404 for a missing game).
+//!
+//! # WebSocket `/ws`
+//! The page sends JSON messages `{"type": ...}`: `open` (`game`, `tokens`), `move`
+//! (`move`), `undo`, `redo`, `resign`, `hint`, `analyse`, `view` (`ply`). The server
+//! answers with `state` (after every change of the followed game), `error` (`message`;
+//! nothing changed), `thinking` (`seat`, `progress`: depth, score, nodes, pv), `engine`
+//! (`seat`, `answer`: move, depth, score, pv), `hint` (`answer`), `view` (`ply`, `view`),
+//! `analysis` (`ply`, `score`, `done`).
+//!
+//! # Engines
+//! Engine moves, hints and analyses think on tokio's blocking threads, at most
+//! [`ENGINE_THREADS`] at once (a fair semaphore: queued in arrival order), never on the
+//! async executor's threads.
+
+use std::{
+    net::SocketAddr,
+    path::Path,
+    sync::{
+        Arc, Mutex, MutexGuard,
+        atomic::{AtomicUsize, Ordering},
+    },
+};
+
+use axum::{
+    Json, Router,
+    extract::{
+        DefaultBodyLimit, Path as UrlPath, State,
+        ws::{Message, WebSocket, WebSocketUpgrade},
+    },
+    http::{StatusCode, header},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+use futures_util::{SinkExt, StreamExt};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{Semaphore, broadcast, mpsc};
+
+use crate::{
+    game::{Answer, Level, Progress, Think},
+    options::games,
+    store::{Event, GameState, SeatChoice, Store},
+    view::BoardView,
+};
+
+/// Most engines thinking at once, as the game server.
+pub const ENGINE_THREADS: usize = protocols::server::ENGINE_THREADS;
+/// Most open WebSockets (pages) at once, as the game server's connections.
+pub const MAX_CONNECTIONS: usize = protocols::server::MAX_CONNECTIONS;
+/// Longest WebSocket message and JSON request body (bytes).
+pub const MAX_MESSAGE_BYTES: usize = protocols::server::MAX_REQUEST_BYTES;
+/// Longest uploaded save file.
+pub const MAX_SAVE_BYTES: usize = board_core::savefile::MAX_BYTES;
+/// Think time of a hint (ms).
+pub const HINT_MS: u64 = 1000;
+/// Total think time of an analysis (ms), shared out over the positions, each 20–200 ms.
+pub const ANALYSIS_MS: u64 = 4000;
+/// Messages waiting to be written to one page before it is dropped.
+const OUTBOX: usize = 256;
+
+/// The page, embedded.
+const INDEX_HTML: &str = include_str!("../assets/index.html");
+const APP_JS: &str = include_str!("../assets/app.js");
+const APP_CSS: &str = include_str!("../assets/app.css");
+
+/// Bytes of the page's three files (HTML, JS, CSS).
+pub fn page_weight() -> usize {
+    INDEX_HTML.len() + APP_JS.len() + APP_CSS.len()
+}
+
+/// The state shared by every request.
+pub struct App {
+    store: Mutex<Store>,
+    engines: Arc<Semaphore>,
+    sockets: AtomicUsize,
+}
+
+/// The shared state handle.
+pub type Shared = Arc<App>;
+
+impl App {
+    /// The app around `store`; call [`start_engines`] once a runtime runs.
+    pub fn new(store: Store) -> Shared {
+        Arc::new(App {
+            store: Mutex::new(store),
+            engines: Arc::new(Semaphore::new(ENGINE_THREADS)),
+            sockets: AtomicUsize::new(0),
+        })
+    }
+
+    fn store(&self) -> MutexGuard<'_, Store> {
+        self.store.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Runs `f` on the store off the async threads (it may write and sync a save file).
+async fn with_store<T: Send + 'static>(
+    app: &Shared,
+    f: impl FnOnce(&mut Store) -> T + Send + 'static,
+) -> Result<T, String> {
+    let app = Arc::clone(app);
+    tokio::task::spawn_blocking(move || f(&mut app.store()))
+        .await
+        .map_err(|e| format!("internal error: {e}"))
+}
+
+/// Thinks `job` on the engine pool: waits for a free engine thread (in arrival order),
+/// then thinks on a blocking thread.
+async fn think_on_pool(
+    app: &Shared,
+    job: Box<dyn Think>,
+    mut progress: impl FnMut(Progress) + Send + 'static,
+) -> Option<Answer> {
+    let permit = Arc::clone(&app.engines).acquire_owned().await.ok()?;
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        job.think(&mut progress)
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+/// Starts the engine move game `id` needs, if any (and again after it, for an engine
+/// against an engine).
+fn kick(app: &Shared, id: u64) {
+    let Some(job) = app.store().engine_job(id) else {
+        return;
+    };
+    let app = Arc::clone(app);
+    tokio::spawn(async move {
+        let seat = job.seat.index() as u8;
+        let events = job.events.clone();
+        let answer = think_on_pool(&app, job.think, move |progress| {
+            let _ = events.send(Event::Thinking { seat, progress });
+        })
+        .await;
+        let (version, seat) = (job.version, job.seat);
+        let done = with_store(&app, move |s| s.engine_moved(id, version, seat, answer)).await;
+        if done.is_ok() {
+            kick(&app, id);
+        }
+    });
+}
+
+/// Starts the engines of every game whose engine seat is to move (after a restart).
+pub fn start_engines(app: &Shared) {
+    let ids = app.store().ids();
+    for id in ids {
+        kick(app, id);
+    }
+}
+
+/// The routes.
+pub fn router(app: Shared) -> Router {
+    Router::new()
+        .route("/", get(|| async { page(INDEX_HTML, "text/html; charset=utf-8") }))
+        .route(
+            "/app.js",
+            get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route("/app.css", get(|| async { page(APP_CSS, "text/css; charset=utf-8") }))
+        .route("/api/games", get(list_games).post(create))
+        .route(
+            "/api/load",
+            post(load).layer(DefaultBodyLimit::max(MAX_SAVE_BYTES + 1)),
+        )
+        .route("/api/games/{id}", get(show))
+        .route("/api/games/{id}/save", get(download))
+        .route("/ws", get(socket))
+        .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
+        .with_state(app)
+}
+
+fn page(body: &'static str, kind: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+fn error(status: StatusCode, message: String) -> Response {
+    (status, Json(serde_json::json!({ "error": message }))).into_response()
+}
+
+fn bad(message: String) -> Response {
+    let status = if message.starts_with("no game ") {
+        StatusCode::NOT_FOUND
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    error(status, message)
+}
+
+async fn list_games() -> Response {
+    Json(games()).into_response()
+}
+
+/// A new game's request.
+#[derive(Deserialize)]
+struct NewGame {
+    spec: String,
+    seats: [String; 2],
+}
+
+/// Reads a seat choice: `human`, `random`, `baseline`, `engine:MS`.
+fn seat_choice(s: &str) -> Result<SeatChoice, String> {
+    let short: String = s.chars().take(24).collect();
+    match s {
+        "human" => Ok(SeatChoice::Human),
+        "random" => Ok(SeatChoice::Engine(Level::Random)),
+        "baseline" => Ok(SeatChoice::Engine(Level::Baseline)),
+        _ => s
+            .strip_prefix("engine:")
+            .and_then(Level::from_word)
+            .filter(|l| matches!(l, Level::Engine(_)))
+            .map(SeatChoice::Engine)
+            .ok_or_else(|| {
+                let r = protocols::server::ENGINE_MS;
+                format!(
+                    "bad seat '{short}': expected human, random, baseline or engine:MS \
+                     with MS from {} to {}",
+                    r.start(),
+                    r.end()
+                )
+            }),
+    }
+}
+
+async fn create(
+    State(app): State<Shared>,
+    body: Result<Json<NewGame>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    let Json(req) = match body {
+        Ok(b) => b,
+        Err(e) => return error(e.status(), format!("bad request: {}", e.body_text())),
+    };
+    let seats = match (seat_choice(&req.seats[0]), seat_choice(&req.seats[1])) {
+        (Ok(a), Ok(b)) => [a, b],
+        (Err(e), _) | (_, Err(e)) => return bad(e),
+    };
+    let spec = req.spec;
+    match with_store(&app, move |s| s.create(&spec, seats)).await {
+        Ok(Ok(created)) => {
+            kick(&app, created.id);
+            Json(created).into_response()
+        }
+        Ok(Err(e)) | Err(e) => bad(e),
+    }
+}
+
+/// Which game of a records file to load (`?game=N`, 1-based).
+#[derive(Deserialize)]
+struct LoadQuery {
+    game: Option<usize>,
+}
+
+/// A loaded game: the new game, and how many games the file holds (a records file of
+/// `selfplay --records` holds many).
+#[derive(Serialize)]
+struct Loaded {
+    #[serde(flatten)]
+    created: crate::store::Created,
+    games_in_file: usize,
+    game_in_file: usize,
+}
+
+async fn load(
+    State(app): State<Shared>,
+    query: Result<axum::extract::Query<LoadQuery>, axum::extract::rejection::QueryRejection>,
+    body: axum::body::Bytes,
+) -> Response {
+    let Ok(axum::extract::Query(query)) = query else {
+        return bad("bad query: expected ?game=N".into());
+    };
+    let Ok(text) = String::from_utf8(body.to_vec()) else {
+        return bad("the save file is not UTF-8 text".into());
+    };
+    // A records file holds one save file per game; a plain save file is one game.
+    let mut games = arena::split_records(&text);
+    if games.len() <= 1 {
+        games = vec![text];
+    }
+    let n = games.len();
+    let k = query.game.unwrap_or(1);
+    if k == 0 || k > n {
+        return bad(format!("game {k} is not in this file: it holds {n} games"));
+    }
+    let text = games.swap_remove(k - 1);
+    match with_store(&app, move |s| s.load(&text, [SeatChoice::Human; 2])).await {
+        Ok(Ok(created)) => Json(Loaded {
+            created,
+            games_in_file: n,
+            game_in_file: k,
+        })
+        .into_response(),
+        Ok(Err(e)) | Err(e) => bad(e),
+    }
+}
+
+async fn show(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
+    let Ok(id) = id.parse::<u64>() else {
+        return bad("the game id must be a number".into());
+    };
+    match app.store().state(id, [false; 2]) {
+        Ok(state) => Json(state).into_response(),
+        Err(e) => bad(e),
+    }
+}
+
+async fn download(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
+    let Ok(id) = id.parse::<u64>() else {
+        return bad("the game id must be a number".into());
+    };
+    let store = app.store();
+    let (text, name) = match (store.save_text(id), store.state(id, [false; 2])) {
+        (Ok(t), Ok(s)) => (t, format!("{}-{id}.save", s.game)),
+        (Err(e), _) | (_, Err(e)) => return bad(e),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+/// A page's message.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ClientMsg {
+    Open {
+        game: u64,
+        #[serde(default)]
+        tokens: Vec<String>,
+    },
+    Move {
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    Undo,
+    Redo,
+    Resign,
+    Hint,
+    Analyse,
+    View {
+        ply: usize,
+    },
+}
+
+/// A message to a page.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ServerMsg {
+    State(Box<GameState>),
+    Error { message: String },
+    Thinking { seat: u8, progress: Progress },
+    Engine { seat: u8, answer: Answer },
+    Hint { answer: Answer },
+    View { ply: usize, view: BoardView },
+    Analysis { ply: usize, score: i32, done: bool },
+}
+
+/// Counts an open WebSocket; the count drops with it.
+struct SocketSlot(Shared);
+
+impl Drop for SocketSlot {
+    fn drop(&mut self) {
+        self.0.sockets.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+async fn socket(State(app): State<Shared>, ws: WebSocketUpgrade) -> Response {
+    if app.sockets.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+        app.sockets.fetch_sub(1, Ordering::SeqCst);
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("too many connections (at most {MAX_CONNECTIONS})"),
+        );
+    }
+    let slot = SocketSlot(Arc::clone(&app));
+    ws.max_message_size(MAX_MESSAGE_BYTES)
+        .max_frame_size(MAX_MESSAGE_BYTES)
+        .on_upgrade(move |ws| async move {
+            let _slot = slot;
+            connection(ws, app).await;
+        })
+}
+
+/// What one page follows.
+struct Follow {
+    game: u64,
+    held: [bool; 2],
+    events: broadcast::Receiver<Event>,
+}
+
+/// One open page: reads its messages, pushes the followed game's changes.
+async fn connection(ws: WebSocket, app: Shared) {
+    let (mut sink, mut stream) = ws.split();
+    let (tx, mut rx) = mpsc::channel::<ServerMsg>(OUTBOX);
+    let mut follow: Option<Follow> = None;
+    // One hint or analysis at a time per page.
+    let busy = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    loop {
+        let event = async {
+            match follow.as_mut() {
+                Some(f) => Some(f.events.recv().await),
+                None => std::future::pending().await,
+            }
+        };
+        let out = tokio::select! {
+            msg = stream.next() => match msg {
+                Some(Ok(Message::Text(text))) => {
+                    handle(&app, &mut follow, &tx, &busy, text.as_str()).await
+                }
+                Some(Ok(Message::Binary(_))) => vec![ServerMsg::Error {
+                    message: "messages must be JSON text".into(),
+                }],
+                Some(Ok(_)) => Vec::new(),
+                Some(Err(_)) | None => break,
+            },
+            Some(e) = event => match e {
+                Ok(Event::Changed) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                    follow.as_ref().map(|f| state_msg(&app, f)).into_iter().collect()
+                }
+                Ok(Event::Thinking { seat, progress }) => vec![ServerMsg::Thinking { seat, progress }],
+                Ok(Event::EngineMoved { seat, answer }) => vec![ServerMsg::Engine { seat, answer }],
+                Err(broadcast::error::RecvError::Closed) => Vec::new(),
+            },
+            Some(m) = rx.recv() => vec![m],
+        };
+        for m in out {
+            let Ok(text) = serde_json::to_string(&m) else {
+                continue;
+            };
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+fn state_msg(app: &Shared, f: &Follow) -> ServerMsg {
+    match app.store().state(f.game, f.held) {
+        Ok(s) => ServerMsg::State(Box::new(s)),
+        Err(message) => ServerMsg::Error { message },
+    }
+}
+
+fn err(message: impl Into<String>) -> Vec<ServerMsg> {
+    vec![ServerMsg::Error {
+        message: message.into(),
+    }]
+}
+
+/// Answers one message of a page: the messages to send it now.
+async fn handle(
+    app: &Shared,
+    follow: &mut Option<Follow>,
+    tx: &mpsc::Sender<ServerMsg>,
+    busy: &Arc<std::sync::atomic::AtomicBool>,
+    text: &str,
+) -> Vec<ServerMsg> {
+    let msg: ClientMsg = match serde_json::from_str(text) {
+        Ok(m) => m,
+        Err(e) => return err(format!("bad message: {e}")),
+    };
+    if let ClientMsg::Open { game, tokens } = msg {
+        if tokens.len() > 2 || tokens.iter().any(|t| t.len() > 64) {
+            return err("at most two tokens of at most 64 characters");
+        }
+        let opened = {
+            let store = app.store();
+            store
+                .seats_of(game, &tokens)
+                .and_then(|held| Ok((held, store.subscribe(game)?)))
+        };
+        return match opened {
+            Ok((held, events)) => {
+                let f = Follow { game, held, events };
+                let state = state_msg(app, &f);
+                *follow = Some(f);
+                vec![state]
+            }
+            Err(e) => err(e),
+        };
+    }
+    let Some(f) = follow.as_ref() else {
+        return err("open a game first");
+    };
+    let (id, held) = (f.game, f.held);
+    let done = match msg {
+        ClientMsg::Open { .. } => return Vec::new(),
+        ClientMsg::Move { mv } => {
+            if mv.len() > 64 {
+                return err("a move is at most 64 characters");
+            }
+            with_store(app, move |s| s.play(id, held, &mv).map(|_| ())).await
+        }
+        ClientMsg::Undo => with_store(app, move |s| s.undo(id, held)).await,
+        ClientMsg::Redo => with_store(app, move |s| s.redo(id, held)).await,
+        ClientMsg::Resign => with_store(app, move |s| s.resign(id, held)).await,
+        ClientMsg::View { ply } => {
+            return match app.store().view_at(id, ply) {
+                Ok(view) => vec![ServerMsg::View { ply, view }],
+                Err(e) => err(e),
+            };
+        }
+        ClientMsg::Hint => {
+            if busy.swap(true, Ordering::SeqCst) {
+                return err("the engine is already working for this page");
+            }
+            let job = app.store().hint_job(id, HINT_MS);
+            match job {
+                Ok(job) => {
+                    let (app, tx, busy) = (Arc::clone(app), tx.clone(), Arc::clone(busy));
+                    tokio::spawn(async move {
+                        let answer = think_on_pool(&app, job, |_| {}).await;
+                        busy.store(false, Ordering::SeqCst);
+                        let m = match answer {
+                            Some(answer) => ServerMsg::Hint { answer },
+                            None => ServerMsg::Error {
+                                message: "no hint: the game is over".into(),
+                            },
+                        };
+                        let _ = tx.send(m).await;
+                    });
+                    return Vec::new();
+                }
+                Err(e) => {
+                    busy.store(false, Ordering::SeqCst);
+                    return err(e);
+                }
+            }
+        }
+        ClientMsg::Analyse => {
+            if busy.swap(true, Ordering::SeqCst) {
+                return err("the engine is already working for this page");
+            }
+            let plies = app.store().state(id, [false; 2]).map(|s| s.moves.len());
+            let ms = plies.map_or(20, |n| (ANALYSIS_MS / (n as u64 + 1)).clamp(20, 200));
+            match app.store().analysis_jobs(id, ms) {
+                Ok(jobs) => {
+                    let (app, tx, busy) = (Arc::clone(app), tx.clone(), Arc::clone(busy));
+                    tokio::spawn(async move {
+                        let n = jobs.len();
+                        for (i, (ply, job)) in jobs.into_iter().enumerate() {
+                            let answer = think_on_pool(&app, job, |_| {}).await;
+                            let score = answer.and_then(|a| a.score).map_or(0, |s| s.first);
+                            let m = ServerMsg::Analysis {
+                                ply,
+                                score,
+                                done: i + 1 == n,
+                            };
+                            if tx.send(m).await.is_err() {
+                                break;
+                            }
+                        }
+                        busy.store(false, Ordering::SeqCst);
+                    });
+                    return Vec::new();
+                }
+                Err(e) => {
+                    busy.store(false, Ordering::SeqCst);
+                    return err(e);
+                }
+            }
+        }
+    };
+    match done {
+        Ok(Ok(())) => {
+            kick(app, id);
+            // The change reaches this page too, through the game's events.
+            Vec::new()
+        }
+        Ok(Err(e)) | Err(e) => err(e),
+    }
+}
+
+/// Serves the board on `listener` until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener, app: Shared) -> std::io::Result<()> {
+    start_engines(&app);
+    axum::serve(
+        listener,
+        router(app).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .await
+}
+
+/// `boardlab web`: binds `listen`, restores the games in `data`, prints the URL, opens a
+/// browser if `open`, and serves until killed.
+pub fn run(listen: &str, data: Option<&Path>, open: bool) -> std::io::Result<()> {
+    let (store, warnings) = Store::open(data)?;
+    for w in warnings {
+        eprintln!("web: skipped {w}");
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(listen).await?;
+        let addr = listener.local_addr()?;
+        let url = format!("http://{addr}/");
+        println!("board at {url}");
+        if !addr.ip().is_loopback() {
+            eprintln!(
+                "web: listening on {addr}, not loopback: anyone who can reach it can create \
+                 games and watch them (see docs/web.md)"
+            );
+        }
+        if open {
+            open_browser(&url);
+        }
+        serve(listener, App::new(store)).await
+    })
+}
+
+/// Asks the desktop to open `url` (best effort: the URL is printed anyway).
+fn open_browser(url: &str) {
+    let launched = if cfg!(target_os = "macos") {
+        std::process::Command::new("open").arg(url).spawn()
+    } else if cfg!(target_os = "windows") {
+        std::process::Command::new("cmd")
+            .args(["/C", "start", "", url])
+            .spawn()
+    } else {
+        std::process::Command::new("xdg-open").arg(url).spawn()
+    };
+    if let Err(e) = launched {
+        eprintln!("web: could not open a browser ({e}): open {url} yourself");
+    }
+}

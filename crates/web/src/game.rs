@@ -1,0 +1,472 @@
+//! One game behind a trait object ([`WebGame`]), whatever the rules, the way the game
+//! server erases its positions: created from a spec or a save file, played from move text,
+//! cut back for undo, drawn as a [`BoardView`] at any ply, and snapshotted into engine
+//! jobs ([`Think`]) that run on the engine pool without any lock.
+
+use std::time::Duration;
+
+use board_core::{Player, savefile};
+use engines::{AgentKind, EngineGame};
+use search::{IterationReport, Limits, Score, ScoreKind, SearchOptions, format_pv};
+use serde::Serialize;
+
+use crate::view::{BoardView, ViewOf};
+
+/// Hash table of each engine (MB), as the game server's engine seats.
+pub const ENGINE_HASH_MB: usize = protocols::server::ENGINE_HASH_MB;
+
+/// Who plays a seat for the server: the engine at some strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// The seeded random player.
+    Random,
+    /// The source article's fixed-depth AI.
+    Baseline,
+    /// The strong engine, thinking this many milliseconds per move.
+    Engine(u64),
+}
+
+impl Level {
+    /// The word in the save file's `# engine SEAT WORD` comment (the game server reads a
+    /// number as the think time).
+    pub fn word(self) -> String {
+        match self {
+            Level::Random => "random".into(),
+            Level::Baseline => "baseline".into(),
+            Level::Engine(ms) => ms.to_string(),
+        }
+    }
+
+    /// Reads [`Level::word`]; think times outside the server's range are refused.
+    pub fn from_word(w: &str) -> Option<Level> {
+        match w {
+            "random" => Some(Level::Random),
+            "baseline" => Some(Level::Baseline),
+            ms => ms
+                .parse()
+                .ok()
+                .filter(|ms| protocols::server::ENGINE_MS.contains(ms))
+                .map(Level::Engine),
+        }
+    }
+
+    /// For people: "engine 1000 ms", "baseline", "random".
+    pub fn label(self) -> String {
+        match self {
+            Level::Random => "random player".into(),
+            Level::Baseline => "article baseline".into(),
+            Level::Engine(ms) => format!("engine {ms} ms"),
+        }
+    }
+}
+
+/// An engine score for people and for the evaluation graph.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScoreView {
+    /// The protocol's form from the mover's side: `cp 35`, `win 7`, `loss 4`.
+    pub text: String,
+    /// From the first player's side, forced results at ±10000, values clamped to ±9000.
+    pub first: i32,
+}
+
+impl ScoreView {
+    fn new(score: Score, mover: Player) -> ScoreView {
+        let mover_view = match score.kind() {
+            ScoreKind::Value(v) => v.clamp(-9000, 9000),
+            ScoreKind::Win(_) => 10_000,
+            ScoreKind::Loss(_) => -10_000,
+        };
+        ScoreView {
+            text: score.to_string(),
+            first: if mover == Player::First {
+                mover_view
+            } else {
+                -mover_view
+            },
+        }
+    }
+}
+
+/// One completed iteration while the engine thinks.
+#[derive(Clone, Debug, Serialize)]
+pub struct Progress {
+    pub depth: u32,
+    pub score: ScoreView,
+    pub nodes: u64,
+    pub pv: String,
+}
+
+/// The engine's answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct Answer {
+    /// The move in canonical notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub depth: u32,
+    /// `None` for the random player.
+    pub score: Option<ScoreView>,
+    pub pv: String,
+    /// The squares of the move (drawn for a hint).
+    pub squares: Vec<u16>,
+}
+
+/// The engine's work for one move, on a snapshot of the position.
+pub trait Think: Send {
+    /// The answer; `None` only when the game is over. `progress` is called after each
+    /// completed iteration.
+    fn think(self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Option<Answer>;
+}
+
+/// One game, whatever the rules.
+pub trait WebGame: Send {
+    /// The canonical spec string.
+    fn spec(&self) -> String;
+    fn player_names(&self) -> [&'static str; 2];
+    /// Moves played.
+    fn ply(&self) -> usize;
+    fn to_move(&self) -> Player;
+    /// The player to move after the first `ply` moves.
+    fn to_move_at(&self, ply: usize) -> Player;
+    /// The rules' result: winner (`None` a draw) and reason.
+    fn outcome(&self) -> Option<(Option<Player>, String)>;
+    /// The moves in canonical notation.
+    fn moves(&self) -> Vec<String>;
+    /// Validates `text`; when legal calls `commit` with its canonical notation and plays it
+    /// only if `commit` succeeds. A refused move changes nothing; the error is the rules'
+    /// reason.
+    fn play(
+        &mut self,
+        text: &str,
+        commit: &mut dyn FnMut(&str) -> Result<(), String>,
+    ) -> Result<String, String>;
+    /// Takes back every move after the first `ply`.
+    fn truncate(&mut self, ply: usize);
+    /// The board after the first `ply` moves (`None`: now).
+    fn view(&self, ply: Option<usize>) -> BoardView;
+    /// Every legal move in canonical notation, for games that list them
+    /// ([`ViewOf::lists_moves`]); `None` for placement games.
+    fn legal(&self) -> Option<Vec<String>>;
+    /// The save file (header, spec, one move a line).
+    fn save_text(&self) -> String;
+    /// A snapshot of the position for `level` to think on.
+    fn think_job(&self, level: Level, seed: u64) -> Box<dyn Think>;
+    /// Snapshots of the positions after each of the first `plies` moves (0 the start),
+    /// each an engine job of `ms` for the evaluation graph; finished positions skipped.
+    fn analysis_jobs(&self, ms: u64) -> Vec<(usize, Box<dyn Think>)>;
+}
+
+struct Typed<P: ViewOf> {
+    start: P,
+    pos: P,
+    moves: Vec<P::Move>,
+    /// Hashes of every position from the start (repetition rules).
+    hashes: Vec<u64>,
+}
+
+impl<P: ViewOf> Typed<P> {
+    fn new(start: P) -> Typed<P> {
+        Typed {
+            hashes: vec![start.hash()],
+            pos: start.clone(),
+            start,
+            moves: Vec::new(),
+        }
+    }
+
+    /// The position after the first `ply` moves and the move that led to it.
+    fn at(&self, ply: usize) -> (P, Option<(P, P::Move)>) {
+        let mut pos = self.start.clone();
+        let mut last = None;
+        for &mv in &self.moves[..ply.min(self.moves.len())] {
+            let before = pos.clone();
+            pos.make_move(mv);
+            last = Some((before, mv));
+        }
+        (pos, last)
+    }
+}
+
+impl<P: ViewOf> WebGame for Typed<P> {
+    fn spec(&self) -> String {
+        self.pos.config().to_string()
+    }
+    fn player_names(&self) -> [&'static str; 2] {
+        [
+            self.pos.player_name(Player::First),
+            self.pos.player_name(Player::Second),
+        ]
+    }
+    fn ply(&self) -> usize {
+        self.moves.len()
+    }
+    fn to_move(&self) -> Player {
+        self.pos.side_to_move()
+    }
+    fn to_move_at(&self, ply: usize) -> Player {
+        self.at(ply).0.side_to_move()
+    }
+    fn outcome(&self) -> Option<(Option<Player>, String)> {
+        let o = self.pos.outcome()?;
+        Some((
+            o.winner(),
+            self.pos.outcome_reason().unwrap_or_else(|| o.to_string()),
+        ))
+    }
+    fn moves(&self) -> Vec<String> {
+        let mut pos = self.start.clone();
+        self.moves
+            .iter()
+            .map(|&mv| {
+                let t = pos.format_move(mv);
+                pos.make_move(mv);
+                t
+            })
+            .collect()
+    }
+    fn play(
+        &mut self,
+        text: &str,
+        commit: &mut dyn FnMut(&str) -> Result<(), String>,
+    ) -> Result<String, String> {
+        let mv = self.pos.parse_legal_move(text).map_err(|e| e.to_string())?;
+        let canon = self.pos.format_move(mv);
+        commit(&canon)?;
+        self.pos.play(mv).map_err(|e| e.to_string())?;
+        self.moves.push(mv);
+        self.hashes.push(self.pos.hash());
+        Ok(canon)
+    }
+    fn truncate(&mut self, ply: usize) {
+        if ply >= self.moves.len() {
+            return;
+        }
+        self.moves.truncate(ply);
+        self.hashes.truncate(ply + 1);
+        self.pos = self.at(ply).0;
+    }
+    fn view(&self, ply: Option<usize>) -> BoardView {
+        let (pos, last) = self.at(ply.unwrap_or(self.moves.len()));
+        pos.view(last)
+    }
+    fn legal(&self) -> Option<Vec<String>> {
+        if !P::lists_moves() {
+            return None;
+        }
+        let mut moves = Vec::new();
+        self.pos.generate_moves(&mut moves);
+        Some(moves.into_iter().map(|m| self.pos.format_move(m)).collect())
+    }
+    fn save_text(&self) -> String {
+        savefile::save::<P>(self.start.config(), &self.moves)
+    }
+    fn think_job(&self, level: Level, seed: u64) -> Box<dyn Think> {
+        Box::new(EngineJob {
+            pos: self.pos.clone(),
+            hashes: self.hashes.clone(),
+            level,
+            seed,
+        })
+    }
+    fn analysis_jobs(&self, ms: u64) -> Vec<(usize, Box<dyn Think>)> {
+        let mut pos = self.start.clone();
+        let mut jobs: Vec<(usize, Box<dyn Think>)> = Vec::new();
+        for ply in 0..=self.moves.len() {
+            if pos.outcome().is_none() {
+                jobs.push((
+                    ply,
+                    Box::new(EngineJob {
+                        pos: pos.clone(),
+                        hashes: self.hashes[..=ply].to_vec(),
+                        level: Level::Engine(ms),
+                        seed: 0,
+                    }),
+                ));
+            }
+            if let Some(&mv) = self.moves.get(ply) {
+                pos.make_move(mv);
+            }
+        }
+        jobs
+    }
+}
+
+/// An engine move to think: the position and its history, copied out of the game.
+struct EngineJob<P: EngineGame> {
+    pos: P,
+    hashes: Vec<u64>,
+    level: Level,
+    seed: u64,
+}
+
+impl<P: ViewOf> Think for EngineJob<P> {
+    fn think(self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Option<Answer> {
+        let pos = &self.pos;
+        let mover = pos.side_to_move();
+        let mut legal = Vec::new();
+        pos.generate_moves(&mut legal);
+        let fallback = legal.first().copied()?;
+        let (kind, limits) = match self.level {
+            Level::Random => (AgentKind::Random, Limits::new()),
+            Level::Baseline => (AgentKind::Baseline, Limits::new()),
+            Level::Engine(ms) => (
+                AgentKind::Engine,
+                Limits::new().with_move_time(Duration::from_millis(ms)),
+            ),
+        };
+        // An engine that fails (or panics) still answers: the first legal move.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let options = SearchOptions::default()
+                .with_hash_mb(ENGINE_HASH_MB)
+                .and_then(|o| o.with_threads(1))
+                .ok()?
+                .with_seed(self.seed);
+            let mut agent = kind.build::<P>(options).ok()?;
+            agent.set_game_history(&self.hashes);
+            let mut report = |r: &IterationReport<P::Move>| {
+                progress(Progress {
+                    depth: r.depth,
+                    score: ScoreView::new(r.score, mover),
+                    nodes: r.nodes,
+                    pv: format_pv(pos, &r.pv),
+                });
+            };
+            Some(agent.think(pos, &limits, &mut report))
+        }))
+        .ok()
+        .flatten();
+        let (mv, depth, score, pv) = match result {
+            Some(r) => match r.best_move.filter(|m| pos.validate(m).is_ok()) {
+                Some(m) => (
+                    m,
+                    r.depth,
+                    (kind != AgentKind::Random).then(|| ScoreView::new(r.score, mover)),
+                    r.pv_string(pos),
+                ),
+                None => (fallback, 0, None, String::new()),
+            },
+            None => (fallback, 0, None, String::new()),
+        };
+        let after = {
+            let mut p = pos.clone();
+            p.make_move(mv);
+            p
+        };
+        let squares = after.view(Some((pos.clone(), mv))).last;
+        Some(Answer {
+            mv: pos.format_move(mv),
+            depth,
+            score,
+            pv,
+            squares,
+        })
+    }
+}
+
+fn new_game<P: ViewOf>(spec: &str) -> Result<Box<dyn WebGame>, String> {
+    let config: P::Config = spec.parse().map_err(|e| format!("bad game spec: {e}"))?;
+    Ok(Box::new(Typed::new(P::new(config))))
+}
+
+fn load_game<P: ViewOf>(text: &str) -> Result<Box<dyn WebGame>, String> {
+    let loaded = savefile::load::<P>(text).map_err(|e| e.to_string())?;
+    let mut game = Typed::new(P::new(loaded.position.config().clone()));
+    for mv in loaded.moves {
+        game.pos.make_move(mv);
+        game.moves.push(mv);
+        game.hashes.push(game.pos.hash());
+    }
+    Ok(Box::new(game))
+}
+
+/// A new game from a game spec (`gomoku:size=15`); the error is the spec parser's.
+pub fn create_game(spec: &str) -> Result<Box<dyn WebGame>, String> {
+    let id = board_core::GameSpec::parse(spec)
+        .map(|s| s.id)
+        .map_err(|e| format!("bad game spec: {e}"))?;
+    engines::with_game!(id.as_str(), new_game(spec)).map_err(|e| format!("bad game spec: {e}"))?
+}
+
+/// A game replayed from the text of a save file; the error names the first bad line and
+/// its reason, as `play --load` does.
+pub fn load_game_text(text: &str) -> Result<Box<dyn WebGame>, String> {
+    let file =
+        savefile::SaveFile::parse::<std::fmt::Error>(text).map_err(|e| e.to_string())?;
+    let id = file.spec.id;
+    engines::with_game!(id.as_str(), load_game(text)).map_err(|e| format!("line 2: {e}"))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn illegal_moves_give_the_rules_reason_and_change_nothing() {
+        let mut g = create_game("gomoku").expect("game");
+        g.play("h8", &mut |_| Ok(())).expect("legal");
+        let before = g.save_text();
+        let err = g.play("h8", &mut |_| Ok(())).expect_err("occupied");
+        assert!(err.contains("h8 is occupied"), "{err}");
+        let err = g.play("zz", &mut |_| Ok(())).expect_err("syntax");
+        assert!(err.contains("zz"), "{err}");
+        assert_eq!(g.save_text(), before);
+    }
+
+    #[test]
+    fn a_failed_commit_leaves_the_game_as_it_was() {
+        let mut g = create_game("fourshift").expect("game");
+        let err = g
+            .play("c3", &mut |_| Err("cannot save: disk full".into()))
+            .expect_err("commit fails");
+        assert_eq!(err, "cannot save: disk full");
+        assert_eq!(g.ply(), 0);
+    }
+
+    #[test]
+    fn truncate_takes_moves_back_and_save_round_trips() {
+        let mut g = create_game("amazons:size=8").expect("game");
+        let legal = g.legal().expect("amazons lists moves");
+        g.play(&legal[0], &mut |_| Ok(())).expect("legal");
+        let one = g.save_text();
+        let legal = g.legal().expect("listed");
+        g.play(&legal[0], &mut |_| Ok(())).expect("legal");
+        g.truncate(1);
+        assert_eq!(g.save_text(), one);
+        let loaded = load_game_text(&one).expect("loads");
+        assert_eq!(loaded.moves(), g.moves());
+    }
+
+    #[test]
+    fn a_bad_save_file_names_its_line() {
+        let text = "boardlab-save 1\ngame gomoku\nh8\nh8\n";
+        let err = load_game_text(text).err().expect("refused");
+        assert_eq!(err, "line 4: move 2 'h8': h8 is occupied");
+        let err = load_game_text("boardlab-save 1\ngame chess\n").err().expect("refused");
+        assert!(err.starts_with("line 2:") && err.contains("chess"), "{err}");
+    }
+
+    #[test]
+    fn engine_levels_answer_with_a_legal_move_and_report_progress() {
+        for level in [Level::Random, Level::Baseline, Level::Engine(30)] {
+            let g = create_game("fourshift").expect("game");
+            let mut reports = 0;
+            let a = g
+                .think_job(level, 1)
+                .think(&mut |_| reports += 1)
+                .expect("a move");
+            let mut g2 = create_game("fourshift").expect("game");
+            g2.play(&a.mv, &mut |_| Ok(())).expect("engine move is legal");
+            assert_eq!(a.squares.len(), 1);
+            if level == Level::Engine(30) {
+                assert!(reports > 0 && a.score.is_some() && a.depth > 0);
+            }
+        }
+    }
+
+    #[test]
+    fn levels_round_trip_through_their_save_file_word() {
+        for l in [Level::Random, Level::Baseline, Level::Engine(100)] {
+            assert_eq!(Level::from_word(&l.word()), Some(l));
+        }
+        assert_eq!(Level::from_word("99999999"), None);
+    }
+}

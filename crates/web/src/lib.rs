@@ -1,0 +1,22 @@
+//! The graphical board of boardlab: `boardlab web` serves a page (embedded in the binary:
+//! one HTML, one JavaScript and one CSS file, no build step, works offline) where people
+//! play every game on a real board, against the engine or each other, here or over the
+//! network.
+//!
+//! - [`view`]: [`view::BoardView`], the structured board the page draws, built from each
+//!   game's typed position;
+//! - [`options`]: the game table for the new-game form (every spec key and its range);
+//! - [`game`]: one game behind a trait object, and its engine jobs;
+//! - [`store`]: the hosted games with their seats, in the game server's save files;
+//! - [`app`]: the HTTP/JSON API, the WebSockets and the engine pool ([`app::run`]).
+//!
+//! The user guide is `docs/web.md`.
+
+pub mod app;
+pub mod game;
+pub mod options;
+pub mod store;
+pub mod view;
+
+pub use app::{App, page_weight, router, run, serve};
+pub use store::Store;

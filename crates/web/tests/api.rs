@@ -1,0 +1,406 @@
+//! The HTTP and WebSocket API of `boardlab web` against a real server on 127.0.0.1:0,
+//! for every game.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{Board, temp_dir, tokens};
+
+/// One legal first move per game, and one that is then illegal with the rules' reason.
+fn first_moves(game: &str) -> (&'static str, &'static str, &'static str) {
+    match game {
+        "fourshift" => ("c3", "c3", "c3 is occupied"),
+        "clamp" => ("c6-c4", "c4-c5", "c4 is not your piece"),
+        "amazons" => ("d1-d7/g7", "d10-d6/d5", "d7 is in the way"),
+        "gomoku" => ("h8", "h8", "h8 is occupied"),
+        "connect6" => ("j10", "j10,k11", "j10 is occupied"),
+        other => panic!("no moves for {other}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_and_its_assets_are_served_from_the_binary() {
+    let board = Board::start(None).await;
+    let (status, html) = board.get("/").await;
+    assert_eq!(status, 200);
+    assert!(html.contains("<svg id=\"board\""), "{html}");
+    assert!(html.contains("/app.js") && html.contains("/app.css"));
+    let (status, js) = board.get("/app.js").await;
+    assert_eq!(status, 200);
+    assert!(js.contains("function drawBoard"));
+    // No CDN: the only URL in the script is the SVG namespace.
+    let js_urls = js.replace("'http://www.w3.org/2000/svg'", "");
+    assert!(!js_urls.contains("http://") && !js_urls.contains("https://"), "no CDN");
+    assert!(!html.contains("http://") && !html.contains("https://"), "no CDN");
+    let (status, css) = board.get("/app.css").await;
+    assert_eq!(status, 200);
+    assert!(css.contains("#board"));
+    assert_eq!(html.len() + js.len() + css.len(), boardlab_web::page_weight());
+    println!("page weight: {} bytes", boardlab_web::page_weight());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_table_lists_every_game_and_key_with_ranges() {
+    let board = Board::start(None).await;
+    let (status, text) = board.get("/api/games").await;
+    assert_eq!(status, 200);
+    let games: Value = serde_json::from_str(&text).expect("JSON");
+    let ids: Vec<&str> = games
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|g| g["id"].as_str().expect("id"))
+        .collect();
+    assert_eq!(ids, engines::GAME_IDS);
+    let gomoku = &games[3];
+    assert_eq!(gomoku["options"][0]["key"], "size");
+    assert_eq!(gomoku["options"][0]["kind"]["min"], 5);
+    assert_eq!(gomoku["options"][0]["kind"]["max"], 26);
+    assert_eq!(gomoku["options"][0]["default"], "15");
+    assert_eq!(gomoku["options"][1]["kind"]["values"], json!(["freestyle", "exact5"]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_is_played_over_the_websocket() {
+    let board = Board::start(None).await;
+    for game in engines::GAME_IDS {
+        let created = board.create(game, ["human", "human"]).await;
+        let id = created["id"].as_u64().expect("id");
+        let toks = tokens(&created);
+        assert_eq!(toks.len(), 2, "{game}");
+        let mut page = board.socket().await;
+        let toks: Vec<&str> = toks.iter().map(String::as_str).collect();
+        let state = page.open(id, &toks).await;
+        assert_eq!(state["game"], game);
+        assert_eq!(state["your_turn"], true);
+        let view = &state["view"];
+        let (w, h) = (view["width"].as_u64().expect("w"), view["height"].as_u64().expect("h"));
+        assert_eq!(view["cells"].as_array().expect("cells").len() as u64, w * h, "{game}");
+        let listed = !state["legal"].is_null();
+        assert_eq!(listed, matches!(game, "fourshift" | "clamp" | "amazons"), "{game}");
+        let (good, bad, reason) = first_moves(game);
+        if listed {
+            let legal: Vec<&str> = state["legal"]
+                .as_array()
+                .expect("legal")
+                .iter()
+                .map(|m| m.as_str().expect("move"))
+                .collect();
+            assert!(legal.contains(&good), "{game}: {good} not in {legal:?}");
+        }
+        page.play(good).await;
+        let after = page.state_with(1, 10).await;
+        assert_eq!(after["moves"], json!([good]), "{game}");
+        assert!(!after["view"]["last"].as_array().expect("last").is_empty());
+        // An illegal move: the rules' reason, nothing changed.
+        page.play(bad).await;
+        let e = page.next_of("error", 10).await;
+        let message = e["message"].as_str().expect("message");
+        assert!(message.contains(reason), "{game}: {message}");
+        let (_, shown) = board.get(&format!("/api/games/{id}")).await;
+        let shown: Value = serde_json::from_str(&shown).expect("JSON");
+        assert_eq!(shown["moves"], json!([good]), "{game}");
+        // The watcher's view has no legal moves and no seat of its own.
+        assert_eq!(shown["your_turn"], false);
+        assert!(shown["legal"].is_null());
+        // The download is a save file that loads back into a new game.
+        let (status, save) = board.get(&format!("/api/games/{id}/save")).await;
+        assert_eq!(status, 200);
+        assert!(save.starts_with("boardlab-save 1\ngame "), "{save}");
+        for t in &toks {
+            assert!(!save.contains(t), "no token in a download");
+        }
+        let (status, loaded) = board
+            .post_raw("/api/load", "text/plain", save.into_bytes())
+            .await;
+        assert_eq!(status, 200, "{loaded}");
+        let loaded: Value = serde_json::from_str(&loaded).expect("JSON");
+        let (_, again) = board
+            .get(&format!("/api/games/{}", loaded["id"].as_u64().expect("id")))
+            .await;
+        let again: Value = serde_json::from_str(&again).expect("JSON");
+        assert_eq!(again["moves"], json!([good]), "{game}");
+        // Replay: the start position has no pieces of the first move.
+        page.send(json!({"type": "view", "ply": 0})).await;
+        let v = page.next_of("view", 10).await;
+        assert!(v["view"]["last"].as_array().expect("last").is_empty());
+        page.send(json!({"type": "view", "ply": 5})).await;
+        let e = page.next_of("error", 10).await;
+        assert!(e["message"].as_str().expect("m").contains("only 1 moves"));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_new_game_requests_are_refused_with_the_reason() {
+    let board = Board::start(None).await;
+    let cases = [
+        (json!({"spec": "gomoku:size=99", "seats": ["human", "human"]}), "size=99"),
+        (json!({"spec": "chess", "seats": ["human", "human"]}), "chess"),
+        (json!({"spec": "fourshift:k=9", "seats": ["human", "human"]}), "k"),
+        (json!({"spec": "gomoku", "seats": ["human", "engine:5"]}), "bad seat 'engine:5'"),
+        (json!({"spec": "gomoku", "seats": ["wizard", "human"]}), "bad seat 'wizard'"),
+        (json!({"spec": "gomoku"}), "bad request"),
+    ];
+    for (body, needle) in cases {
+        let (status, v) = board.post_json("/api/games", &body).await;
+        assert_eq!(status, 400, "{body}");
+        let e = v["error"].as_str().expect("error");
+        assert!(e.contains(needle), "{body}: {e}");
+    }
+    let (status, _) = board
+        .post_raw("/api/games", "application/json", b"{not json".to_vec())
+        .await;
+    assert_eq!(status, 400);
+    let (status, _) = board
+        .post_raw("/api/games", "application/json", vec![b' '; 10_000])
+        .await;
+    assert_eq!(status, 413, "bodies are bounded");
+    // Nothing was created.
+    let (status, _) = board.get("/api/games/1").await;
+    assert_eq!(status, 404);
+    let (status, _) = board.get("/api/games/x").await;
+    assert_eq!(status, 400);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_save_file_names_its_first_bad_line_and_loads_nothing() {
+    let board = Board::start(None).await;
+    let text = "boardlab-save 1\ngame gomoku\nh8\n# a comment\nh8\n";
+    let (status, body) = board
+        .post_raw("/api/load", "text/plain", text.as_bytes().to_vec())
+        .await;
+    assert_eq!(status, 400);
+    let v: Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(v["error"], "line 5: move 2 'h8': h8 is occupied");
+    let (status, body) = board
+        .post_raw("/api/load", "text/plain", b"hello\n".to_vec())
+        .await;
+    assert_eq!(status, 400);
+    assert!(body.contains("line 1: expected the header"), "{body}");
+    let (status, _) = board.get("/api/games/1").await;
+    assert_eq!(status, 404, "nothing loaded");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_from_play_selfplay_records_and_the_server_open() {
+    let board = Board::start(None).await;
+    // `play` writes board_core::savefile::save; the server adds seat comments.
+    let server_file = "boardlab-save 1\ngame fourshift:size=6,k=4,pieces=8,max_plies=120\n\
+                       # token first 0123456789abcdef0123456789abcdef\n# engine second 200\n\
+                       c3\nd4\n";
+    let (status, body) = board
+        .post_raw("/api/load", "text/plain", server_file.as_bytes().to_vec())
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let v: Value = serde_json::from_str(&body).expect("JSON");
+    let (_, s) = board
+        .get(&format!("/api/games/{}", v["id"].as_u64().expect("id")))
+        .await;
+    let s: Value = serde_json::from_str(&s).expect("JSON");
+    assert_eq!(s["moves"], json!(["c3", "d4"]));
+    // Loaded games are played by people here: the server's seat token is not taken over.
+    assert_eq!(s["seats"][1]["kind"], "human");
+    let records = "# game 1: engine (first) vs random (second): first player wins\n\
+                   boardlab-save 1\ngame gomoku:size=15,rule=freestyle\nh8\nh9\n\n\
+                   # game 2: random (first) vs engine (second): draw\n\
+                   boardlab-save 1\ngame gomoku:size=15,rule=freestyle\na1\n\n";
+    let (status, body) = board
+        .post_raw("/api/load?game=2", "text/plain", records.as_bytes().to_vec())
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let v: Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!((v["games_in_file"].as_u64(), v["game_in_file"].as_u64()), (Some(2), Some(2)));
+    let (_, s) = board
+        .get(&format!("/api/games/{}", v["id"].as_u64().expect("id")))
+        .await;
+    let s: Value = serde_json::from_str(&s).expect("JSON");
+    assert_eq!(s["moves"], json!(["a1"]));
+    let (status, body) = board
+        .post_raw("/api/load?game=3", "text/plain", records.as_bytes().to_vec())
+        .await;
+    assert_eq!(status, 400);
+    assert!(body.contains("holds 2 games"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_answers_with_live_progress_then_its_pv() {
+    let board = Board::start(None).await;
+    let created = board.create("gomoku", ["human", "engine:100"]).await;
+    let id = created["id"].as_u64().expect("id");
+    let toks = tokens(&created);
+    assert_eq!(toks.len(), 1);
+    let mut page = board.socket().await;
+    page.open(id, &[&toks[0]]).await;
+    page.play("h8").await;
+    let thinking = page.next_of("thinking", 20).await;
+    assert!(thinking["progress"]["depth"].as_u64().expect("depth") >= 1);
+    assert!(thinking["progress"]["score"]["text"].is_string());
+    let engine = page.next_of("engine", 20).await;
+    assert_eq!(engine["seat"], 1);
+    assert!(!engine["answer"]["pv"].as_str().expect("pv").is_empty());
+    let state = page.state_with(2, 20).await;
+    assert_eq!(state["your_turn"], true);
+    assert_eq!(state["evals"].as_array().expect("evals").len(), 1);
+    // Undo goes back to the human's turn: both moves.
+    page.send(json!({"type": "undo"})).await;
+    page.state_with(0, 10).await;
+    // A hint: the engine's move drawn on the board, for this page only.
+    page.send(json!({"type": "hint"})).await;
+    let hint = page.next_of("hint", 20).await;
+    assert_eq!(hint["answer"]["squares"].as_array().expect("squares").len(), 1);
+    // The analysis covers every position of the game.
+    page.play("h8").await;
+    page.state_with(2, 20).await;
+    page.send(json!({"type": "analyse"})).await;
+    let mut plies = Vec::new();
+    loop {
+        let a = page.next_of("analysis", 30).await;
+        plies.push(a["ply"].as_u64().expect("ply"));
+        if a["done"] == true {
+            break;
+        }
+    }
+    assert_eq!(plies, vec![0, 1, 2]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_and_a_watcher_see_each_others_moves() {
+    let board = Board::start(None).await;
+    let created = board.create("connect6:size=13", ["human", "human"]).await;
+    let id = created["id"].as_u64().expect("id");
+    let toks = tokens(&created);
+    let (mut a, mut b, mut w) = (board.socket().await, board.socket().await, board.socket().await);
+    let sa = a.open(id, &[&toks[0]]).await;
+    assert_eq!(sa["seats"][0]["yours"], true);
+    assert_eq!(sa["seats"][1]["yours"], false);
+    let sb = b.open(id, &[&toks[1]]).await;
+    assert_eq!(sb["your_turn"], false);
+    let sw = w.open(id, &[]).await;
+    assert_eq!(sw["your_turn"], false);
+    // Out of turn.
+    b.play("a1").await;
+    let e = b.next_of("error", 10).await;
+    assert!(e["message"].as_str().expect("m").contains("not your turn"));
+    a.play("g7").await;
+    let s = b.state_with(1, 10).await;
+    assert_eq!(s["your_turn"], true);
+    assert_eq!(s["view"]["stones_per_turn"], 2);
+    w.state_with(1, 10).await;
+    b.play("h8,a1").await;
+    a.state_with(2, 10).await;
+    let sw = w.state_with(2, 10).await;
+    assert_eq!(sw["moves"], json!(["g7", "a1,h8"]));
+    // The watcher cannot move, undo or resign.
+    for m in [json!({"type": "move", "move": "b2,b3"}), json!({"type": "undo"}), json!({"type": "resign"})] {
+        w.send(m).await;
+        let e = w.next_of("error", 10).await;
+        assert!(!e["message"].as_str().expect("m").is_empty());
+    }
+    // A wrong token opens nothing.
+    let mut x = board.socket().await;
+    x.send(json!({"type": "open", "game": id, "tokens": ["f".repeat(32)]})).await;
+    let e = x.next_of("error", 10).await;
+    assert_eq!(e["message"], format!("wrong token for game {id}"));
+    // Resign: the other player wins, and everyone sees it.
+    b.send(json!({"type": "resign"})).await;
+    let s = a.next_of("state", 10).await;
+    assert_eq!(s["view"]["outcome"]["winner"], 0);
+    assert!(s["view"]["outcome"]["reason"].as_str().expect("r").contains("resigned"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_messages_get_an_error_and_change_nothing() {
+    let board = Board::start(None).await;
+    let created = board.create("fourshift", ["human", "human"]).await;
+    let id = created["id"].as_u64().expect("id");
+    let toks = tokens(&created);
+    let mut page = board.socket().await;
+    page.send(json!({"type": "move", "move": "c3"})).await;
+    let e = page.next_of("error", 10).await;
+    assert_eq!(e["message"], "open a game first");
+    page.open(id, &[&toks[0], &toks[1]]).await;
+    for bad in [
+        "not json",
+        "{\"type\": \"fly\"}",
+        "{\"type\": \"move\"}",
+        "{\"type\": \"view\", \"ply\": -1}",
+        "{\"type\": \"open\", \"game\": \"one\"}",
+    ] {
+        page.send_text(bad).await;
+        let e = page.next_of("error", 10).await;
+        assert!(e["message"].as_str().expect("m").starts_with("bad message"), "{bad}: {e}");
+    }
+    page.play(&"c".repeat(100)).await;
+    let e = page.next_of("error", 10).await;
+    assert!(e["message"].as_str().expect("m").contains("at most 64"));
+    let (_, shown) = board.get(&format!("/api/games/{id}")).await;
+    let shown: Value = serde_json::from_str(&shown).expect("JSON");
+    assert_eq!(shown["moves"], json!([]));
+    // A message over the limit closes that socket; the server goes on.
+    page.send_text(&"x".repeat(boardlab_web::app::MAX_MESSAGE_BYTES + 10)).await;
+    let closed = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        use futures_util::StreamExt;
+        loop {
+            match page.ws.next().await {
+                None | Some(Err(_)) => break,
+                Some(Ok(m)) if m.is_close() => break,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "an oversized message closes the socket");
+    let mut again = board.socket().await;
+    again.open(id, &[]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_survive_a_server_restart_and_players_reconnect_with_their_tokens() {
+    let dir = temp_dir("restart");
+    let board = Board::start(Some(&dir)).await;
+    let created = board.create("amazons:size=8", ["human", "human"]).await;
+    let id = created["id"].as_u64().expect("id");
+    let toks = tokens(&created);
+    let mut page = board.socket().await;
+    let state = page.open(id, &[&toks[0], &toks[1]]).await;
+    let first = state["legal"][0].as_str().expect("a move").to_string();
+    page.play(&first).await;
+    page.state_with(1, 10).await;
+    drop(page);
+    board.stop();
+    // The save file is the server's format: tokens as comments, the move synced.
+    let text = std::fs::read_to_string(dir.join(format!("{id}.save"))).expect("file");
+    assert!(text.contains(&format!("# token first {}", toks[0])));
+    assert!(text.trim_end().ends_with(&first));
+    let board = Board::start(Some(&dir)).await;
+    let mut page = board.socket().await;
+    let state = page.open(id, &[&toks[1]]).await;
+    assert_eq!(state["moves"], json!([first]));
+    assert_eq!(state["your_turn"], true);
+    let reply = state["legal"][0].as_str().expect("a move").to_string();
+    page.play(&reply).await;
+    page.state_with(2, 10).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_whose_turn_it_is_moves_after_a_restart() {
+    let dir = temp_dir("engine-restart");
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(
+        dir.join("7.save"),
+        "boardlab-save 1\ngame gomoku:size=9\n# engine first random\n# engine second 50\n",
+    )
+    .expect("write");
+    let board = Board::start(Some(&dir)).await;
+    let mut page = board.socket().await;
+    page.open(7, &[]).await;
+    // Two engines play each other to the end.
+    loop {
+        let s = page.next_of("state", 60).await;
+        if !s["view"]["outcome"].is_null() {
+            break;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

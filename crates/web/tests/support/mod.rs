@@ -1,0 +1,185 @@
+//! A real board server on 127.0.0.1:0 for the tests, an HTTP client and a WebSocket
+//! client speaking the page's JSON messages.
+
+#![allow(dead_code)]
+
+use std::{
+    net::SocketAddr,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use boardlab_web::{App, Store};
+use futures_util::{SinkExt, StreamExt};
+use http_body_util::{BodyExt, Full};
+use hyper_util::{client::legacy::Client, rt::TokioExecutor};
+use serde_json::{Value, json};
+use tokio::{net::TcpStream, task::JoinHandle};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, tungstenite::Message};
+
+/// A running board server.
+pub struct Board {
+    pub addr: SocketAddr,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl Board {
+    /// Starts a server keeping its games in `data` (none: in memory).
+    pub async fn start(data: Option<&Path>) -> Board {
+        let (store, warnings) = Store::open(data).expect("store opens");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        Board::start_with(store).await
+    }
+
+    pub async fn start_with(store: Store) -> Board {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let task = tokio::spawn(boardlab_web::serve(listener, App::new(store)));
+        Board { addr, task }
+    }
+
+    /// Stops accepting (open connections are closed by the caller).
+    pub fn stop(self) {
+        self.task.abort();
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// `GET path`: status and body.
+    pub async fn get(&self, path: &str) -> (u16, String) {
+        self.request("GET", path, "", Vec::new()).await
+    }
+
+    /// `POST path` with a JSON body.
+    pub async fn post_json(&self, path: &str, body: &Value) -> (u16, Value) {
+        let (status, text) = self
+            .request("POST", path, "application/json", body.to_string().into_bytes())
+            .await;
+        (status, serde_json::from_str(&text).expect("JSON reply"))
+    }
+
+    /// `POST path` with a raw body.
+    pub async fn post_raw(&self, path: &str, kind: &str, body: Vec<u8>) -> (u16, String) {
+        self.request("POST", path, kind, body).await
+    }
+
+    async fn request(&self, method: &str, path: &str, kind: &str, body: Vec<u8>) -> (u16, String) {
+        let client = Client::builder(TokioExecutor::new()).build_http::<Full<axum::body::Bytes>>();
+        let mut req = axum::http::Request::builder()
+            .method(method)
+            .uri(self.url(path));
+        if !kind.is_empty() {
+            req = req.header("content-type", kind);
+        }
+        let req = req
+            .body(Full::new(axum::body::Bytes::from(body)))
+            .expect("request");
+        let resp = client.request(req).await.expect("HTTP answer");
+        let status = resp.status().as_u16();
+        let bytes = resp
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        (status, String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// Creates a game; the reply (id, spec, tokens).
+    pub async fn create(&self, spec: &str, seats: [&str; 2]) -> Value {
+        let (status, v) = self
+            .post_json("/api/games", &json!({ "spec": spec, "seats": seats }))
+            .await;
+        assert_eq!(status, 200, "{v}");
+        v
+    }
+
+    pub async fn socket(&self) -> Page {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", self.addr))
+            .await
+            .expect("websocket");
+        Page { ws }
+    }
+}
+
+/// One page's WebSocket.
+pub struct Page {
+    pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Page {
+    pub async fn send(&mut self, v: Value) {
+        self.ws
+            .send(Message::Text(v.to_string().into()))
+            .await
+            .expect("send");
+    }
+
+    pub async fn send_text(&mut self, t: &str) {
+        self.ws
+            .send(Message::Text(t.to_string().into()))
+            .await
+            .expect("send");
+    }
+
+    /// The next message of type `kind`, skipping others (panics after `secs`).
+    pub async fn next_of(&mut self, kind: &str, secs: u64) -> Value {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+        loop {
+            let msg = tokio::time::timeout_at(deadline, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("no '{kind}' message within {secs} s"))
+                .expect("socket open")
+                .expect("message");
+            if let Message::Text(t) = msg {
+                let v: Value = serde_json::from_str(&t).expect("JSON message");
+                if v["type"] == kind {
+                    return v;
+                }
+            }
+        }
+    }
+
+    /// The next state whose move count is `n`.
+    pub async fn state_with(&mut self, n: usize, secs: u64) -> Value {
+        loop {
+            let s = self.next_of("state", secs).await;
+            if s["moves"].as_array().map(Vec::len) == Some(n) {
+                return s;
+            }
+        }
+    }
+
+    pub async fn open(&mut self, game: u64, tokens: &[&str]) -> Value {
+        self.send(json!({ "type": "open", "game": game, "tokens": tokens }))
+            .await;
+        self.next_of("state", 10).await
+    }
+
+    pub async fn play(&mut self, mv: &str) {
+        self.send(json!({ "type": "move", "move": mv })).await;
+    }
+}
+
+/// A fresh temporary directory.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "boardlab-web-test-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+pub fn tokens(created: &Value) -> Vec<String> {
+    created["tokens"]
+        .as_array()
+        .expect("tokens")
+        .iter()
+        .filter_map(|t| t.as_str().map(str::to_string))
+        .collect()
+}
