@@ -326,7 +326,9 @@ function targets(view) {
   if (st.legal === null) return [];
   const k = app.sel.length;
   const out = new Set();
-  for (const m of candidates(view)) if (m.sq.length > k) out.add(m.sq[k]);
+  // At the first click placements are not marked (every empty square is one): only the
+  // pieces that can move are.
+  for (const m of candidates(view)) if (m.sq.length > k && !(k === 0 && m.sq.length === 1)) out.add(m.sq[k]);
   return [...out];
 }
 
@@ -452,10 +454,18 @@ function drawBoard(view) {
       }
     }
   }
-  if (document.activeElement === svg) {
-    const [x, y] = cellXY(view, app.cursor % n);
-    el('svg:rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: 'cursor' }, svg);
-  }
+  drawCursor();
+}
+
+// The keyboard cursor, drawn while the board has the focus (never redrawing the board: a
+// click that focuses it must land on the square it was pressed on).
+function drawCursor() {
+  const svg = $('board');
+  svg.querySelectorAll('.cursor').forEach((e) => e.remove());
+  if (!app.state || document.activeElement !== svg) return;
+  const view = app.replay ? app.replay.view : app.state.view;
+  const [x, y] = cellXY(view, app.cursor % (view.width * view.height));
+  el('svg:rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: 'cursor' }, svg);
 }
 
 function drawCell(svg, view, i, c, extra) {
@@ -609,7 +619,7 @@ function onBoardKey(e) {
   }
   e.preventDefault();
   app.cursor = row * w + col;
-  render();
+  drawCursor();
 }
 
 function armResign() {
@@ -655,9 +665,10 @@ async function init() {
   });
   $('pair-cancel').addEventListener('click', () => { app.sel = []; render(); });
   $('board').addEventListener('keydown', onBoardKey);
-  $('board').addEventListener('focus', () => render());
-  $('board').addEventListener('blur', () => render());
+  $('board').addEventListener('focus', drawCursor);
+  $('board').addEventListener('blur', drawCursor);
   document.addEventListener('keydown', (e) => {
+    if (e.target === $('board')) return; // the board's own keys
     if (e.key === 'Escape') backOut();
     if (e.key === 'Enter' && document.activeElement === document.body && app.sel.length === 2 && !$('pair-bar').hidden) $('pair-confirm').click();
   });

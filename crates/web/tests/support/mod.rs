@@ -183,3 +183,70 @@ pub fn tokens(created: &Value) -> Vec<String> {
         .filter_map(|t| t.as_str().map(str::to_string))
         .collect()
 }
+
+/// A board server on its own thread and runtime: stopping it ends every connection, as a
+/// killed process would.
+pub struct ThreadedBoard {
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ThreadedBoard {
+    /// Serves on `addr` (`127.0.0.1:0` for any port) with the games in `data`.
+    pub fn start(addr: &str, data: &Path) -> ThreadedBoard {
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let (addr, data) = (addr.to_string(), data.to_path_buf());
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("runtime");
+            rt.block_on(async {
+                let (store, warnings) = Store::open(Some(&data)).expect("store opens");
+                assert!(warnings.is_empty(), "{warnings:?}");
+                let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
+                addr_tx.send(listener.local_addr().expect("addr")).expect("send addr");
+                tokio::select! {
+                    r = boardlab_web::serve(listener, App::new(store)) => r.expect("serve"),
+                    _ = stop_rx => {}
+                }
+            });
+            rt.shutdown_timeout(Duration::from_secs(2));
+        });
+        let addr = addr_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("server started");
+        ThreadedBoard {
+            addr,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Stops the server and closes every connection.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for ThreadedBoard {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}

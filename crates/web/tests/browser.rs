@@ -1,0 +1,444 @@
+//! The board in a real browser: headless Chromium driven over chromedriver (fantoccini).
+//!
+//! Needs chromedriver listening at `WEBDRIVER_URL` (default `http://127.0.0.1:9515`) and
+//! Debian's `chromium`; `.ci/run` installs both and runs this in its own step:
+//!
+//! ```sh
+//! chromedriver --port=9515 &
+//! cargo test -p boardlab-web --features browser-tests --test browser -- --nocapture
+//! ```
+//!
+//! Without a browser this test fails (it never skips). It also writes the screenshots of
+//! `docs/web.md` into `docs/web/`.
+
+#![cfg(feature = "browser-tests")]
+
+mod support;
+
+use std::{
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use support::{ThreadedBoard, temp_dir};
+
+/// A fresh headless Chromium with its own profile (so two of them are two separate
+/// people) that saves downloads into `downloads`.
+async fn browser(profile: &Path, downloads: &Path) -> Client {
+    let url = std::env::var("WEBDRIVER_URL").unwrap_or_else(|_| "http://127.0.0.1:9515".into());
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()),
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync",
+                "--window-size=1280,1000",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+            "prefs": {
+                "download.default_directory": downloads.display().to_string(),
+                "download.prompt_for_download": false,
+            },
+        }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&url)
+        .await
+        .unwrap_or_else(|e| {
+            panic!(
+                "no browser: cannot start Chromium through chromedriver at {url} ({e}); \
+                 install chromium and chromium-driver and start `chromedriver --port=9515`"
+            )
+        })
+}
+
+/// Polls the page until `expr` (JavaScript) is true.
+async fn wait_for(c: &Client, expr: &str, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let v = c
+            .execute(&format!("return !!({expr});"), vec![])
+            .await
+            .unwrap_or(Value::Bool(false));
+        if v == Value::Bool(true) {
+            return;
+        }
+        if Instant::now() > deadline {
+            let msg = js(c, "document.getElementById('message').textContent").await;
+            if let Ok(png) = c.screenshot().await {
+                let _ = std::fs::write(std::env::temp_dir().join("boardlab-browser-failure.png"), png);
+            }
+            let dump = js(c, "JSON.stringify({hash: location.hash, sel: app.sel, your: app.state && app.state.your_turn, moves: app.state && app.state.moves})").await;
+            eprintln!("page: {dump}");
+            panic!("timed out waiting for {what} ({expr}); message: {msg}");
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+async fn js(c: &Client, expr: &str) -> Value {
+    c.execute(&format!("return ({expr});"), vec![])
+        .await
+        .expect("script runs")
+}
+
+async fn text_of(c: &Client, css: &str) -> String {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .text()
+        .await
+        .expect("text")
+}
+
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+/// Clicks the board square `sq` (`c3`).
+async fn square(c: &Client, sq: &str) {
+    click(c, &format!("#board rect[data-sq='{sq}']")).await;
+}
+
+async fn move_count(c: &Client) -> usize {
+    // The list holds "start" and one item per move.
+    js(c, "document.querySelectorAll('#moves li').length")
+        .await
+        .as_u64()
+        .expect("count") as usize
+        - 1
+}
+
+async fn wait_moves(c: &Client, n: usize) {
+    wait_for(
+        c,
+        &format!("document.querySelectorAll('#moves li').length === {}", n + 1),
+        &format!("{n} moves in the list"),
+    )
+    .await;
+}
+
+/// Starts a game from the new-game form.
+async fn new_game(c: &Client, base: &str, game: &str, options: &[(&str, &str)], seats: [&str; 2]) {
+    c.goto(base).await.expect("page");
+    wait_for(c, "document.querySelectorAll('#game-select option').length > 0", "the game table").await;
+    click(c, "#new-btn").await;
+    c.find(Locator::Css("#game-select"))
+        .await
+        .expect("select")
+        .select_by_value(game)
+        .await
+        .expect("game");
+    for (key, value) in options {
+        let input = c.find(Locator::Css(&format!("#opt-{key}"))).await.expect("option");
+        input.clear().await.expect("clear");
+        input.send_keys(value).await.expect("type");
+    }
+    for (i, s) in seats.iter().enumerate() {
+        c.find(Locator::Css(&format!("#seat{i}")))
+            .await
+            .expect("seat")
+            .select_by_value(s)
+            .await
+            .expect("seat value");
+    }
+    let before = c.current_url().await.expect("url").to_string();
+    click(c, "#start").await;
+    wait_for(
+        c,
+        &format!("location.href !== {} && app.state && !document.getElementById('play').hidden", json!(before)),
+        "the new game",
+    )
+    .await;
+}
+
+fn docs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/web")
+}
+
+async fn screenshot(c: &Client, name: &str) {
+    let png = c.screenshot().await.expect("screenshot");
+    std::fs::create_dir_all(docs_dir()).expect("docs/web");
+    std::fs::write(docs_dir().join(format!("{name}.png")), png).expect("write screenshot");
+}
+
+/// A whole fourshift game by clicks, two people at one board: sixteen placements, then
+/// Black's shift d2-d1 makes a1-b1-c1-d1. On the way, a click on an occupied square;
+/// at the end, undo back to the start.
+async fn fourshift_by_clicks(c: &Client, base: &str) {
+    new_game(c, base, "fourshift", &[], ["human", "human"]).await;
+    let placements = [
+        "a1", "f1", "b1", "f2", "c1", "a6", "d2", "c6", "a3", "e6", "c3", "f4", "e4", "d4", "b5",
+        "b4",
+    ];
+    for (i, sq) in placements.iter().enumerate() {
+        square(c, sq).await;
+        wait_moves(c, i + 1).await;
+        if i == 2 {
+            // White clicks Black's a1: the rules' reason, nothing changes.
+            square(c, "a1").await;
+            wait_for(c, "document.getElementById('message').textContent.includes('a1 is occupied')", "the reason").await;
+            assert_eq!(move_count(c).await, 3);
+        }
+    }
+    assert!(text_of(c, "#status").await.contains("phase: moving"));
+    // The shift: the piece, its legal targets shown, then the target.
+    square(c, "d2").await;
+    wait_for(c, "document.querySelector(\"circle[data-target='d1']\")", "d1 as a target").await;
+    let targets = js(c, "[...document.querySelectorAll('circle[data-target]')].map(e => e.dataset.target).sort().join(' ')").await;
+    assert_eq!(targets, "c2 d1 d3 e2");
+    square(c, "d1").await;
+    wait_moves(c, 17).await;
+    wait_for(c, "!document.getElementById('banner').hidden", "the winner banner").await;
+    let banner = text_of(c, "#banner").await;
+    assert!(banner.starts_with("Black wins"), "{banner}");
+    assert!(banner.contains("four in a row") || banner.contains("a1"), "{banner}");
+    assert_eq!(js(c, "document.querySelectorAll('#board .winline').length").await, 1);
+    screenshot(c, "fourshift").await;
+    // Undo back to the start (two people here: one move each time).
+    for n in (0..17).rev() {
+        click(c, "#undo-btn").await;
+        wait_moves(c, n).await;
+    }
+    assert_eq!(js(c, "document.querySelectorAll('#board circle[data-piece]').length").await, 0);
+    assert_eq!(js(c, "document.getElementById('undo-btn').disabled").await, true);
+    // Redo brings the first move back.
+    click(c, "#redo-btn").await;
+    wait_moves(c, 1).await;
+}
+
+/// Amazons: queen, target, arrow, with targets at each stage, backing out by clicking the
+/// queen again and by Escape.
+async fn amazons_three_clicks(c: &Client, base: &str) {
+    new_game(c, base, "amazons", &[], ["human", "human"]).await;
+    square(c, "d1").await;
+    wait_for(c, "document.querySelector(\"circle[data-target='d7']\")", "queen targets").await;
+    square(c, "d1").await;
+    wait_for(c, "app.sel.length === 0 && !document.querySelector(\"circle[data-target='d7']\")", "backed out").await;
+    square(c, "g1").await;
+    square(c, "g5").await;
+    wait_for(c, "app.sel.length === 2", "the arrow stage").await;
+    c.find(Locator::Css("#board")).await.expect("board").send_keys("\u{e00c}").await.expect("Escape");
+    wait_for(c, "app.sel.length === 1", "Escape backs out one stage").await;
+    square(c, "g1").await;
+    wait_for(c, "app.sel.length === 0", "backed out").await;
+    square(c, "d1").await;
+    square(c, "d7").await;
+    wait_for(c, "document.querySelector(\"circle[data-target='g7']\")", "arrow targets").await;
+    square(c, "g7").await;
+    wait_moves(c, 1).await;
+    assert_eq!(text_of(c, "#moves li:nth-child(2)").await, "1. d1-d7/g7");
+    // A blocked queen: the rules' reason.
+    square(c, "d10").await;
+    square(c, "d6").await;
+    wait_for(c, "document.getElementById('message').textContent.includes('in the way')", "the reason").await;
+    assert_eq!(move_count(c).await, 1);
+    screenshot(c, "amazons").await;
+}
+
+/// Connect6: the first move is one stone, then a pair is two clicks and a confirm.
+async fn connect6_pair(c: &Client, base: &str) {
+    new_game(c, base, "connect6", &[], ["human", "human"]).await;
+    square(c, "j10").await;
+    wait_moves(c, 1).await;
+    assert!(text_of(c, "#turn").await.contains("place two stones"));
+    square(c, "k11").await;
+    square(c, "l12").await;
+    wait_for(c, "!document.getElementById('pair-bar').hidden && !document.getElementById('pair-confirm').disabled", "the confirm").await;
+    assert_eq!(move_count(c).await, 1, "a pair waits for its confirm");
+    click(c, "#pair-confirm").await;
+    wait_moves(c, 2).await;
+    assert_eq!(text_of(c, "#moves li:nth-child(3)").await, "2. k11,l12");
+    square(c, "k10").await;
+    square(c, "j9").await;
+    click(c, "#pair-confirm").await;
+    wait_moves(c, 3).await;
+    screenshot(c, "connect6").await;
+}
+
+/// Gomoku against the engine until it answers; then save, and load the saved file.
+async fn gomoku_engine_save_load(c: &Client, base: &str, downloads: &Path) {
+    new_game(c, base, "gomoku", &[], ["human", "engine:100"]).await;
+    square(c, "h8").await;
+    wait_moves(c, 2).await;
+    wait_for(c, "document.getElementById('engine').textContent.includes('played')", "the engine's PV").await;
+    assert!(text_of(c, "#engine").await.contains("pv "));
+    square(c, "a1").await;
+    wait_moves(c, 4).await;
+    click(c, "#hint-btn").await;
+    wait_for(c, "document.querySelector('#board .hint')", "the hint on the board").await;
+    screenshot(c, "gomoku").await;
+    let moves = js(c, "app.state.moves.join(' ')").await;
+    // Save: the browser downloads the save file.
+    click(c, "#save-btn").await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let saved = loop {
+        let found = std::fs::read_dir(downloads)
+            .expect("downloads")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "save"));
+        if let Some(p) = found {
+            break p;
+        }
+        assert!(Instant::now() < deadline, "no download in {}", downloads.display());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let text = std::fs::read_to_string(&saved).expect("saved file");
+    assert!(text.starts_with("boardlab-save 1\ngame gomoku"), "{text}");
+    // Load it: a new game with the same moves.
+    let id = js(c, "app.game").await;
+    c.find(Locator::Css("#load-file"))
+        .await
+        .expect("file input")
+        .send_keys(&saved.display().to_string())
+        .await
+        .expect("upload");
+    wait_for(c, &format!("app.game !== {id} && app.state && app.state.id !== {id}"), "the loaded game").await;
+    assert_eq!(js(c, "app.state.moves.join(' ')").await, moves);
+    // A bad file: the first bad line and its reason, nothing loaded.
+    let bad = downloads.join("bad.txt");
+    std::fs::write(&bad, "boardlab-save 1\ngame gomoku\nh8\nh8\n").expect("bad file");
+    let id = js(c, "app.game").await;
+    c.find(Locator::Css("#load-file"))
+        .await
+        .expect("file input")
+        .send_keys(&bad.display().to_string())
+        .await
+        .expect("upload");
+    wait_for(c, "document.getElementById('message').textContent.includes('line 4')", "the bad line").await;
+    assert!(text_of(c, "#message").await.contains("h8 is occupied"));
+    assert_eq!(js(c, "app.game").await, id);
+}
+
+/// Clamp: drop zones shaded; a step by clicks.
+async fn clamp_step(c: &Client, base: &str) {
+    new_game(c, base, "clamp", &[], ["human", "human"]).await;
+    assert_eq!(js(c, "document.querySelectorAll('#board .zone0').length").await, 24);
+    square(c, "c6").await;
+    wait_for(c, "document.querySelector(\"circle[data-target='c4']\")", "step targets").await;
+    square(c, "c4").await;
+    wait_moves(c, 1).await;
+    square(c, "d3").await;
+    square(c, "d5").await;
+    wait_moves(c, 2).await;
+    screenshot(c, "clamp").await;
+}
+
+/// The form checks ranges on the page and shows the server's refusal.
+async fn new_game_form_errors(c: &Client, base: &str) {
+    c.goto(base).await.expect("page");
+    wait_for(c, "document.querySelectorAll('#game-select option').length > 0", "the game table").await;
+    click(c, "#new-btn").await;
+    c.find(Locator::Css("#game-select")).await.expect("select").select_by_value("gomoku").await.expect("gomoku");
+    let size = c.find(Locator::Css("#opt-size")).await.expect("size");
+    assert!(text_of(c, "#options").await.contains("5 to 26"));
+    size.clear().await.expect("clear");
+    size.send_keys("40").await.expect("type");
+    click(c, "#start").await;
+    wait_for(c, "document.getElementById('setup-error').textContent.includes('out of range')", "the range error").await;
+    c.find(Locator::Css("#game-select")).await.expect("select").select_by_value("fourshift").await.expect("fourshift");
+    let k = c.find(Locator::Css("#opt-k")).await.expect("k");
+    k.clear().await.expect("clear");
+    k.send_keys("9").await.expect("type");
+    click(c, "#start").await;
+    // k=9 passes the page's static bound (2 to 26) but not the rules (k <= size=6).
+    wait_for(c, "document.getElementById('setup-error').textContent.includes('at most size=6')", "the server's error").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_in_a_real_browser() {
+    let started = Instant::now();
+    let root = temp_dir("browser");
+    let data = root.join("data");
+    let (profile_a, profile_b) = (root.join("profile-a"), root.join("profile-b"));
+    let (downloads_a, downloads_b) = (root.join("downloads-a"), root.join("downloads-b"));
+    for d in [&data, &profile_a, &profile_b, &downloads_a, &downloads_b] {
+        std::fs::create_dir_all(d).expect("dir");
+    }
+    let board = ThreadedBoard::start("127.0.0.1:0", &data);
+    let addr = board.addr;
+    let base = board.url("/");
+    let a = browser(&profile_a, &downloads_a).await;
+
+    let step = |name: &str| println!("[{:>6.1} s] {name}", started.elapsed().as_secs_f64());
+    step("new-game form errors");
+    new_game_form_errors(&a, &base).await;
+    step("fourshift by clicks");
+    fourshift_by_clicks(&a, &base).await;
+    step("amazons");
+    amazons_three_clicks(&a, &base).await;
+    step("connect6");
+    connect6_pair(&a, &base).await;
+    step("clamp");
+    clamp_step(&a, &base).await;
+    step("gomoku against the engine, save, load");
+    gomoku_engine_save_load(&a, &base, &downloads_a).await;
+
+    step("network play");
+    new_game(&a, &base, "fourshift", &[], ["human", "remote"]).await;
+    let link = js(&a, "document.querySelector('.seat-link').value").await;
+    let link = link.as_str().expect("seat link").to_string();
+    let watch = js(&a, "document.getElementById('watch-link').value").await;
+    let watch = watch.as_str().expect("watch link").to_string();
+    assert!(link.contains("&t="), "{link}");
+    assert!(!watch.contains("t="), "no token in the watch link: {watch}");
+    let b = browser(&profile_b, &downloads_b).await;
+    b.goto(&link).await.expect("seat link");
+    wait_for(&b, "app.state && app.state.seats[1].yours", "the second seat").await;
+    square(&a, "c3").await;
+    wait_moves(&b, 1).await;
+    square(&b, "d4").await;
+    wait_moves(&a, 2).await;
+    assert!(text_of(&a, "#turn").await.contains("(you)"));
+
+    step("reload mid-game");
+    a.refresh().await.expect("reload");
+    wait_for(&a, "app.state", "the state after reload").await;
+    wait_moves(&a, 2).await;
+    square(&a, "c4").await;
+    wait_moves(&b, 3).await;
+
+    step("restart the server mid-game");
+    board.stop();
+    wait_for(&a, "document.getElementById('message').textContent.includes('reconnecting')", "the lost connection").await;
+    let board = ThreadedBoard::start(&addr.to_string(), &data);
+    wait_for(&b, "app.ws && app.ws.readyState === 1 && app.state && app.state.moves.length === 3 && !document.getElementById('message').textContent", "reconnected").await;
+    square(&b, "d3").await;
+    wait_moves(&a, 4).await;
+    wait_moves(&b, 4).await;
+
+    step("watcher and phone width");
+    b.goto(&watch).await.expect("watch link");
+    wait_moves(&b, 4).await;
+    assert_eq!(js(&b, "app.state.your_turn").await, false);
+    b.set_window_size(390, 844).await.expect("phone size");
+    b.refresh().await.expect("reload");
+    wait_moves(&b, 4).await;
+    let overflow = js(&b, "document.documentElement.scrollWidth <= window.innerWidth + 1").await;
+    assert_eq!(overflow, true, "no sideways scrolling at phone width");
+    let png = b.screenshot().await.expect("screenshot");
+    std::fs::write(docs_dir().join("phone.png"), png).expect("write");
+
+    a.close().await.expect("close a");
+    b.close().await.expect("close b");
+    board.stop();
+    let _ = std::fs::remove_dir_all(&root);
+    println!(
+        "browser tests: {:.1} s; page weight {} bytes",
+        started.elapsed().as_secs_f64(),
+        boardlab_web::page_weight()
+    );
+}
