@@ -351,6 +351,7 @@ function render() {
   if (o) turn = 'Game over';
   else if (st.your_turn) turn = `${st.names[tm]} to move (you)`;
   else if (seat.kind === 'engine') turn = `${st.names[tm]} to move (${seat.label})`;
+  else if (!st.seats[0].yours && !st.seats[1].yours) turn = `${st.names[tm]} to move (you are watching)`;
   else turn = `${st.names[tm]} to move (waiting for the other player)`;
   if (view.stones_per_turn === 2 && !o) turn += ': place two stones';
   $('turn').textContent = turn;

@@ -167,12 +167,18 @@ pub fn start_engines(app: &Shared) {
 /// The routes.
 pub fn router(app: Shared) -> Router {
     Router::new()
-        .route("/", get(|| async { page(INDEX_HTML, "text/html; charset=utf-8") }))
+        .route(
+            "/",
+            get(|| async { page(INDEX_HTML, "text/html; charset=utf-8") }),
+        )
         .route(
             "/app.js",
             get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }),
         )
-        .route("/app.css", get(|| async { page(APP_CSS, "text/css; charset=utf-8") }))
+        .route(
+            "/app.css",
+            get(|| async { page(APP_CSS, "text/css; charset=utf-8") }),
+        )
         .route("/api/games", get(list_games).post(create))
         .route(
             "/api/load",
@@ -182,7 +188,33 @@ pub fn router(app: Shared) -> Router {
         .route("/api/games/{id}/save", get(download))
         .route("/ws", get(socket))
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
+        .layer(axum::middleware::from_fn(same_origin))
         .with_state(app)
+}
+
+/// Refuses requests that another site's page makes from a visitor's browser (a POST that
+/// would create games, a WebSocket): their `Origin` is not this server. Requests without
+/// `Origin` (scripts, curl) pass.
+async fn same_origin(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let headers = req.headers();
+    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let changes = req.method() != axum::http::Method::GET || req.uri().path() == "/ws";
+    if let (true, Some(origin)) = (changes, origin) {
+        let same = host.is_some_and(|h| {
+            origin
+                .strip_prefix("http://")
+                .or_else(|| origin.strip_prefix("https://"))
+                == Some(h)
+        });
+        if !same {
+            return error(
+                StatusCode::FORBIDDEN,
+                "requests from another site's page are refused".into(),
+            );
+        }
+    }
+    next.run(req).await
 }
 
 fn page(body: &'static str, kind: &'static str) -> Response {
@@ -250,7 +282,14 @@ async fn create(
 ) -> Response {
     let Json(req) = match body {
         Ok(b) => b,
-        Err(e) => return error(e.status(), format!("bad request: {}", e.body_text())),
+        Err(e) => {
+            // Too large stays 413; anything else malformed is a plain 400.
+            let status = match e.status() {
+                StatusCode::PAYLOAD_TOO_LARGE => StatusCode::PAYLOAD_TOO_LARGE,
+                _ => StatusCode::BAD_REQUEST,
+            };
+            return error(status, format!("bad request: {}", e.body_text()));
+        }
     };
     let seats = match (seat_choice(&req.seats[0]), seat_choice(&req.seats[1])) {
         (Ok(a), Ok(b)) => [a, b],
@@ -336,7 +375,10 @@ async fn download(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Re
     };
     (
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
             (
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"{name}\""),

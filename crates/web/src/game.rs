@@ -117,6 +117,9 @@ pub trait Think: Send {
     fn think(self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Option<Answer>;
 }
 
+/// The engine jobs of an analysis: each position's ply and its job.
+pub type AnalysisJobs = Vec<(usize, Box<dyn Think>)>;
+
 /// One game, whatever the rules.
 pub trait WebGame: Send {
     /// The canonical spec string.
@@ -152,7 +155,7 @@ pub trait WebGame: Send {
     fn think_job(&self, level: Level, seed: u64) -> Box<dyn Think>;
     /// Snapshots of the positions after each of the first `plies` moves (0 the start),
     /// each an engine job of `ms` for the evaluation graph; finished positions skipped.
-    fn analysis_jobs(&self, ms: u64) -> Vec<(usize, Box<dyn Think>)>;
+    fn analysis_jobs(&self, ms: u64) -> AnalysisJobs;
 }
 
 struct Typed<P: ViewOf> {
@@ -267,9 +270,9 @@ impl<P: ViewOf> WebGame for Typed<P> {
             seed,
         })
     }
-    fn analysis_jobs(&self, ms: u64) -> Vec<(usize, Box<dyn Think>)> {
+    fn analysis_jobs(&self, ms: u64) -> AnalysisJobs {
         let mut pos = self.start.clone();
-        let mut jobs: Vec<(usize, Box<dyn Think>)> = Vec::new();
+        let mut jobs: AnalysisJobs = Vec::new();
         for ply in 0..=self.moves.len() {
             if pos.outcome().is_none() {
                 jobs.push((
@@ -389,8 +392,7 @@ pub fn create_game(spec: &str) -> Result<Box<dyn WebGame>, String> {
 /// A game replayed from the text of a save file; the error names the first bad line and
 /// its reason, as `play --load` does.
 pub fn load_game_text(text: &str) -> Result<Box<dyn WebGame>, String> {
-    let file =
-        savefile::SaveFile::parse::<std::fmt::Error>(text).map_err(|e| e.to_string())?;
+    let file = savefile::SaveFile::parse::<std::fmt::Error>(text).map_err(|e| e.to_string())?;
     let id = file.spec.id;
     engines::with_game!(id.as_str(), load_game(text)).map_err(|e| format!("line 2: {e}"))?
 }
@@ -440,7 +442,9 @@ mod tests {
         let text = "boardlab-save 1\ngame gomoku\nh8\nh8\n";
         let err = load_game_text(text).err().expect("refused");
         assert_eq!(err, "line 4: move 2 'h8': h8 is occupied");
-        let err = load_game_text("boardlab-save 1\ngame chess\n").err().expect("refused");
+        let err = load_game_text("boardlab-save 1\ngame chess\n")
+            .err()
+            .expect("refused");
         assert!(err.starts_with("line 2:") && err.contains("chess"), "{err}");
     }
 
@@ -454,7 +458,8 @@ mod tests {
                 .think(&mut |_| reports += 1)
                 .expect("a move");
             let mut g2 = create_game("fourshift").expect("game");
-            g2.play(&a.mv, &mut |_| Ok(())).expect("engine move is legal");
+            g2.play(&a.mv, &mut |_| Ok(()))
+                .expect("engine move is legal");
             assert_eq!(a.squares.len(), 1);
             if level == Level::Engine(30) {
                 assert!(reports > 0 && a.score.is_some() && a.depth > 0);

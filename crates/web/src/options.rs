@@ -35,9 +35,15 @@ pub struct OptionInfo {
 pub enum OptionKind {
     /// An integer from `min` to `max` (the bounds that do not depend on other keys) in
     /// steps of `step`.
-    Int { min: u32, max: u32, step: u32 },
+    Int {
+        min: u32,
+        max: u32,
+        step: u32,
+    },
     Bool,
-    Choice { values: Vec<&'static str> },
+    Choice {
+        values: Vec<&'static str>,
+    },
 }
 
 fn int(key: &'static str, min: u32, max: u32, step: u32, range: &'static str) -> Key {
@@ -141,8 +147,8 @@ mod tests {
         let games = games();
         assert_eq!(games.len(), engines::GAME_IDS.len());
         for g in &games {
-            let canonical = engines::with_game!(g.id, default_spec())
-                .unwrap_or_else(|e| panic!("{e}"));
+            let canonical =
+                engines::with_game!(g.id, default_spec()).unwrap_or_else(|e| panic!("{e}"));
             let params = GameSpec::parse(&canonical).expect("canonical spec").params;
             let keys: Vec<&str> = params.iter().map(|(k, _)| k.as_str()).collect();
             let table: Vec<&str> = g.options.iter().map(|o| o.key).collect();

@@ -24,7 +24,7 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::{
-    game::{Answer, Level, Progress, Think, WebGame, create_game, load_game_text},
+    game::{AnalysisJobs, Answer, Level, Progress, Think, WebGame, create_game, load_game_text},
     view::{BoardView, OutcomeView},
 };
 
@@ -362,7 +362,9 @@ impl Store {
     }
 
     fn hosted_mut(&mut self, id: u64) -> Result<&mut Hosted, String> {
-        self.games.get_mut(&id).ok_or_else(|| format!("no game {id}"))
+        self.games
+            .get_mut(&id)
+            .ok_or_else(|| format!("no game {id}"))
     }
 
     /// Ids of every game.
@@ -370,7 +372,11 @@ impl Store {
         self.games.keys().copied().collect()
     }
 
-    fn host(&mut self, game: Box<dyn WebGame>, choices: [SeatChoice; 2]) -> Result<Created, String> {
+    fn host(
+        &mut self,
+        game: Box<dyn WebGame>,
+        choices: [SeatChoice; 2],
+    ) -> Result<Created, String> {
         if self.games.len() >= self.max_games {
             return Err(format!("too many games (at most {})", self.max_games));
         }
@@ -676,7 +682,7 @@ impl Store {
     }
 
     /// Engine jobs for the evaluation graph of game `id`: one per position, `ms` each.
-    pub fn analysis_jobs(&self, id: u64, ms: u64) -> Result<Vec<(usize, Box<dyn Think>)>, String> {
+    pub fn analysis_jobs(&self, id: u64, ms: u64) -> Result<AnalysisJobs, String> {
         Ok(self.hosted(id)?.game.analysis_jobs(ms))
     }
 }
@@ -713,7 +719,7 @@ mod tests {
             .expect("create");
         let tok = c.tokens[0].clone().expect("human token");
         assert!(c.tokens[1].is_none());
-        let held = s.seats_of(c.id, &[tok.clone()]).expect("token");
+        let held = s.seats_of(c.id, std::slice::from_ref(&tok)).expect("token");
         assert_eq!(held, [true, false]);
         s.play(c.id, held, "e5").expect("move");
         drop(s);
@@ -722,14 +728,26 @@ mod tests {
         assert!(text.contains("# engine second 100"), "{text}");
         let (mut s, warnings) = Store::open(Some(&dir)).expect("reopen");
         assert!(warnings.is_empty(), "{warnings:?}");
-        assert_eq!(s.seats_of(c.id, &[tok.clone()]).expect("token"), held);
+        assert_eq!(
+            s.seats_of(c.id, std::slice::from_ref(&tok)).expect("token"),
+            held
+        );
         assert_eq!(s.state(c.id, held).expect("state").moves, vec!["e5"]);
         // The engine is to move: not this player's turn.
-        assert!(s.play(c.id, held, "a1").unwrap_err().contains("not your turn"));
+        assert!(
+            s.play(c.id, held, "a1")
+                .unwrap_err()
+                .contains("not your turn")
+        );
         s.resign(c.id, held).expect("resign");
         drop(s);
         let (s, _) = Store::open(Some(&dir)).expect("reopen");
-        let o = s.state(c.id, held).expect("state").view.outcome.expect("over");
+        let o = s
+            .state(c.id, held)
+            .expect("state")
+            .view
+            .outcome
+            .expect("over");
         assert_eq!(o.winner, Some(1));
         assert!(o.reason.contains("resigned"));
         // The download has no token.
@@ -743,9 +761,17 @@ mod tests {
         let c = s
             .create("fourshift", [SeatChoice::Human, SeatChoice::Human])
             .expect("create");
-        assert!(s.seats_of(c.id, &["0".repeat(32)]).unwrap_err().contains("wrong token"));
+        assert!(
+            s.seats_of(c.id, &["0".repeat(32)])
+                .unwrap_err()
+                .contains("wrong token")
+        );
         assert_eq!(s.seats_of(c.id, &[]).expect("watcher"), [false, false]);
-        assert!(s.play(c.id, [false, false], "c3").unwrap_err().contains("not your turn"));
+        assert!(
+            s.play(c.id, [false, false], "c3")
+                .unwrap_err()
+                .contains("not your turn")
+        );
     }
 
     #[test]

@@ -238,9 +238,7 @@ impl ViewOf for rules_clamp::ClampPosition {
             let victim = before.side_to_move().other();
             v.captured = g
                 .squares()
-                .filter(|&s| {
-                    before.piece_at(s) == Some(victim) && self.piece_at(s).is_none()
-                })
+                .filter(|&s| before.piece_at(s) == Some(victim) && self.piece_at(s).is_none())
                 .map(sq)
                 .collect();
         }
@@ -402,7 +400,11 @@ mod tests {
             })
         );
         assert_eq!(v.cells[4], None);
-        assert!(v.status.iter().any(|s| s.label == "in hand" && s.value.contains('4')));
+        assert!(
+            v.status
+                .iter()
+                .any(|s| s.label == "in hand" && s.value.contains('4'))
+        );
     }
 
     #[test]
@@ -415,7 +417,11 @@ mod tests {
         assert!(v.regions[0].squares.contains(&56));
         assert!(v.regions[1].squares.contains(&0));
         assert_eq!(v.last, vec![42, 26]);
-        assert!(v.status.iter().any(|s| s.label == "quiet moves" && s.value == "1 of 80"));
+        assert!(
+            v.status
+                .iter()
+                .any(|s| s.label == "quiet moves" && s.value == "1 of 80")
+        );
     }
 
     #[test]

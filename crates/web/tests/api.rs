@@ -30,12 +30,21 @@ async fn the_page_and_its_assets_are_served_from_the_binary() {
     assert!(js.contains("function drawBoard"));
     // No CDN: the only URL in the script is the SVG namespace.
     let js_urls = js.replace("'http://www.w3.org/2000/svg'", "");
-    assert!(!js_urls.contains("http://") && !js_urls.contains("https://"), "no CDN");
-    assert!(!html.contains("http://") && !html.contains("https://"), "no CDN");
+    assert!(
+        !js_urls.contains("http://") && !js_urls.contains("https://"),
+        "no CDN"
+    );
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "no CDN"
+    );
     let (status, css) = board.get("/app.css").await;
     assert_eq!(status, 200);
     assert!(css.contains("#board"));
-    assert_eq!(html.len() + js.len() + css.len(), boardlab_web::page_weight());
+    assert_eq!(
+        html.len() + js.len() + css.len(),
+        boardlab_web::page_weight()
+    );
     println!("page weight: {} bytes", boardlab_web::page_weight());
 }
 
@@ -57,7 +66,10 @@ async fn the_game_table_lists_every_game_and_key_with_ranges() {
     assert_eq!(gomoku["options"][0]["kind"]["min"], 5);
     assert_eq!(gomoku["options"][0]["kind"]["max"], 26);
     assert_eq!(gomoku["options"][0]["default"], "15");
-    assert_eq!(gomoku["options"][1]["kind"]["values"], json!(["freestyle", "exact5"]));
+    assert_eq!(
+        gomoku["options"][1]["kind"]["values"],
+        json!(["freestyle", "exact5"])
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -74,10 +86,21 @@ async fn every_game_is_played_over_the_websocket() {
         assert_eq!(state["game"], game);
         assert_eq!(state["your_turn"], true);
         let view = &state["view"];
-        let (w, h) = (view["width"].as_u64().expect("w"), view["height"].as_u64().expect("h"));
-        assert_eq!(view["cells"].as_array().expect("cells").len() as u64, w * h, "{game}");
+        let (w, h) = (
+            view["width"].as_u64().expect("w"),
+            view["height"].as_u64().expect("h"),
+        );
+        assert_eq!(
+            view["cells"].as_array().expect("cells").len() as u64,
+            w * h,
+            "{game}"
+        );
         let listed = !state["legal"].is_null();
-        assert_eq!(listed, matches!(game, "fourshift" | "clamp" | "amazons"), "{game}");
+        assert_eq!(
+            listed,
+            matches!(game, "fourshift" | "clamp" | "amazons"),
+            "{game}"
+        );
         let (good, bad, reason) = first_moves(game);
         if listed {
             let legal: Vec<&str> = state["legal"]
@@ -116,7 +139,10 @@ async fn every_game_is_played_over_the_websocket() {
         assert_eq!(status, 200, "{loaded}");
         let loaded: Value = serde_json::from_str(&loaded).expect("JSON");
         let (_, again) = board
-            .get(&format!("/api/games/{}", loaded["id"].as_u64().expect("id")))
+            .get(&format!(
+                "/api/games/{}",
+                loaded["id"].as_u64().expect("id")
+            ))
             .await;
         let again: Value = serde_json::from_str(&again).expect("JSON");
         assert_eq!(again["moves"], json!([good]), "{game}");
@@ -134,11 +160,26 @@ async fn every_game_is_played_over_the_websocket() {
 async fn bad_new_game_requests_are_refused_with_the_reason() {
     let board = Board::start(None).await;
     let cases = [
-        (json!({"spec": "gomoku:size=99", "seats": ["human", "human"]}), "size=99"),
-        (json!({"spec": "chess", "seats": ["human", "human"]}), "chess"),
-        (json!({"spec": "fourshift:k=9", "seats": ["human", "human"]}), "k"),
-        (json!({"spec": "gomoku", "seats": ["human", "engine:5"]}), "bad seat 'engine:5'"),
-        (json!({"spec": "gomoku", "seats": ["wizard", "human"]}), "bad seat 'wizard'"),
+        (
+            json!({"spec": "gomoku:size=99", "seats": ["human", "human"]}),
+            "size=99",
+        ),
+        (
+            json!({"spec": "chess", "seats": ["human", "human"]}),
+            "chess",
+        ),
+        (
+            json!({"spec": "fourshift:k=9", "seats": ["human", "human"]}),
+            "k",
+        ),
+        (
+            json!({"spec": "gomoku", "seats": ["human", "engine:5"]}),
+            "bad seat 'engine:5'",
+        ),
+        (
+            json!({"spec": "gomoku", "seats": ["wizard", "human"]}),
+            "bad seat 'wizard'",
+        ),
         (json!({"spec": "gomoku"}), "bad request"),
     ];
     for (body, needle) in cases {
@@ -147,6 +188,19 @@ async fn bad_new_game_requests_are_refused_with_the_reason() {
         let e = v["error"].as_str().expect("error");
         assert!(e.contains(needle), "{body}: {e}");
     }
+    // Another site's page cannot create games from a visitor's browser.
+    let (status, body) = board
+        .request_with(
+            "POST",
+            "/api/load",
+            &[
+                ("content-type", "text/plain"),
+                ("origin", "http://evil.example"),
+            ],
+            b"boardlab-save 1\ngame gomoku\n".to_vec(),
+        )
+        .await;
+    assert_eq!(status, 403, "{body}");
     let (status, _) = board
         .post_raw("/api/games", "application/json", b"{not json".to_vec())
         .await;
@@ -205,18 +259,29 @@ async fn files_from_play_selfplay_records_and_the_server_open() {
                    # game 2: random (first) vs engine (second): draw\n\
                    boardlab-save 1\ngame gomoku:size=15,rule=freestyle\na1\n\n";
     let (status, body) = board
-        .post_raw("/api/load?game=2", "text/plain", records.as_bytes().to_vec())
+        .post_raw(
+            "/api/load?game=2",
+            "text/plain",
+            records.as_bytes().to_vec(),
+        )
         .await;
     assert_eq!(status, 200, "{body}");
     let v: Value = serde_json::from_str(&body).expect("JSON");
-    assert_eq!((v["games_in_file"].as_u64(), v["game_in_file"].as_u64()), (Some(2), Some(2)));
+    assert_eq!(
+        (v["games_in_file"].as_u64(), v["game_in_file"].as_u64()),
+        (Some(2), Some(2))
+    );
     let (_, s) = board
         .get(&format!("/api/games/{}", v["id"].as_u64().expect("id")))
         .await;
     let s: Value = serde_json::from_str(&s).expect("JSON");
     assert_eq!(s["moves"], json!(["a1"]));
     let (status, body) = board
-        .post_raw("/api/load?game=3", "text/plain", records.as_bytes().to_vec())
+        .post_raw(
+            "/api/load?game=3",
+            "text/plain",
+            records.as_bytes().to_vec(),
+        )
         .await;
     assert_eq!(status, 400);
     assert!(body.contains("holds 2 games"), "{body}");
@@ -247,7 +312,10 @@ async fn the_engine_answers_with_live_progress_then_its_pv() {
     // A hint: the engine's move drawn on the board, for this page only.
     page.send(json!({"type": "hint"})).await;
     let hint = page.next_of("hint", 20).await;
-    assert_eq!(hint["answer"]["squares"].as_array().expect("squares").len(), 1);
+    assert_eq!(
+        hint["answer"]["squares"].as_array().expect("squares").len(),
+        1
+    );
     // The analysis covers every position of the game.
     page.play("h8").await;
     page.state_with(2, 20).await;
@@ -269,7 +337,11 @@ async fn two_players_and_a_watcher_see_each_others_moves() {
     let created = board.create("connect6:size=13", ["human", "human"]).await;
     let id = created["id"].as_u64().expect("id");
     let toks = tokens(&created);
-    let (mut a, mut b, mut w) = (board.socket().await, board.socket().await, board.socket().await);
+    let (mut a, mut b, mut w) = (
+        board.socket().await,
+        board.socket().await,
+        board.socket().await,
+    );
     let sa = a.open(id, &[&toks[0]]).await;
     assert_eq!(sa["seats"][0]["yours"], true);
     assert_eq!(sa["seats"][1]["yours"], false);
@@ -291,21 +363,31 @@ async fn two_players_and_a_watcher_see_each_others_moves() {
     let sw = w.state_with(2, 10).await;
     assert_eq!(sw["moves"], json!(["g7", "a1,h8"]));
     // The watcher cannot move, undo or resign.
-    for m in [json!({"type": "move", "move": "b2,b3"}), json!({"type": "undo"}), json!({"type": "resign"})] {
+    for m in [
+        json!({"type": "move", "move": "b2,b3"}),
+        json!({"type": "undo"}),
+        json!({"type": "resign"}),
+    ] {
         w.send(m).await;
         let e = w.next_of("error", 10).await;
         assert!(!e["message"].as_str().expect("m").is_empty());
     }
     // A wrong token opens nothing.
     let mut x = board.socket().await;
-    x.send(json!({"type": "open", "game": id, "tokens": ["f".repeat(32)]})).await;
+    x.send(json!({"type": "open", "game": id, "tokens": ["f".repeat(32)]}))
+        .await;
     let e = x.next_of("error", 10).await;
     assert_eq!(e["message"], format!("wrong token for game {id}"));
     // Resign: the other player wins, and everyone sees it.
     b.send(json!({"type": "resign"})).await;
     let s = a.next_of("state", 10).await;
     assert_eq!(s["view"]["outcome"]["winner"], 0);
-    assert!(s["view"]["outcome"]["reason"].as_str().expect("r").contains("resigned"));
+    assert!(
+        s["view"]["outcome"]["reason"]
+            .as_str()
+            .expect("r")
+            .contains("resigned")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -328,7 +410,10 @@ async fn malformed_messages_get_an_error_and_change_nothing() {
     ] {
         page.send_text(bad).await;
         let e = page.next_of("error", 10).await;
-        assert!(e["message"].as_str().expect("m").starts_with("bad message"), "{bad}: {e}");
+        assert!(
+            e["message"].as_str().expect("m").starts_with("bad message"),
+            "{bad}: {e}"
+        );
     }
     page.play(&"c".repeat(100)).await;
     let e = page.next_of("error", 10).await;
@@ -337,7 +422,8 @@ async fn malformed_messages_get_an_error_and_change_nothing() {
     let shown: Value = serde_json::from_str(&shown).expect("JSON");
     assert_eq!(shown["moves"], json!([]));
     // A message over the limit closes that socket; the server goes on.
-    page.send_text(&"x".repeat(boardlab_web::app::MAX_MESSAGE_BYTES + 10)).await;
+    page.send_text(&"x".repeat(boardlab_web::app::MAX_MESSAGE_BYTES + 10))
+        .await;
     let closed = tokio::time::timeout(std::time::Duration::from_secs(10), async {
         use futures_util::StreamExt;
         loop {

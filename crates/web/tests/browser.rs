@@ -73,7 +73,10 @@ async fn wait_for(c: &Client, expr: &str, what: &str) {
         if Instant::now() > deadline {
             let msg = js(c, "document.getElementById('message').textContent").await;
             if let Ok(png) = c.screenshot().await {
-                let _ = std::fs::write(std::env::temp_dir().join("boardlab-browser-failure.png"), png);
+                let _ = std::fs::write(
+                    std::env::temp_dir().join("boardlab-browser-failure.png"),
+                    png,
+                );
             }
             let dump = js(c, "JSON.stringify({hash: location.hash, sel: app.sel, your: app.state && app.state.your_turn, moves: app.state && app.state.moves})").await;
             eprintln!("page: {dump}");
@@ -124,7 +127,10 @@ async fn move_count(c: &Client) -> usize {
 async fn wait_moves(c: &Client, n: usize) {
     wait_for(
         c,
-        &format!("document.querySelectorAll('#moves li').length === {}", n + 1),
+        &format!(
+            "document.querySelectorAll('#moves li').length === {}",
+            n + 1
+        ),
         &format!("{n} moves in the list"),
     )
     .await;
@@ -133,7 +139,12 @@ async fn wait_moves(c: &Client, n: usize) {
 /// Starts a game from the new-game form.
 async fn new_game(c: &Client, base: &str, game: &str, options: &[(&str, &str)], seats: [&str; 2]) {
     c.goto(base).await.expect("page");
-    wait_for(c, "document.querySelectorAll('#game-select option').length > 0", "the game table").await;
+    wait_for(
+        c,
+        "document.querySelectorAll('#game-select option').length > 0",
+        "the game table",
+    )
+    .await;
     click(c, "#new-btn").await;
     c.find(Locator::Css("#game-select"))
         .await
@@ -142,7 +153,10 @@ async fn new_game(c: &Client, base: &str, game: &str, options: &[(&str, &str)], 
         .await
         .expect("game");
     for (key, value) in options {
-        let input = c.find(Locator::Css(&format!("#opt-{key}"))).await.expect("option");
+        let input = c
+            .find(Locator::Css(&format!("#opt-{key}")))
+            .await
+            .expect("option");
         input.clear().await.expect("clear");
         input.send_keys(value).await.expect("type");
     }
@@ -158,7 +172,10 @@ async fn new_game(c: &Client, base: &str, game: &str, options: &[(&str, &str)], 
     click(c, "#start").await;
     wait_for(
         c,
-        &format!("location.href !== {} && app.state && !document.getElementById('play').hidden", json!(before)),
+        &format!(
+            "location.href !== {} && app.state && !document.getElementById('play').hidden",
+            json!(before)
+        ),
         "the new game",
     )
     .await;
@@ -189,31 +206,62 @@ async fn fourshift_by_clicks(c: &Client, base: &str) {
         if i == 2 {
             // White clicks Black's a1: the rules' reason, nothing changes.
             square(c, "a1").await;
-            wait_for(c, "document.getElementById('message').textContent.includes('a1 is occupied')", "the reason").await;
+            wait_for(
+                c,
+                "document.getElementById('message').textContent.includes('a1 is occupied')",
+                "the reason",
+            )
+            .await;
             assert_eq!(move_count(c).await, 3);
         }
     }
     assert!(text_of(c, "#status").await.contains("phase: moving"));
     // The shift: the piece, its legal targets shown, then the target.
     square(c, "d2").await;
-    wait_for(c, "document.querySelector(\"circle[data-target='d1']\")", "d1 as a target").await;
+    wait_for(
+        c,
+        "document.querySelector(\"circle[data-target='d1']\")",
+        "d1 as a target",
+    )
+    .await;
     let targets = js(c, "[...document.querySelectorAll('circle[data-target]')].map(e => e.dataset.target).sort().join(' ')").await;
     assert_eq!(targets, "c2 d1 d3 e2");
     square(c, "d1").await;
     wait_moves(c, 17).await;
-    wait_for(c, "!document.getElementById('banner').hidden", "the winner banner").await;
+    wait_for(
+        c,
+        "!document.getElementById('banner').hidden",
+        "the winner banner",
+    )
+    .await;
     let banner = text_of(c, "#banner").await;
     assert!(banner.starts_with("Black wins"), "{banner}");
-    assert!(banner.contains("four in a row") || banner.contains("a1"), "{banner}");
-    assert_eq!(js(c, "document.querySelectorAll('#board .winline').length").await, 1);
+    assert!(
+        banner.contains("four in a row") || banner.contains("a1"),
+        "{banner}"
+    );
+    assert_eq!(
+        js(c, "document.querySelectorAll('#board .winline').length").await,
+        1
+    );
     screenshot(c, "fourshift").await;
     // Undo back to the start (two people here: one move each time).
     for n in (0..17).rev() {
         click(c, "#undo-btn").await;
         wait_moves(c, n).await;
     }
-    assert_eq!(js(c, "document.querySelectorAll('#board circle[data-piece]').length").await, 0);
-    assert_eq!(js(c, "document.getElementById('undo-btn').disabled").await, true);
+    assert_eq!(
+        js(
+            c,
+            "document.querySelectorAll('#board circle[data-piece]').length"
+        )
+        .await,
+        0
+    );
+    assert_eq!(
+        js(c, "document.getElementById('undo-btn').disabled").await,
+        true
+    );
     // Redo brings the first move back.
     click(c, "#redo-btn").await;
     wait_moves(c, 1).await;
@@ -224,26 +272,51 @@ async fn fourshift_by_clicks(c: &Client, base: &str) {
 async fn amazons_three_clicks(c: &Client, base: &str) {
     new_game(c, base, "amazons", &[], ["human", "human"]).await;
     square(c, "d1").await;
-    wait_for(c, "document.querySelector(\"circle[data-target='d7']\")", "queen targets").await;
+    wait_for(
+        c,
+        "document.querySelector(\"circle[data-target='d7']\")",
+        "queen targets",
+    )
+    .await;
     square(c, "d1").await;
-    wait_for(c, "app.sel.length === 0 && !document.querySelector(\"circle[data-target='d7']\")", "backed out").await;
+    wait_for(
+        c,
+        "app.sel.length === 0 && !document.querySelector(\"circle[data-target='d7']\")",
+        "backed out",
+    )
+    .await;
     square(c, "g1").await;
     square(c, "g5").await;
     wait_for(c, "app.sel.length === 2", "the arrow stage").await;
-    c.find(Locator::Css("#board")).await.expect("board").send_keys("\u{e00c}").await.expect("Escape");
+    c.find(Locator::Css("#board"))
+        .await
+        .expect("board")
+        .send_keys("\u{e00c}")
+        .await
+        .expect("Escape");
     wait_for(c, "app.sel.length === 1", "Escape backs out one stage").await;
     square(c, "g1").await;
     wait_for(c, "app.sel.length === 0", "backed out").await;
     square(c, "d1").await;
     square(c, "d7").await;
-    wait_for(c, "document.querySelector(\"circle[data-target='g7']\")", "arrow targets").await;
+    wait_for(
+        c,
+        "document.querySelector(\"circle[data-target='g7']\")",
+        "arrow targets",
+    )
+    .await;
     square(c, "g7").await;
     wait_moves(c, 1).await;
     assert_eq!(text_of(c, "#moves li:nth-child(2)").await, "1. d1-d7/g7");
     // A blocked queen: the rules' reason.
     square(c, "d10").await;
     square(c, "d6").await;
-    wait_for(c, "document.getElementById('message').textContent.includes('in the way')", "the reason").await;
+    wait_for(
+        c,
+        "document.getElementById('message').textContent.includes('in the way')",
+        "the reason",
+    )
+    .await;
     assert_eq!(move_count(c).await, 1);
     screenshot(c, "amazons").await;
 }
@@ -273,12 +346,22 @@ async fn gomoku_engine_save_load(c: &Client, base: &str, downloads: &Path) {
     new_game(c, base, "gomoku", &[], ["human", "engine:100"]).await;
     square(c, "h8").await;
     wait_moves(c, 2).await;
-    wait_for(c, "document.getElementById('engine').textContent.includes('played')", "the engine's PV").await;
+    wait_for(
+        c,
+        "document.getElementById('engine').textContent.includes('played')",
+        "the engine's PV",
+    )
+    .await;
     assert!(text_of(c, "#engine").await.contains("pv "));
     square(c, "a1").await;
     wait_moves(c, 4).await;
     click(c, "#hint-btn").await;
-    wait_for(c, "document.querySelector('#board .hint')", "the hint on the board").await;
+    wait_for(
+        c,
+        "document.querySelector('#board .hint')",
+        "the hint on the board",
+    )
+    .await;
     screenshot(c, "gomoku").await;
     let moves = js(c, "app.state.moves.join(' ')").await;
     // Save: the browser downloads the save file.
@@ -293,7 +376,11 @@ async fn gomoku_engine_save_load(c: &Client, base: &str, downloads: &Path) {
         if let Some(p) = found {
             break p;
         }
-        assert!(Instant::now() < deadline, "no download in {}", downloads.display());
+        assert!(
+            Instant::now() < deadline,
+            "no download in {}",
+            downloads.display()
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     let text = std::fs::read_to_string(&saved).expect("saved file");
@@ -306,7 +393,12 @@ async fn gomoku_engine_save_load(c: &Client, base: &str, downloads: &Path) {
         .send_keys(&saved.display().to_string())
         .await
         .expect("upload");
-    wait_for(c, &format!("app.game !== {id} && app.state && app.state.id !== {id}"), "the loaded game").await;
+    wait_for(
+        c,
+        &format!("app.game !== {id} && app.state && app.state.id !== {id}"),
+        "the loaded game",
+    )
+    .await;
     assert_eq!(js(c, "app.state.moves.join(' ')").await, moves);
     // A bad file: the first bad line and its reason, nothing loaded.
     let bad = downloads.join("bad.txt");
@@ -318,7 +410,12 @@ async fn gomoku_engine_save_load(c: &Client, base: &str, downloads: &Path) {
         .send_keys(&bad.display().to_string())
         .await
         .expect("upload");
-    wait_for(c, "document.getElementById('message').textContent.includes('line 4')", "the bad line").await;
+    wait_for(
+        c,
+        "document.getElementById('message').textContent.includes('line 4')",
+        "the bad line",
+    )
+    .await;
     assert!(text_of(c, "#message").await.contains("h8 is occupied"));
     assert_eq!(js(c, "app.game").await, id);
 }
@@ -326,9 +423,17 @@ async fn gomoku_engine_save_load(c: &Client, base: &str, downloads: &Path) {
 /// Clamp: drop zones shaded; a step by clicks.
 async fn clamp_step(c: &Client, base: &str) {
     new_game(c, base, "clamp", &[], ["human", "human"]).await;
-    assert_eq!(js(c, "document.querySelectorAll('#board .zone0').length").await, 24);
+    assert_eq!(
+        js(c, "document.querySelectorAll('#board .zone0').length").await,
+        24
+    );
     square(c, "c6").await;
-    wait_for(c, "document.querySelector(\"circle[data-target='c4']\")", "step targets").await;
+    wait_for(
+        c,
+        "document.querySelector(\"circle[data-target='c4']\")",
+        "step targets",
+    )
+    .await;
     square(c, "c4").await;
     wait_moves(c, 1).await;
     square(c, "d3").await;
@@ -340,22 +445,47 @@ async fn clamp_step(c: &Client, base: &str) {
 /// The form checks ranges on the page and shows the server's refusal.
 async fn new_game_form_errors(c: &Client, base: &str) {
     c.goto(base).await.expect("page");
-    wait_for(c, "document.querySelectorAll('#game-select option').length > 0", "the game table").await;
+    wait_for(
+        c,
+        "document.querySelectorAll('#game-select option').length > 0",
+        "the game table",
+    )
+    .await;
     click(c, "#new-btn").await;
-    c.find(Locator::Css("#game-select")).await.expect("select").select_by_value("gomoku").await.expect("gomoku");
+    c.find(Locator::Css("#game-select"))
+        .await
+        .expect("select")
+        .select_by_value("gomoku")
+        .await
+        .expect("gomoku");
     let size = c.find(Locator::Css("#opt-size")).await.expect("size");
     assert!(text_of(c, "#options").await.contains("5 to 26"));
     size.clear().await.expect("clear");
     size.send_keys("40").await.expect("type");
     click(c, "#start").await;
-    wait_for(c, "document.getElementById('setup-error').textContent.includes('out of range')", "the range error").await;
-    c.find(Locator::Css("#game-select")).await.expect("select").select_by_value("fourshift").await.expect("fourshift");
+    wait_for(
+        c,
+        "document.getElementById('setup-error').textContent.includes('out of range')",
+        "the range error",
+    )
+    .await;
+    c.find(Locator::Css("#game-select"))
+        .await
+        .expect("select")
+        .select_by_value("fourshift")
+        .await
+        .expect("fourshift");
     let k = c.find(Locator::Css("#opt-k")).await.expect("k");
     k.clear().await.expect("clear");
     k.send_keys("9").await.expect("type");
     click(c, "#start").await;
     // k=9 passes the page's static bound (2 to 26) but not the rules (k <= size=6).
-    wait_for(c, "document.getElementById('setup-error').textContent.includes('at most size=6')", "the server's error").await;
+    wait_for(
+        c,
+        "document.getElementById('setup-error').textContent.includes('at most size=6')",
+        "the server's error",
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -397,7 +527,12 @@ async fn the_board_in_a_real_browser() {
     assert!(!watch.contains("t="), "no token in the watch link: {watch}");
     let b = browser(&profile_b, &downloads_b).await;
     b.goto(&link).await.expect("seat link");
-    wait_for(&b, "app.state && app.state.seats[1].yours", "the second seat").await;
+    wait_for(
+        &b,
+        "app.state && app.state.seats[1].yours",
+        "the second seat",
+    )
+    .await;
     square(&a, "c3").await;
     wait_moves(&b, 1).await;
     square(&b, "d4").await;
@@ -413,7 +548,12 @@ async fn the_board_in_a_real_browser() {
 
     step("restart the server mid-game");
     board.stop();
-    wait_for(&a, "document.getElementById('message').textContent.includes('reconnecting')", "the lost connection").await;
+    wait_for(
+        &a,
+        "document.getElementById('message').textContent.includes('reconnecting')",
+        "the lost connection",
+    )
+    .await;
     let board = ThreadedBoard::start(&addr.to_string(), &data);
     wait_for(&b, "app.ws && app.ws.readyState === 1 && app.state && app.state.moves.length === 3 && !document.getElementById('message').textContent", "reconnected").await;
     square(&b, "d3").await;
@@ -422,12 +562,16 @@ async fn the_board_in_a_real_browser() {
 
     step("watcher and phone width");
     b.goto(&watch).await.expect("watch link");
-    wait_moves(&b, 4).await;
-    assert_eq!(js(&b, "app.state.your_turn").await, false);
+    wait_for(&b, "app.state && app.tokens.length === 0 && app.state.moves.length === 4", "the watched game").await;
+    assert_eq!(js(&b, "app.state.your_turn || app.state.seats[1].yours").await, false);
     b.set_window_size(390, 844).await.expect("phone size");
     b.refresh().await.expect("reload");
     wait_moves(&b, 4).await;
-    let overflow = js(&b, "document.documentElement.scrollWidth <= window.innerWidth + 1").await;
+    let overflow = js(
+        &b,
+        "document.documentElement.scrollWidth <= window.innerWidth + 1",
+    )
+    .await;
     assert_eq!(overflow, true, "no sideways scrolling at phone width");
     let png = b.screenshot().await.expect("screenshot");
     std::fs::write(docs_dir().join("phone.png"), png).expect("write");

@@ -57,7 +57,12 @@ impl Board {
     /// `POST path` with a JSON body.
     pub async fn post_json(&self, path: &str, body: &Value) -> (u16, Value) {
         let (status, text) = self
-            .request("POST", path, "application/json", body.to_string().into_bytes())
+            .request(
+                "POST",
+                path,
+                "application/json",
+                body.to_string().into_bytes(),
+            )
             .await;
         (status, serde_json::from_str(&text).expect("JSON reply"))
     }
@@ -68,24 +73,35 @@ impl Board {
     }
 
     async fn request(&self, method: &str, path: &str, kind: &str, body: Vec<u8>) -> (u16, String) {
+        let headers: Vec<(&str, &str)> = if kind.is_empty() {
+            Vec::new()
+        } else {
+            vec![("content-type", kind)]
+        };
+        self.request_with(method, path, &headers, body).await
+    }
+
+    /// A request with these headers: status and body.
+    pub async fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Vec<u8>,
+    ) -> (u16, String) {
         let client = Client::builder(TokioExecutor::new()).build_http::<Full<axum::body::Bytes>>();
         let mut req = axum::http::Request::builder()
             .method(method)
             .uri(self.url(path));
-        if !kind.is_empty() {
-            req = req.header("content-type", kind);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
         }
         let req = req
             .body(Full::new(axum::body::Bytes::from(body)))
             .expect("request");
         let resp = client.request(req).await.expect("HTTP answer");
         let status = resp.status().as_u16();
-        let bytes = resp
-            .into_body()
-            .collect()
-            .await
-            .expect("body")
-            .to_bytes();
+        let bytes = resp.into_body().collect().await.expect("body").to_bytes();
         (status, String::from_utf8_lossy(&bytes).into_owned())
     }
 
@@ -167,10 +183,7 @@ impl Page {
 
 /// A fresh temporary directory.
 pub fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "boardlab-web-test-{name}-{}",
-        std::process::id()
-    ));
+    let d = std::env::temp_dir().join(format!("boardlab-web-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
 }
@@ -208,7 +221,9 @@ impl ThreadedBoard {
                 let (store, warnings) = Store::open(Some(&data)).expect("store opens");
                 assert!(warnings.is_empty(), "{warnings:?}");
                 let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
-                addr_tx.send(listener.local_addr().expect("addr")).expect("send addr");
+                addr_tx
+                    .send(listener.local_addr().expect("addr"))
+                    .expect("send addr");
                 tokio::select! {
                     r = boardlab_web::serve(listener, App::new(store)) => r.expect("serve"),
                     _ = stop_rx => {}
