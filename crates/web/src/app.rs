@@ -27,7 +27,6 @@
 //! async executor's threads.
 
 use std::{
-    net::SocketAddr,
     path::Path,
     sync::{
         Arc, Mutex, MutexGuard,
@@ -644,11 +643,7 @@ async fn handle(
 /// Serves the board on `listener` until the process ends.
 pub async fn serve(listener: tokio::net::TcpListener, app: Shared) -> std::io::Result<()> {
     start_engines(&app);
-    axum::serve(
-        listener,
-        router(app).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .await
+    axum::serve(crate::listener::BoundedListener::new(listener), router(app)).await
 }
 
 /// `boardlab web`: binds `listen`, restores the games in `data`, prints the URL, opens a

@@ -8,12 +8,14 @@
 //! - [`options`]: the game table for the new-game form (every spec key and its range);
 //! - [`game`]: one game behind a trait object, and its engine jobs;
 //! - [`store`]: the hosted games with their seats, in the game server's save files;
-//! - [`app`]: the HTTP/JSON API, the WebSockets and the engine pool ([`app::run`]).
+//! - [`app`]: the HTTP/JSON API, the WebSockets and the engine pool ([`app::run`]);
+//! - [`listener`]: the TCP listener with a bound on open connections.
 //!
 //! The user guide is `docs/web.md`.
 
 pub mod app;
 pub mod game;
+pub mod listener;
 pub mod options;
 pub mod store;
 pub mod view;

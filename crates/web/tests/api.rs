@@ -490,3 +490,35 @@ async fn an_engine_whose_turn_it_is_moves_after_a_restart() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_beyond_the_bound_wait_until_one_closes() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let board = Board::start(None).await;
+    let mut held = Vec::new();
+    for _ in 0..boardlab_web::listener::MAX_HTTP_CONNECTIONS {
+        held.push(
+            tokio::net::TcpStream::connect(board.addr)
+                .await
+                .expect("connect"),
+        );
+    }
+    let ask = |addr| async move {
+        let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        s.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .await
+            .expect("write");
+        let mut reply = Vec::new();
+        s.read_to_end(&mut reply).await.expect("read");
+        String::from_utf8_lossy(&reply).into_owned()
+    };
+    let waiting = tokio::spawn(ask(board.addr));
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert!(!waiting.is_finished(), "served beyond the bound");
+    held.pop();
+    let reply = tokio::time::timeout(std::time::Duration::from_secs(10), waiting)
+        .await
+        .expect("served once a slot is free")
+        .expect("task");
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+}

@@ -562,8 +562,16 @@ async fn the_board_in_a_real_browser() {
 
     step("watcher and phone width");
     b.goto(&watch).await.expect("watch link");
-    wait_for(&b, "app.state && app.tokens.length === 0 && app.state.moves.length === 4", "the watched game").await;
-    assert_eq!(js(&b, "app.state.your_turn || app.state.seats[1].yours").await, false);
+    wait_for(
+        &b,
+        "app.state && app.tokens.length === 0 && app.state.moves.length === 4",
+        "the watched game",
+    )
+    .await;
+    assert_eq!(
+        js(&b, "app.state.your_turn || app.state.seats[1].yours").await,
+        false
+    );
     b.set_window_size(390, 844).await.expect("phone size");
     b.refresh().await.expect("reload");
     wait_moves(&b, 4).await;
