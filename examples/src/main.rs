@@ -51,11 +51,16 @@ struct ThinkArgs {
 
 impl ThinkArgs {
     fn think(&self, default: Think) -> Think {
+        self.given().unwrap_or(default)
+    }
+
+    /// The budget given on the command line, if any.
+    fn given(&self) -> Option<Think> {
         match (self.depth, self.time, self.nodes) {
-            (Some(d), _, _) => Think::Depth(d),
-            (_, Some(t), _) => Think::Time(t),
-            (_, _, Some(n)) => Think::Nodes(n),
-            _ => default,
+            (Some(d), _, _) => Some(Think::Depth(d)),
+            (_, Some(t), _) => Some(Think::Time(t)),
+            (_, _, Some(n)) => Some(Think::Nodes(n)),
+            _ => None,
         }
     }
 }
@@ -158,13 +163,24 @@ enum Command {
         /// The server's HOST:PORT.
         addr: String,
     },
-    /// Play in the terminal against the engine (or another person): moves, undo, save, hint.
+    /// Play in the terminal against the computer (or another person): moves, undo, save,
+    /// hint, rules.
     Play {
-        /// Game spec, e.g. `gomoku` or `fourshift:pieces=6`.
-        spec: String,
+        /// Game spec, e.g. `gomoku` or `fourshift:pieces=6` (optional with --load: the file
+        /// names its game).
+        #[arg(required_unless_present = "load")]
+        spec: Option<String>,
         /// Which sides people play: first, second, both or none.
         #[arg(long, default_value = "first")]
         human: ::play::Humans,
+        /// The computer's strength: 1 random moves, 2 the article's simple AI, 3-5 the engine
+        /// at 0.1 s, 1 s, 5 s a move (default 4).
+        #[arg(long, conflicts_with = "opponent", value_parser = clap::value_parser!(u8).range(1..=5))]
+        level: Option<u8>,
+        /// The computer player by name (engine, baseline or random), thinking as --time or
+        /// --depth say.
+        #[arg(long)]
+        opponent: Option<AgentKind>,
         #[command(flatten)]
         think: ThinkArgs,
         /// Continue a saved game.
@@ -173,9 +189,13 @@ enum Command {
         /// No ANSI colours (also off with NO_COLOR set or when stdout is not a terminal).
         #[arg(long)]
         no_color: bool,
-        /// Seed for the engine's tie-breaks.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// Seed for the computer's choices among equal moves (default: a new one each game,
+        /// printed so the game can be replayed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Show every search iteration (depth, score, nodes, principal variation).
+        #[arg(long)]
+        verbose: bool,
     },
     /// Self-play tournament: games in parallel, colour-swapped pairs, balance statistics.
     Selfplay {
@@ -227,8 +247,11 @@ enum Command {
     },
     /// Step through a saved game: Enter = next move, b = back, a number = jump.
     Replay {
-        /// A save file.
+        /// A save file, or a records file of several games (`selfplay --records`).
         file: String,
+        /// Which game of a records file (1 = the first); a file of several games lists them.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        game: Option<u64>,
         /// No ANSI colours.
         #[arg(long)]
         no_color: bool,
@@ -305,20 +328,29 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Play {
             spec,
             human,
+            level,
+            opponent,
             think,
             load,
             no_color,
             seed,
-        } => {
-            let id = setup::game_id(&spec)?;
-            let think = think.think(Think::Time(1000));
-            let load = load.as_deref();
-            with_game!(
-                id.as_str(),
-                run_play(&spec, human, think, load, no_color, seed)
-            )?
-        }
-        Command::Replay { file, no_color } => play_cmd::run_replay_file(&file, no_color),
+            verbose,
+        } => play_cmd::run(play_cmd::PlayArgs {
+            spec,
+            humans: human,
+            think: think.given(),
+            opponent,
+            level,
+            load,
+            no_color,
+            seed,
+            verbose,
+        }),
+        Command::Replay {
+            file,
+            game,
+            no_color,
+        } => play_cmd::run_replay_file(&file, game.map(|g| g as usize), no_color),
         Command::Selfplay {
             spec,
             games,
@@ -357,7 +389,23 @@ fn run(cli: Cli) -> Result<(), CliError> {
 }
 
 use commands::{run_analyze, run_match, run_perft, run_show};
-use play_cmd::run_play;
+
+/// A clap error as people need it: the error with what it names (a missing argument's
+/// name), and the usage line, without the blank lines and the `--help` pointer.
+fn usage_error(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.trim().is_empty() || line.starts_with("For more information") {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if out.is_empty() {
+        out.push_str("error: bad arguments\n");
+    }
+    out
+}
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -371,8 +419,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
         Err(e) => {
-            let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            eprint!("{}", usage_error(&e.to_string()));
             return ExitCode::from(2);
         }
     };

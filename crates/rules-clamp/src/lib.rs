@@ -116,6 +116,7 @@ mod moves;
 mod position;
 mod position_string;
 mod tables;
+mod view;
 
 pub use config::{ClampConfig, KEYS};
 pub use moves::{Move, MoveError, Undo};

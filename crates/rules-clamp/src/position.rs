@@ -4,7 +4,7 @@ use std::fmt;
 
 use board_core::{
     BitSet, Bitboard64, Bitboard128, BoardSet, Geometry, NotationError, Outcome, Player, Position,
-    PositionStringError, ShiftSet, Square, diagram,
+    PositionStringError, ShiftSet, Square,
 };
 
 use crate::{
@@ -588,11 +588,7 @@ impl Position for ClampPosition {
     }
 
     fn diagram(&self) -> String {
-        diagram::render(self.geometry, |sq| match self.piece_at(sq) {
-            Some(Player::First) => 'X',
-            Some(Player::Second) => 'O',
-            None => '.',
-        })
+        board_core::view::diagram(self)
     }
 
     fn player_name(&self, player: Player) -> &'static str {

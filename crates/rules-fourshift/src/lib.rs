@@ -121,6 +121,7 @@ mod config;
 mod moves;
 mod notation;
 mod position;
+mod view;
 
 pub use board_core::Player;
 pub use config::{FourshiftConfig, KEYS, MAX_MAX_PLIES, MIN_K, SIZE_RANGE};

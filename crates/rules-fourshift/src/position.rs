@@ -4,7 +4,7 @@ use std::{fmt, sync::OnceLock};
 
 use board_core::{
     Bitboard64, BoardSet, Coord, Direction, Geometry, NotationError, Outcome, Player, Position,
-    PositionStringError, Square, SquareSet, diagram, zobrist,
+    PositionStringError, Square, SquareSet, zobrist,
 };
 
 use crate::{
@@ -627,9 +627,7 @@ impl Position for Fourshift {
     }
 
     fn diagram(&self) -> String {
-        diagram::render(self.geometry, |sq| {
-            self.piece_at(sq).map_or('.', |p| PIECE_CHARS[p.index()])
-        })
+        board_core::view::diagram(self)
     }
 
     fn player_name(&self, player: Player) -> &'static str {

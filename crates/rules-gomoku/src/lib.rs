@@ -122,6 +122,7 @@ mod fives;
 mod moves;
 mod position;
 mod position_string;
+mod view;
 
 pub use board_core::lines::LineView;
 pub use config::{GomokuConfig, Rule};

@@ -4,7 +4,7 @@ use std::fmt;
 
 use board_core::{
     BoardSet, Direction, Geometry, NotationError, Outcome, Player, Position, PositionStringError,
-    Square, SquareSet, Zobrist, diagram,
+    Square, SquareSet, Zobrist,
     lines::{self, LINE_SLOTS, LineView, Slot, axis_of, run_at, run_down, run_up},
     zobrist,
 };
@@ -569,11 +569,7 @@ impl Position for GomokuPosition {
     }
 
     fn diagram(&self) -> String {
-        diagram::render(self.geometry, |sq| match self.stone_at(sq) {
-            Some(Player::First) => 'x',
-            Some(Player::Second) => 'o',
-            None => '.',
-        })
+        board_core::view::diagram(self)
     }
 
     fn player_name(&self, player: Player) -> &'static str {
