@@ -50,8 +50,8 @@ pub fn run_show<P: Position>(spec: &str, moves: &str) -> Result<(), CliError> {
     outln!("to move: {}", pos.player_name(pos.side_to_move()));
     outln!("ply: {}", pos.ply());
     outln!("hash: {:016x}", pos.hash());
-    match pos.outcome_reason() {
-        Some(reason) => outln!("result: {reason}"),
+    match pos.outcome() {
+        Some(_) => outln!("result: {}", ::play::render::result(&pos)),
         None => outln!("result: ongoing"),
     }
     Ok(())

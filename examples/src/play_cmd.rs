@@ -96,7 +96,9 @@ fn run_play<P: EngineGame + View>(
         .think
         .or(level_ms.map(Think::Time))
         .unwrap_or(Think::Time(1_000));
-    let seed = args.seed.unwrap_or_else(|| u64::from(rand::random::<u32>()));
+    let seed = args
+        .seed
+        .unwrap_or_else(|| u64::from(rand::random::<u32>()));
     let engine = EngineArgs {
         hash_mb: 64,
         threads: 1,

@@ -182,7 +182,7 @@ fn clamp_scripted_game() {
         "clamp:quiet_limit=4,adjudicate=true",
         &[("c3-c4", "c3 is not your piece"), ("c6", "c6 is occupied")],
         &["d7", "c3 c4", "e7", "c4-c3"],
-        "4 half-moves without a capture: Black wins on adjudication, 6 pieces to 4",
+        "Black wins: 4 half-moves without a capture: Black wins on adjudication, 6 pieces to 4",
     );
 }
 
@@ -268,8 +268,8 @@ fn human_against_engine_with_undo_and_hint() {
     // Undo took back the engine's reply and the human's move.
     assert!(out.stdout.contains("Took back to move 1."));
     assert!(out.stdout.contains("error: nothing to undo"));
-    // The engine's progress goes to stderr.
-    assert!(out.stderr.contains("thinking: depth 1"), "{}", out.stderr);
+    // Thinking is silent on a pipe: no search lines, no evaluation.
+    assert!(!out.stderr.contains("thinking"), "{}", out.stderr);
     // Engine first: it moves at once, and undo cannot take its first move back for good.
     let out = run(
         &dir,
@@ -314,7 +314,7 @@ fn bad_arguments_and_files_are_reported() {
     assert!(out.stdout.contains("error: save needs a file name"));
     assert!(
         out.stdout
-            .contains("  undo         take back to your previous turn")
+            .contains("  undo, u      take back to your previous turn")
     );
     assert!(out.stdout.contains("New game."));
     assert!(out.stdout.contains("error: nothing to undo"));

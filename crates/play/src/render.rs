@@ -158,7 +158,6 @@ pub fn result<P: Position>(pos: &P) -> String {
 
 /// The game-specific part of the status line, from the view's typed items.
 pub fn details<V: View>(pos: &V) -> Vec<String> {
-    let name = |p: Player| pos.player_name(p);
     let items = pos.status();
     let mut parts = Vec::new();
     let hands: Vec<(Player, u32)> = items
@@ -175,9 +174,20 @@ pub fn details<V: View>(pos: &V) -> Vec<String> {
             _ => None,
         })
         .collect();
+    // Pieces are named by their letters (the legend says whose), to fit 80 columns.
+    let glyph_of = |p: Player| {
+        let kind = match pos.board_view().cells.iter().find_map(|c| match *c {
+            Cell::Piece { owner, kind } if owner == p => Some(kind),
+            _ => None,
+        }) {
+            Some(kind) => kind,
+            None => PieceKind::Stone,
+        };
+        pos.glyph(Cell::Piece { owner: p, kind })
+    };
     let pairs = |list: &[(Player, u32)]| {
         list.iter()
-            .map(|&(p, n)| format!("{} {n}", name(p)))
+            .map(|&(p, n)| format!("{} {n}", glyph_of(p)))
             .collect::<Vec<_>>()
             .join(", ")
     };

@@ -438,19 +438,17 @@ impl Position for GomokuPosition {
 
     fn outcome_reason(&self) -> Option<String> {
         Some(match self.outcome? {
-            Outcome::Win(player) => {
-                let name = self.player_name(player);
-                match self.winning_line() {
-                    Some(line) => format!(
-                        "{name} wins: {} in a row {}-{}",
-                        count_word(line.len),
-                        self.geometry.format_square(line.start),
-                        self.geometry.format_square(line.end)
-                    ),
-                    None => format!("{name} wins"),
-                }
-            }
-            Outcome::Draw => "draw: the board is full and nobody has five in a row".to_string(),
+            // The reason says why, not who: front ends name the winner from `outcome`.
+            Outcome::Win(_) => match self.winning_line() {
+                Some(line) => format!(
+                    "{} in a row {}-{}",
+                    count_word(line.len),
+                    self.geometry.format_square(line.start),
+                    self.geometry.format_square(line.end)
+                ),
+                None => "five in a row".to_string(),
+            },
+            Outcome::Draw => "the board is full and nobody has five in a row".to_string(),
         })
     }
 

@@ -5,7 +5,8 @@ use std::{fmt, str::FromStr};
 
 use board_core::{
     GameConfig, GameSpec, Geometry, NotationError, Outcome, Player, Position, PositionStringError,
-    SpecError, Square, View, spec::expect_id,
+    SpecError, Square, View,
+    spec::expect_id,
     view::{self, Cell, PieceKind},
     zobrist,
 };
@@ -231,7 +232,10 @@ impl View for ConnectFour {
     }
     fn cell(&self, sq: Square) -> Cell {
         let owner = self.cells[sq.index() % COLS][sq.index() / COLS];
-        owner.map_or(Cell::Empty, |owner| Cell::Piece { owner, kind: PieceKind::Stone })
+        owner.map_or(Cell::Empty, |owner| Cell::Piece {
+            owner,
+            kind: PieceKind::Stone,
+        })
     }
     /// The square the piece lands on.
     fn move_squares(&self, mv: Move) -> Vec<Square> {
