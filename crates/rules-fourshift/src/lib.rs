@@ -123,7 +123,7 @@ mod notation;
 mod position;
 
 pub use board_core::Player;
-pub use config::{FourshiftConfig, KEYS, MAX_MAX_PLIES, MIN_K, SIZE_RANGE};
+pub use config::{FourshiftConfig, KEYS, MAX_MAX_PLIES, MIN_K, MovingFirst, SIZE_RANGE};
 pub use moves::{Move, MoveError};
 pub use position::{EndReason, Fourshift, Line, Phase, Undo};
 
