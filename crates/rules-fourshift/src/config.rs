@@ -196,8 +196,7 @@ impl FourshiftConfig {
     /// plies under `moving_first=next`, White on even plies under `moving_first=second`.
     #[inline]
     pub fn mover_at(&self, ply: u32) -> board_core::Player {
-        let white_on_even =
-            self.moving_first == MovingFirst::Second && ply >= self.placing_plies();
+        let white_on_even = self.moving_first == MovingFirst::Second && ply >= self.placing_plies();
         if (ply % 2 == 0) != white_on_even {
             board_core::Player::First
         } else {

@@ -60,12 +60,32 @@ fn random_playouts_conform() {
         // The balance variants, alone and together, on even and odd boards.
         ("fourshift:moving_first=second", 300, 9),
         ("fourshift:centre_opening=false", 300, 10),
-        ("fourshift:moving_first=second,centre_opening=false", 300, 11),
-        ("fourshift:pieces=6,moving_first=second,centre_opening=false", 200, 12),
-        ("fourshift:size=5,k=3,pieces=5,max_plies=60,moving_first=second", 200, 13),
-        ("fourshift:size=3,k=3,pieces=4,moving_first=second,centre_opening=false", 200, 14),
+        (
+            "fourshift:moving_first=second,centre_opening=false",
+            300,
+            11,
+        ),
+        (
+            "fourshift:pieces=6,moving_first=second,centre_opening=false",
+            200,
+            12,
+        ),
+        (
+            "fourshift:size=5,k=3,pieces=5,max_plies=60,moving_first=second",
+            200,
+            13,
+        ),
+        (
+            "fourshift:size=3,k=3,pieces=4,moving_first=second,centre_opening=false",
+            200,
+            14,
+        ),
         ("fourshift:size=4,k=4,pieces=8,moving_first=second", 150, 15),
-        ("fourshift:size=7,k=4,pieces=6,centre_opening=false", 100, 16),
+        (
+            "fourshift:size=7,k=4,pieces=6,centre_opening=false",
+            100,
+            16,
+        ),
     ] {
         let config: FourshiftConfig = spec.parse().unwrap();
         let start = Fourshift::new(config);

@@ -147,7 +147,8 @@ impl Ref {
         for row in 0..self.n {
             for col in 0..self.n {
                 if self.hand[self.turn] > 0 {
-                    let refused = self.ply == 0 && self.no_centre_opening && self.is_centre(row, col);
+                    let refused =
+                        self.ply == 0 && self.no_centre_opening && self.is_centre(row, col);
                     if self.grid[row][col] == EMPTY && !refused {
                         out.push(RefMove::Place(row, col));
                     }
@@ -443,12 +444,28 @@ fn differential_variants() {
         ("fourshift:centre_opening=false", 31, 40),
         ("fourshift:moving_first=second,centre_opening=false", 32, 40),
         ("fourshift:pieces=6,moving_first=second", 33, 30),
-        ("fourshift:size=3,k=3,pieces=4,moving_first=second,centre_opening=false", 34, 30),
+        (
+            "fourshift:size=3,k=3,pieces=4,moving_first=second,centre_opening=false",
+            34,
+            30,
+        ),
         ("fourshift:size=4,k=4,pieces=8,moving_first=second", 35, 20),
         ("fourshift:size=5,k=3,pieces=5,centre_opening=false", 36, 30),
-        ("fourshift:size=6,pieces=8,max_plies=17,moving_first=second", 37, 20),
-        ("fourshift:size=6,pieces=8,max_plies=16,moving_first=second", 38, 20),
-        ("fourshift:size=7,k=4,pieces=6,moving_first=second,centre_opening=false", 39, 15),
+        (
+            "fourshift:size=6,pieces=8,max_plies=17,moving_first=second",
+            37,
+            20,
+        ),
+        (
+            "fourshift:size=6,pieces=8,max_plies=16,moving_first=second",
+            38,
+            20,
+        ),
+        (
+            "fourshift:size=7,k=4,pieces=6,moving_first=second,centre_opening=false",
+            39,
+            15,
+        ),
     ] {
         differential(spec, games, seed, 3, 5_000.0);
     }
@@ -461,7 +478,10 @@ fn variant_start_perft_agrees() {
     for (spec, expected) in [
         ("fourshift:centre_opening=false", vec![32, 1_120, 38_080]),
         ("fourshift:moving_first=second", vec![36, 1_260, 42_840]),
-        ("fourshift:size=5,centre_opening=false", vec![24, 576, 13_248]),
+        (
+            "fourshift:size=5,centre_opening=false",
+            vec![24, 576, 13_248],
+        ),
     ] {
         let config: FourshiftConfig = spec.parse().unwrap();
         let r = Ref::from_config(&config);
@@ -469,6 +489,48 @@ fn variant_start_perft_agrees() {
         for (d, &n) in (1..).zip(&expected) {
             assert_eq!(r.perft(d), n, "{spec} reference perft({d})");
             assert_eq!(perft(&mut pos, d), n, "{spec} perft({d})");
+        }
+    }
+}
+
+/// The variants' figures pinned in `tests/variants.rs` and the crate docs, recomputed by
+/// the reference: around White's double move (moving_first=second) and in the moving phase.
+#[test]
+fn variant_moving_phase_perft_agrees() {
+    for (spec, text, expected) in [
+        (
+            "fourshift",
+            "1OX2X/1OO2O/4X1/4X1/O2X1X/1XOO2 x 1 1 14",
+            [22, 462, 7_640, 97_043],
+        ),
+        (
+            "fourshift:moving_first=second",
+            "1OX2X/1OO2O/4X1/4X1/O2X1X/1XOO2 x 1 1 14",
+            [22, 462, 5_960, 98_870],
+        ),
+        (
+            "fourshift:moving_first=second",
+            "OOX2X/1OO2O/4X1/4X1/O2X1X/XXOO2 o 0 0 16",
+            [11, 169, 2_197, 33_535],
+        ),
+        (
+            "fourshift",
+            "OOX2X/1OO2O/4X1/4X1/O2X1X/XXOO2 x 0 0 16",
+            [15, 168, 2_528, 32_817],
+        ),
+        (
+            "fourshift:centre_opening=false",
+            "OXO2O/2O2X/X3O1/O5/1XOOXX/X2X2 o 0 0 21",
+            [15, 240, 3_902, 62_876],
+        ),
+    ] {
+        let config: FourshiftConfig = spec.parse().unwrap();
+        let mut pos = Fourshift::from_position_string(config, text).unwrap();
+        let r = reference_from(&pos);
+        assert_eq!(r.position_string(), text);
+        for (d, &n) in (1..).zip(&expected) {
+            assert_eq!(r.perft(d), n, "{spec} {text} reference perft({d})");
+            assert_eq!(perft(&mut pos, d), n, "{spec} {text} perft({d})");
         }
     }
 }
@@ -558,7 +620,11 @@ fn random_boards_agree() {
             *counts.entry("rejected centre".to_string()).or_insert(0) += 1;
             continue;
         }
-        r.end = if r.ply > 0 { r.judge(r.turn_at(r.ply - 1)) } else { None };
+        r.end = if r.ply > 0 {
+            r.judge(r.turn_at(r.ply - 1))
+        } else {
+            None
+        };
         let mut pos = parsed.unwrap_or_else(|e| panic!("{text}: {e}"));
         let context = format!("random board {text} under {config}");
         compare(&r, &pos, &context);
