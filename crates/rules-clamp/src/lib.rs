@@ -117,7 +117,7 @@ mod position;
 mod position_string;
 mod tables;
 
-pub use config::{ClampConfig, KEYS};
+pub use config::{ClampConfig, KEYS, MAX_SUPPLY};
 pub use moves::{Move, MoveError, Undo};
 pub use position::{ClampPosition, EndReason};
 pub use position_string::MAX_PLY;
