@@ -58,7 +58,8 @@ pub enum EndReason {
     NoPieces,
     /// The player to move has no legal move: the other player wins.
     NoMoves,
-    /// `quiet_limit` half-moves without a capture: a draw, or adjudicated by piece count.
+    /// `quiet_limit` half-moves without a capture: a draw, or adjudicated by piece count
+    /// and then by pieces on the centre block.
     QuietLimit,
 }
 
@@ -398,7 +399,8 @@ impl Position for ClampPosition {
     /// Derived from the position, checking games.md's rules in order as if the player not
     /// on move had just moved: the side to move has no pieces (the other wins); it has no
     /// legal move (the other wins); the quiet counter has reached `quiet_limit` (a draw, or
-    /// with `adjudicate=true` the player with more pieces wins, equal counts a draw).
+    /// with `adjudicate=true` the player with more pieces wins, equal counts the player with
+    /// more pieces on the centre block, equal again a draw).
     fn outcome(&self) -> Option<Outcome> {
         Some(match self.end_reason()? {
             EndReason::NoPieces | EndReason::NoMoves => Outcome::Win(self.side.other()),

@@ -407,6 +407,36 @@ fn random_games_that_use_up_the_supply() {
     }
 }
 
+/// The supply figures pinned in `tests/variants.rs` and the crate docs, recomputed by the
+/// reference.
+#[test]
+fn variant_perft_matches_reference() {
+    for (spec, position, depth, expected) in [
+        ("clamp:supply=0", None, 3, &[1, 52, 2_638, 127_736][..]),
+        ("clamp:supply=1", None, 3, &[1, 72, 5_118, 336_350][..]),
+        ("clamp:supply=12", None, 3, &[1, 72, 5_118, 363_710][..]),
+        (
+            "clamp:size=6,supply=0",
+            None,
+            4,
+            &[1, 26, 790, 23_942, 782_414][..],
+        ),
+        (
+            "clamp:supply=5",
+            Some("8/2X5/2XXXX2/8/8/2OOOO2/8/8 x 3 12 1 0"),
+            3,
+            &[1, 76, 3_885, 274_831][..],
+        ),
+    ] {
+        let (c, _) = configs(spec);
+        let text = position.map_or_else(
+            || ClampPosition::new(c).to_position_string(),
+            str::to_string,
+        );
+        assert_eq!(check_perft(spec, &text, depth), expected, "{spec}");
+    }
+}
+
 #[test]
 fn random_games_that_end_in_blockades() {
     let mut no_moves = 0;
