@@ -87,6 +87,9 @@ enum Command {
         /// Moves to play first, separated by spaces.
         #[arg(long, default_value = "")]
         moves: String,
+        /// Print one JSON object (spec, ply, to_move, result, reason, position) instead.
+        #[arg(long)]
+        json: bool,
     },
     /// Search a position: one info line per iteration, then `bestmove <move>`.
     Analyze {
@@ -275,9 +278,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let id = setup::game_id(&spec)?;
             with_game!(id.as_str(), run_perft(&spec, depth, &moves, divide))?
         }
-        Command::Show { spec, moves } => {
+        Command::Show { spec, moves, json } => {
             let id = setup::game_id(&spec)?;
-            with_game!(id.as_str(), run_show(&spec, &moves))?
+            if json {
+                with_game!(id.as_str(), run_show_json(&spec, &moves))?
+            } else {
+                with_game!(id.as_str(), run_show(&spec, &moves))?
+            }
         }
         Command::Analyze {
             spec,
@@ -388,7 +395,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
-use commands::{run_analyze, run_match, run_perft, run_show};
+use commands::{run_analyze, run_match, run_perft, run_show, run_show_json};
 
 /// A clap error as people need it: the error with what it names (a missing argument's
 /// name), and the usage line, without the blank lines and the `--help` pointer.

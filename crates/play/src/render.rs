@@ -257,3 +257,57 @@ pub fn captured<V: View>(before: &V, after: &V, mv: V::Move) -> Vec<Square> {
         })
         .collect()
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamp_status_shows_the_hands_under_a_finite_supply() {
+        use rules_clamp::{ClampConfig, ClampPosition};
+        let config: ClampConfig = "clamp:supply=12".parse().unwrap();
+        let pos =
+            ClampPosition::from_position_string(config, "8/3X4/2XXXX2/8/8/2OOOO2/8/8 o 1 1 11 12")
+                .unwrap();
+        assert_eq!(
+            status(&pos),
+            "move 2 · White to move · in hand X 11, O 12 · on board X 5, O 4 · quiet moves 1/80"
+        );
+        let plain = ClampPosition::new(ClampConfig::default());
+        assert_eq!(
+            status(&plain),
+            "move 1 · Black to move · on board X 4, O 4 · quiet moves 0/80"
+        );
+        assert!(legend(&plain).ends_with("drop zones: Black ranks 6-8, White ranks 1-3"));
+    }
+
+    #[test]
+    fn fourshift_status_after_whites_last_placement_under_moving_first_second() {
+        use rules_fourshift::{Fourshift, FourshiftConfig};
+        let config: FourshiftConfig = "fourshift:moving_first=second".parse().unwrap();
+        let pos =
+            Fourshift::from_position_string(config, "OOX2X/1OO2O/4X1/4X1/O2X1X/XXOO2 o 0 0 16")
+                .unwrap();
+        assert_eq!(status(&pos), "move 17 · White to move · moving");
+    }
+
+    #[test]
+    fn marks_squares_of_the_last_move_and_captures() {
+        use board_core::Position;
+        use rules_clamp::ClampPosition;
+        let mut pos = ClampPosition::new(Default::default());
+        for text in ["d6-d4", "c3-c4", "g7"] {
+            let mv = pos.parse_legal_move(text).unwrap();
+            pos.make_move(mv);
+        }
+        let before = pos.clone();
+        let mv = pos.parse_legal_move("e3-e4").unwrap();
+        pos.make_move(mv);
+        let d4 = pos.geometry().parse_square("d4").unwrap();
+        assert_eq!(captured(&before, &pos, mv), vec![d4]);
+        let drawn = board(&pos, &before.move_squares(mv), false);
+        assert!(drawn.contains("4 . . O .[O]. . .  4"), "{drawn}");
+        assert!(drawn.contains("3 . . . O[.]O . .  3"), "{drawn}");
+    }
+}

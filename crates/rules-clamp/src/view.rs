@@ -38,22 +38,33 @@ impl View for ClampPosition {
             .collect()
     }
 
-    /// Both piece counts and the quiet counter against its limit.
+    /// The pieces in hand under a finite supply, both piece counts and the quiet counter
+    /// against its limit.
     fn status(&self) -> Vec<StatusItem> {
-        vec![
-            StatusItem::OnBoard {
-                player: Player::First,
-                count: self.piece_count(Player::First),
-            },
-            StatusItem::OnBoard {
-                player: Player::Second,
-                count: self.piece_count(Player::Second),
-            },
-            StatusItem::Quiet {
-                count: self.quiet(),
-                limit: self.config().quiet_limit(),
-            },
-        ]
+        let hands = [Player::First, Player::Second]
+            .into_iter()
+            .filter_map(|player| {
+                Some(StatusItem::InHand {
+                    player,
+                    count: self.in_hand(player)?,
+                })
+            });
+        hands
+            .chain([
+                StatusItem::OnBoard {
+                    player: Player::First,
+                    count: self.piece_count(Player::First),
+                },
+                StatusItem::OnBoard {
+                    player: Player::Second,
+                    count: self.piece_count(Player::Second),
+                },
+                StatusItem::Quiet {
+                    count: self.quiet(),
+                    limit: self.config().quiet_limit(),
+                },
+            ])
+            .collect()
     }
 
     fn rules_text(&self) -> String {
