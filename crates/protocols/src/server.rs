@@ -149,7 +149,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 // The tests (`use super::*`) read save files in temporary directories.
 #[cfg(test)]
-use std::{fs, path::PathBuf};
+use std::{
+    collections::BTreeSet,
+    fs, io,
+    path::{Path, PathBuf},
+};
 
+#[cfg(test)]
+mod hardening_tests;
 #[cfg(test)]
 mod tests;

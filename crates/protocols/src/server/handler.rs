@@ -230,7 +230,10 @@ impl Server {
         }
         let mut bytes = Vec::new();
         File::open(path)
-            .and_then(|f| f.take(savefile::MAX_BYTES as u64 + 1).read_to_end(&mut bytes))
+            .and_then(|f| {
+                f.take(savefile::MAX_BYTES as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
             .map_err(|e| e.to_string())?;
         if bytes.len() > savefile::MAX_BYTES {
             return Err(format!("larger than {} bytes", savefile::MAX_BYTES));
@@ -424,7 +427,9 @@ impl Server {
             .pending
             .iter()
             .enumerate()
-            .filter(|(_, j)| self.running.get(&j.owner).copied().unwrap_or(0) < ENGINE_THREADS_PER_OWNER)
+            .filter(|(_, j)| {
+                self.running.get(&j.owner).copied().unwrap_or(0) < ENGINE_THREADS_PER_OWNER
+            })
             .min_by_key(|(i, j)| (self.served.get(&j.owner).copied().unwrap_or(0), *i))
             .map(|(i, _)| i)?;
         let job = self.pending.remove(best)?;
@@ -443,8 +448,7 @@ impl Server {
                 self.running.remove(&owner);
             }
         }
-        if !self.running.contains_key(&owner) && !self.pending.iter().any(|j| j.owner == owner)
-        {
+        if !self.running.contains_key(&owner) && !self.pending.iter().any(|j| j.owner == owner) {
             self.served.remove(&owner);
         }
     }
@@ -481,8 +485,9 @@ impl Server {
     /// (a move that fails again waits twice as long, up to [`SAVE_RETRY_MAX`]); the
     /// number of attempts made.
     pub fn retry_saves(&mut self, now: Instant) -> usize {
-        let (due, later): (Vec<Retry>, Vec<Retry>) =
-            std::mem::take(&mut self.retries).into_iter().partition(|r| r.due <= now);
+        let (due, later): (Vec<Retry>, Vec<Retry>) = std::mem::take(&mut self.retries)
+            .into_iter()
+            .partition(|r| r.due <= now);
         self.retries = later;
         let attempts = due.len();
         for r in due {
@@ -631,7 +636,9 @@ impl Server {
                 match save::archive(dir, n) {
                     Ok(to) => notes.push(format!("game {n} expired: archived as {}", to.display())),
                     Err(e) => {
-                        notes.push(format!("game {n} expired but was kept: cannot archive: {e}"));
+                        notes.push(format!(
+                            "game {n} expired but was kept: cannot archive: {e}"
+                        ));
                         continue;
                     }
                 }
@@ -743,7 +750,9 @@ impl Server {
     fn create(&mut self, conn: Option<ConnId>, spec: &str) -> Result<String, String> {
         let peer = conn.and_then(|c| self.conns.get(&c)).and_then(|o| o.peer);
         let mine = |s: &Server| {
-            peer.map_or(0, |p| s.games.values().filter(|h| h.creator == Some(p)).count())
+            peer.map_or(0, |p| {
+                s.games.values().filter(|h| h.creator == Some(p)).count()
+            })
         };
         if self.games.len() >= self.options.max_games
             || mine(self) >= self.options.max_games_per_peer
@@ -754,7 +763,10 @@ impl Server {
             }
         }
         if self.games.len() >= self.options.max_games {
-            return Err(format!("too many games (at most {})", self.options.max_games));
+            return Err(format!(
+                "too many games (at most {})",
+                self.options.max_games
+            ));
         }
         if let Some(p) = peer
             && mine(self) >= self.options.max_games_per_peer
@@ -792,7 +804,9 @@ impl Server {
                 Err(e) => return Err(format!("cannot save: {e}")),
             }
         }
-        Err(format!("cannot save: {ATTEMPTS} game file names in a row exist"))
+        Err(format!(
+            "cannot save: {ATTEMPTS} game file names in a row exist"
+        ))
     }
 
     fn join(&mut self, conn: Option<ConnId>, id: &str, seat: &str) -> Result<String, String> {

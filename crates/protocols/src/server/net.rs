@@ -310,7 +310,10 @@ impl Read for Deadline {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let left = self.until.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return Err(io::Error::new(io::ErrorKind::TimedOut, "no request in time"));
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "no request in time",
+            ));
         }
         self.stream.set_read_timeout(Some(left))?;
         self.stream.read(buf)

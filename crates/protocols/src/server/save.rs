@@ -225,7 +225,9 @@ pub(super) fn create(path: &Path, spec: &str) -> io::Result<()> {
         record(&format!("{} {}", savefile::MAGIC, savefile::VERSION)),
         record(&format!("game {spec}"))
     );
-    let written = file.write_all(header.as_bytes()).and_then(|()| file.sync_all());
+    let written = file
+        .write_all(header.as_bytes())
+        .and_then(|()| file.sync_all());
     let written = written.and_then(|()| sync_dir(path.parent().unwrap_or(Path::new("."))));
     if let Err(e) = written {
         // Nobody was told about this file: it goes, so its id is free of half a header.
@@ -331,7 +333,12 @@ mod tests {
 
     #[test]
     fn trailers_catch_a_cut_last_record() {
-        let file = format!("{}{}{}", record("boardlab-save 1"), record("game x"), record("c12"));
+        let file = format!(
+            "{}{}{}",
+            record("boardlab-save 1"),
+            record("game x"),
+            record("c12")
+        );
         let whole = check_records(&file).expect("intact");
         assert_eq!(whole.intact, file.len());
         assert_eq!(whole.torn, None);
@@ -344,12 +351,20 @@ mod tests {
         }
         // A damaged line in the middle is an error naming it.
         let bad = file.replacen("game x", "game y", 1);
-        assert!(check_records(&bad).expect_err("damaged").starts_with("line 2:"));
+        assert!(
+            check_records(&bad)
+                .expect_err("damaged")
+                .starts_with("line 2:")
+        );
         // Old files without trailers load; lines after the first trailer need one.
         let old = "boardlab-save 1\ngame x\nc1\n";
         assert_eq!(check_records(old).expect("legacy").intact, old.len());
         let mixed = format!("{old}{}d4\n", record("c2"));
-        assert!(check_records(&mixed).expect_err("untrailered").starts_with("line 5:"));
+        assert!(
+            check_records(&mixed)
+                .expect_err("untrailered")
+                .starts_with("line 5:")
+        );
         let open_end = "boardlab-save 1\ngame x\nc1";
         assert!(check_records(open_end).expect("legacy").needs_newline);
     }
