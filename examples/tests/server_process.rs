@@ -194,6 +194,24 @@ fn two_clients_play_through_a_server_restart() {
     assert_eq!(c.line(), "ok bye");
     assert!(c.exits_within(Duration::from_secs(5)));
     drop(server);
+    // The save file (integrity trailers and all) replays in `boardlab replay`.
+    let mut replay = Command::new(BOARDLAB)
+        .args(["replay", "--no-color"])
+        .arg(data.join(format!("{id}.save")))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("replay starts");
+    replay
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"e\nq\n")
+        .expect("keys");
+    let out = replay.wait_with_output().expect("replay ends");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("after 9 of 9 moves"), "{text}");
     let _ = std::fs::remove_dir_all(&data);
 }
 

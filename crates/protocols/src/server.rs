@@ -13,27 +13,37 @@
 //! is queued; an engine thread takes it, thinks without the state lock, re-locks and
 //! applies the move only if the game is still at the same ply, through the same
 //! validate-save-play path as a player's move. [`Server::think_pending`] does the same on
-//! the calling thread (tests).
+//! the calling thread (tests). Jobs are taken round robin between owners (the creating
+//! peer address), at most [`ENGINE_THREADS_PER_OWNER`] of one owner at once. An engine
+//! move whose save fails is kept and saved again with a doubling wait
+//! ([`SAVE_RETRY_FIRST`] up to [`SAVE_RETRY_MAX`]); the players get a `notice` each time.
 //!
 //! # Pushes
 //! Each connection has a bounded outgoing queue ([`OUTBOX_LINES`]) that its writer thread
-//! drains; replies are queued under the state lock, so they and the pushed `update` lines
-//! reach the client in the order they happened. A connection whose queue is full is
-//! dropped, never waited for.
+//! drains (with `TCP_NODELAY`, each line and its newline in one write); replies are
+//! queued under the state lock, so they and the pushed `update`/`notice` lines reach the
+//! client in the order they happened. While the queue is full the connection's requests
+//! are not read (back-pressure); a connection whose pushes overflow it is dropped, never
+//! waited for.
 //!
 //! # Persistence
 //! With a data directory each game is one save file `<id>.save` in the
-//! [`board_core::savefile`] format. A seat's token is recorded as a comment line
-//! `# token <seat> <token>` when the seat is taken, an engine seat as
-//! `# engine <seat> <ms>`; each accepted move is appended (and synced) before the `ok`.
-//! At start-up every `*.save` file is replayed, so games resume where they were, players
-//! reconnect with their tokens and engines whose turn it is move.
+//! [`board_core::savefile`] format, every line ending in a CRC-32 trailer comment. A
+//! seat's token is recorded as a comment line `# token <seat> <token>` when the seat is
+//! taken, an engine seat as `# engine <seat> <ms>`; each accepted move is appended (and
+//! synced) before the `ok`. At start-up every `<id>.save` file is replayed, so games
+//! resume where they were, players reconnect with their tokens and engines whose turn
+//! it is move. The directory is `0700`, its files `0600`, locked by one server
+//! ([`LOCK_FILE`]); files are created, never overwritten, and expired games move to
+//! [`ARCHIVE_DIR`].
 //!
 //! # Bounds
-//! Lines are capped at [`MAX_REQUEST_BYTES`], games at [`MAX_GAMES`], connections at
-//! [`MAX_CONNECTIONS`], thinking engines at [`ENGINE_THREADS`]; a connection idle for
-//! [`IDLE_TIMEOUT`] is closed (unless it watches or holds a seat), and a write that blocks
-//! for [`WRITE_TIMEOUT`] drops the connection. The state lock is held only while a request
+//! [`ServeOptions`] holds the limits: games (in all and per peer address), connections
+//! (in all and per peer), the time to the first request and the idle time, watchers per
+//! game and per connection, and the expiry of finished and abandoned games. Thinking
+//! engines are capped at [`ENGINE_THREADS`] ([`ENGINE_THREADS_PER_OWNER`] per owner,
+//! taken round robin), lines at [`MAX_REQUEST_BYTES`]; a write that blocks for
+//! [`WRITE_TIMEOUT`] drops the connection. The state lock is held only while a request
 //! is processed (never during network I/O or thinking), so a slow client cannot stall
 //! others.
 //!
@@ -41,9 +51,11 @@
 //! - `game`: the `Game` trait object over the rules crates (create from a
 //!   spec, restore from a save file, the engine's think job) and the seat names;
 //! - `hosted`: one hosted game with its seats, watchers and players' connections;
-//! - `save`: the save files (create, append, seats recorded in comments);
+//! - `save`: the save files (create, append, trailers, lock, modes, archive, seats
+//!   recorded in comments);
 //! - `handler`: [`Server`], the protocol as functions from a request line to a reply;
-//! - `net`: the TCP server ([`serve`], [`run`]) and its engine threads;
+//! - `net`: the TCP server ([`serve`], [`run`], [`run_with`]), its engine threads and
+//!   janitor;
 //! - `client`: the terminal client ([`connect`], [`Follower`]).
 
 use std::{
