@@ -127,6 +127,8 @@ pub struct Server {
     /// Connections' outgoing queues.
     pub(super) conns: BTreeMap<ConnId, Outbox>,
     next_conn: ConnId,
+    /// Notes for the operator made while serving (see [`Server::take_notes`]).
+    notes: Vec<String>,
 }
 
 impl Server {
@@ -167,6 +169,7 @@ impl Server {
             retries: Vec::new(),
             conns: BTreeMap::new(),
             next_conn: 1,
+            notes: Vec::new(),
         };
         if let Some(dir) = data {
             server.restore_all(dir, &mut notes)?;
@@ -270,6 +273,13 @@ impl Server {
     pub fn with_max_games(mut self, n: usize) -> Server {
         self.options.max_games = n;
         self
+    }
+
+    /// Takes the notes for the operator made while serving: games expired on `create`,
+    /// game ids passed over, engine moves whose save failed. [`serve`](super::serve)
+    /// prints them on stderr.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
     }
 
     /// The limits and expiry times in force.
@@ -557,6 +567,9 @@ impl Server {
             Err(Refusal::Save(e)) => {
                 let attempt = failed.saturating_add(1);
                 let wait = backoff(attempt);
+                self.notes.push(format!(
+                    "game {n}: engine move {mv} not saved (attempt {attempt}): {e}"
+                ));
                 if let Some(h) = self.games.get_mut(&n) {
                     h.queued = true;
                 }
@@ -758,9 +771,8 @@ impl Server {
             || mine(self) >= self.options.max_games_per_peer
         {
             // Expired games make room first.
-            for note in self.expire(SystemTime::now()) {
-                eprintln!("serve: {note}");
-            }
+            let notes = self.expire(SystemTime::now());
+            self.notes.extend(notes);
         }
         if self.games.len() >= self.options.max_games {
             return Err(format!(
@@ -799,7 +811,10 @@ impl Server {
             match save::create(&path, spec) {
                 Ok(()) => return Ok(id),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    eprintln!("serve: {} exists: game id {id} passed over", path.display());
+                    self.notes.push(format!(
+                        "{} exists: game id {id} passed over",
+                        path.display()
+                    ));
                 }
                 Err(e) => return Err(format!("cannot save: {e}")),
             }

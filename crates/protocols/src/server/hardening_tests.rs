@@ -155,6 +155,12 @@ fn create_passes_over_a_name_taken_meanwhile() {
     fs::create_dir(dir.join("1.save")).expect("in the way");
     fs::write(dir.join("2.save"), "someone else's file").expect("in the way");
     assert_eq!(ok(&s.handle("create gomoku:size=5"))[1], "3");
+    let notes = s.take_notes();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[1].ends_with("2.save exists: game id 2 passed over"),
+        "{notes:?}"
+    );
     assert_eq!(
         fs::read_to_string(dir.join("2.save")).expect("kept"),
         "someone else's file"

@@ -226,7 +226,7 @@ fn engine_worker(shared: &Shared) {
     }
 }
 
-/// Archives expired games now and then.
+/// Archives expired games now and then, and prints the server's notes on stderr.
 fn janitor(shared: &Shared) {
     let shortest = shared
         .options
@@ -235,7 +235,12 @@ fn janitor(shared: &Shared) {
     let every = (shortest / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
     loop {
         std::thread::sleep(every);
-        let notes = shared.lock().expire(SystemTime::now());
+        let notes = {
+            let mut s = shared.lock();
+            let mut notes = s.take_notes();
+            notes.extend(s.expire(SystemTime::now()));
+            notes
+        };
         for note in notes {
             eprintln!("serve: {note}");
         }
