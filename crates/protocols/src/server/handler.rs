@@ -204,7 +204,16 @@ impl Server {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            match save::name_of(&name) {
+            let kind = save::name_of(&name);
+            if kind != Name::Other && path.is_file() {
+                // Skipped files may hold tokens too: their mode is tightened, their
+                // content left alone.
+                match save::tighten(&path, FILE_MODE) {
+                    Ok(more) => notes.extend(more),
+                    Err(e) => notes.push(format!("{}: cannot tighten: {e}", path.display())),
+                }
+            }
+            match kind {
                 Name::Other => {}
                 Name::NonCanonical(id) => {
                     self.reserve(id);
@@ -245,7 +254,7 @@ impl Server {
         let checked = save::check_records(&text)?;
         let intact = &text[..checked.intact];
         let game = restore_game(intact)?;
-        let mut notes = save::tighten(path, FILE_MODE).map_err(|e| e.to_string())?;
+        let mut notes = Vec::new();
         if let Some(torn) = &checked.torn {
             save::truncate(path, checked.intact).map_err(|e| format!("cannot cut: {e}"))?;
             notes.push(format!(

@@ -128,6 +128,7 @@ fn create_never_overwrites_a_skipped_file() {
     let text = fs::read_to_string(&two).expect("2.save");
     let corrupt = text.replacen("boardlab-save 1", "boardlab-save 9", 1);
     fs::write(&two, &corrupt).expect("corrupt");
+    fs::set_permissions(&two, fs::Permissions::from_mode(0o644)).expect("chmod");
     fs::create_dir(dir.join("3.save")).expect("a directory in the way");
     let (mut s, notes) = Server::open(Some(&dir)).expect("reopen");
     assert!(
@@ -142,6 +143,7 @@ fn create_never_overwrites_a_skipped_file() {
     assert_eq!(ok(&s.handle("create gomoku:size=5"))[1], "4");
     assert_eq!(ok(&s.handle("create gomoku:size=5"))[1], "5");
     assert_eq!(fs::read_to_string(&two).expect("2.save"), corrupt);
+    assert_eq!(mode(&two), 0o600, "a skipped file's tokens are private too");
     assert!(dir.join("3.save").is_dir());
     drop(s);
     let _ = fs::remove_dir_all(&dir);
