@@ -714,3 +714,42 @@ fn pipelined_requests_get_every_reply() {
     assert_eq!(replies, N, "replies before the connection ended");
     assert!(sender.join().expect("sender"));
 }
+
+/// Defect 8 over the network: the engine thread that fails to save its move tells the
+/// player at once (`notice`), keeps the move, and saves and pushes it by itself once
+/// the file is writable again (the engine threads wait for the retry's due time).
+#[test]
+fn a_served_engine_move_is_saved_once_the_disk_is_back() {
+    let dir = temp_dir("retry-net");
+    let (s, _) = Server::open(Some(&dir)).expect("open");
+    let addr = start(s);
+    let mut c = Client::connect(addr);
+    let id = ok(&c.ask("create gomoku:size=7"))[1].clone();
+    let tok = ok(&c.ask(&format!("join {id} first")))[3].clone();
+    ok(&c.ask(&format!("engine {id} second 400")));
+    ok(&c.ask(&format!("move {id} {tok} d4")));
+    // The engine thinks 400 ms: the save file becomes a directory meanwhile.
+    let file = dir.join(format!("{id}.save"));
+    let aside = dir.join("aside");
+    fs::rename(&file, &aside).expect("move aside");
+    fs::create_dir(&file).expect("directory in the way");
+    let notice = c.line().expect("a notice");
+    assert!(
+        notice.starts_with(&format!("notice {id} engine move ")) && notice.contains("not saved"),
+        "{notice}"
+    );
+    fs::remove_dir(&file).expect("rmdir");
+    fs::rename(&aside, &file).expect("back");
+    // Further notices may come before the retry succeeds; then the move is pushed.
+    let update = loop {
+        let line = c.line().expect("a push");
+        if !line.starts_with("notice ") {
+            break line;
+        }
+    };
+    assert!(update.starts_with(&format!("update {id} 2 ")), "{update}");
+    let saved = fs::read_to_string(&file).expect("save");
+    let mv = update.split_whitespace().nth(3).expect("the move");
+    assert!(saved.contains(&format!("\n{mv} #@")), "{saved}");
+    let _ = fs::remove_dir_all(&dir);
+}
