@@ -160,6 +160,8 @@ enum Command {
         /// Directory of the save files (games survive a restart); none: in memory only.
         #[arg(long)]
         data: Option<String>,
+        #[command(flatten)]
+        limits: serve::ServeLimits,
     },
     /// A line-based terminal client for `boardlab serve`.
     Connect {
@@ -330,7 +332,11 @@ fn run(cli: Cli) -> Result<(), CliError> {
             player,
             no_keep_running,
         } => botzone::run(player, !no_keep_running),
-        Command::Serve { listen, data } => serve::serve(&listen, data.as_deref()),
+        Command::Serve {
+            listen,
+            data,
+            limits,
+        } => serve::serve(&listen, data.as_deref(), &limits),
         Command::Connect { addr } => serve::connect(&addr),
         Command::Play {
             spec,
