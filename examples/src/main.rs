@@ -51,11 +51,16 @@ struct ThinkArgs {
 
 impl ThinkArgs {
     fn think(&self, default: Think) -> Think {
+        self.given().unwrap_or(default)
+    }
+
+    /// The budget given on the command line, if any.
+    fn given(&self) -> Option<Think> {
         match (self.depth, self.time, self.nodes) {
-            (Some(d), _, _) => Think::Depth(d),
-            (_, Some(t), _) => Think::Time(t),
-            (_, _, Some(n)) => Think::Nodes(n),
-            _ => default,
+            (Some(d), _, _) => Some(Think::Depth(d)),
+            (_, Some(t), _) => Some(Think::Time(t)),
+            (_, _, Some(n)) => Some(Think::Nodes(n)),
+            _ => None,
         }
     }
 }
@@ -82,6 +87,9 @@ enum Command {
         /// Moves to play first, separated by spaces.
         #[arg(long, default_value = "")]
         moves: String,
+        /// Print one JSON object (spec, ply, to_move, result, reason, position) instead.
+        #[arg(long)]
+        json: bool,
     },
     /// Search a position: one info line per iteration, then `bestmove <move>`.
     Analyze {
@@ -152,6 +160,8 @@ enum Command {
         /// Directory of the save files (games survive a restart); none: in memory only.
         #[arg(long)]
         data: Option<String>,
+        #[command(flatten)]
+        limits: serve::ServeLimits,
     },
     /// The board in the browser for every game (docs/web.md).
     Web {
@@ -171,13 +181,24 @@ enum Command {
         /// The server's HOST:PORT.
         addr: String,
     },
-    /// Play in the terminal against the engine (or another person): moves, undo, save, hint.
+    /// Play in the terminal against the computer (or another person): moves, undo, save,
+    /// hint, rules.
     Play {
-        /// Game spec, e.g. `gomoku` or `fourshift:pieces=6`.
-        spec: String,
+        /// Game spec, e.g. `gomoku` or `fourshift:pieces=6` (optional with --load: the file
+        /// names its game).
+        #[arg(required_unless_present = "load")]
+        spec: Option<String>,
         /// Which sides people play: first, second, both or none.
         #[arg(long, default_value = "first")]
         human: ::play::Humans,
+        /// The computer's strength: 1 random moves, 2 the article's simple AI, 3-5 the engine
+        /// at 0.1 s, 1 s, 5 s a move (default 4).
+        #[arg(long, conflicts_with = "opponent", value_parser = clap::value_parser!(u8).range(1..=5))]
+        level: Option<u8>,
+        /// The computer player by name (engine, baseline or random), thinking as --time or
+        /// --depth say.
+        #[arg(long)]
+        opponent: Option<AgentKind>,
         #[command(flatten)]
         think: ThinkArgs,
         /// Continue a saved game.
@@ -186,9 +207,13 @@ enum Command {
         /// No ANSI colours (also off with NO_COLOR set or when stdout is not a terminal).
         #[arg(long)]
         no_color: bool,
-        /// Seed for the engine's tie-breaks.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// Seed for the computer's choices among equal moves (default: a new one each game,
+        /// printed so the game can be replayed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Show every search iteration (depth, score, nodes, principal variation).
+        #[arg(long)]
+        verbose: bool,
     },
     /// Self-play tournament: games in parallel, colour-swapped pairs, balance statistics.
     Selfplay {
@@ -240,8 +265,11 @@ enum Command {
     },
     /// Step through a saved game: Enter = next move, b = back, a number = jump.
     Replay {
-        /// A save file.
+        /// A save file, or a records file of several games (`selfplay --records`).
         file: String,
+        /// Which game of a records file (1 = the first); a file of several games lists them.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        game: Option<u64>,
         /// No ANSI colours.
         #[arg(long)]
         no_color: bool,
@@ -265,9 +293,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let id = setup::game_id(&spec)?;
             with_game!(id.as_str(), run_perft(&spec, depth, &moves, divide))?
         }
-        Command::Show { spec, moves } => {
+        Command::Show { spec, moves, json } => {
             let id = setup::game_id(&spec)?;
-            with_game!(id.as_str(), run_show(&spec, &moves))?
+            if json {
+                with_game!(id.as_str(), run_show_json(&spec, &moves))?
+            } else {
+                with_game!(id.as_str(), run_show(&spec, &moves))?
+            }
         }
         Command::Analyze {
             spec,
@@ -313,26 +345,39 @@ fn run(cli: Cli) -> Result<(), CliError> {
             player,
             no_keep_running,
         } => botzone::run(player, !no_keep_running),
-        Command::Serve { listen, data } => serve::serve(&listen, data.as_deref()),
+        Command::Serve {
+            listen,
+            data,
+            limits,
+        } => serve::serve(&listen, data.as_deref(), &limits),
         Command::Connect { addr } => serve::connect(&addr),
         Command::Web { listen, data, open } => serve::web(&listen, data.as_deref(), open),
         Command::Play {
             spec,
             human,
+            level,
+            opponent,
             think,
             load,
             no_color,
             seed,
-        } => {
-            let id = setup::game_id(&spec)?;
-            let think = think.think(Think::Time(1000));
-            let load = load.as_deref();
-            with_game!(
-                id.as_str(),
-                run_play(&spec, human, think, load, no_color, seed)
-            )?
-        }
-        Command::Replay { file, no_color } => play_cmd::run_replay_file(&file, no_color),
+            verbose,
+        } => play_cmd::run(play_cmd::PlayArgs {
+            spec,
+            humans: human,
+            think: think.given(),
+            opponent,
+            level,
+            load,
+            no_color,
+            seed,
+            verbose,
+        }),
+        Command::Replay {
+            file,
+            game,
+            no_color,
+        } => play_cmd::run_replay_file(&file, game.map(|g| g as usize), no_color),
         Command::Selfplay {
             spec,
             games,
@@ -370,8 +415,24 @@ fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
-use commands::{run_analyze, run_match, run_perft, run_show};
-use play_cmd::run_play;
+use commands::{run_analyze, run_match, run_perft, run_show, run_show_json};
+
+/// A clap error as people need it: the error with what it names (a missing argument's
+/// name), and the usage line, without the blank lines and the `--help` pointer.
+fn usage_error(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.trim().is_empty() || line.starts_with("For more information") {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if out.is_empty() {
+        out.push_str("error: bad arguments\n");
+    }
+    out
+}
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -385,8 +446,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
         Err(e) => {
-            let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            eprint!("{}", usage_error(&e.to_string()));
             return ExitCode::from(2);
         }
     };

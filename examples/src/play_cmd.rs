@@ -1,9 +1,13 @@
 //! `boardlab play` and `boardlab replay`: thin wiring of the `play` crate to stdin/stdout.
 
-use std::io::{self, IsTerminal};
+use std::{
+    io::{self, IsTerminal},
+    path::PathBuf,
+    sync::{Arc, Mutex},
+};
 
-use ::play::{Humans, Replay, Session, Settings};
-use board_core::{Position, savefile::SaveFile};
+use ::play::{Humans, Progress, Replay, SaveSnapshot, Session, Settings};
+use board_core::{Position, View, savefile, savefile::SaveFile};
 use engines::{AgentKind, EngineGame, with_game};
 
 use crate::{
@@ -12,41 +16,161 @@ use crate::{
     setup,
 };
 
-pub fn run_play<P: EngineGame>(
+/// The computer's strength by number, weakest first: who plays and how long it thinks.
+pub const LEVELS: [(AgentKind, Option<u64>, &str); 5] = [
+    (AgentKind::Random, None, "random moves"),
+    (AgentKind::Baseline, None, "the source article's simple AI"),
+    (AgentKind::Engine, Some(100), "the engine at 0.1 s a move"),
+    (AgentKind::Engine, Some(1_000), "the engine at 1 s a move"),
+    (AgentKind::Engine, Some(5_000), "the engine at 5 s a move"),
+];
+
+/// The level `play` uses when none is named.
+pub const DEFAULT_LEVEL: u8 = 4;
+
+/// Everything `boardlab play` was asked for.
+pub struct PlayArgs {
+    pub spec: Option<String>,
+    pub humans: Humans,
+    /// `--time`/`--depth`/`--nodes`, if given: the computer's budget.
+    pub think: Option<Think>,
+    pub opponent: Option<AgentKind>,
+    pub level: Option<u8>,
+    pub load: Option<String>,
+    pub no_color: bool,
+    pub seed: Option<u64>,
+    pub verbose: bool,
+}
+
+pub fn run(args: PlayArgs) -> Result<(), CliError> {
+    let loaded = match &args.load {
+        Some(path) => {
+            let text = read(path)?;
+            let file = SaveFile::parse::<std::fmt::Error>(&text)
+                .map_err(|e| CliError::usage(format!("{path}: {e}")))?;
+            Some((path.clone(), text, file.spec.to_string()))
+        }
+        None => None,
+    };
+    let spec = match (&args.spec, &loaded) {
+        (Some(spec), _) => spec.clone(),
+        (None, Some((_, _, file_spec))) => file_spec.clone(),
+        (None, None) => return Err(CliError::usage("play needs a game spec or --load FILE")),
+    };
+    let id = setup::game_id(&spec)?;
+    with_game!(id.as_str(), run_play(&spec, &args, loaded.as_ref()))?
+}
+
+fn read(path: &str) -> Result<String, CliError> {
+    std::fs::read_to_string(path).map_err(|e| CliError::usage(format!("cannot read {path}: {e}")))
+}
+
+fn run_play<P: EngineGame + View>(
     spec: &str,
-    humans: Humans,
-    think: Think,
-    load: Option<&str>,
-    no_color: bool,
-    seed: u64,
+    args: &PlayArgs,
+    loaded: Option<&(String, String, String)>,
 ) -> Result<(), CliError> {
-    let start = P::new(setup::config::<P>(spec)?);
+    let config = setup::config::<P>(spec)?;
+    if let (Some((path, text, _)), Some(_)) = (loaded, &args.spec) {
+        let file_config = savefile::load::<P>(text)
+            .map_err(|e| CliError::usage(format!("{path}: {e}")))?
+            .position
+            .config()
+            .clone();
+        if file_config != config {
+            return Err(CliError::usage(format!(
+                "{path} is a game of {file_config}, not {config}: leave out the spec to \
+                 play the file's rules"
+            )));
+        }
+    }
+    let (kind, level_ms, about) = match (args.opponent, args.level) {
+        (Some(kind), _) => (kind, None, kind.to_string()),
+        (None, level) => {
+            let level = level.unwrap_or(DEFAULT_LEVEL);
+            let (kind, ms, about) = LEVELS[usize::from(level.clamp(1, 5)) - 1];
+            (kind, ms, format!("level {level}, {about}"))
+        }
+    };
+    let think = args
+        .think
+        .or(level_ms.map(Think::Time))
+        .unwrap_or(Think::Time(1_000));
+    let seed = args
+        .seed
+        .unwrap_or_else(|| u64::from(rand::random::<u32>()));
     let engine = EngineArgs {
         hash_mb: 64,
         threads: 1,
         seed,
     };
-    let computer = AgentKind::Engine
+    let computer = kind
         .build::<P>(engine.options()?)
         .map_err(|e| CliError::usage(e.to_string()))?;
+    let stdin_is_terminal = io::stdin().is_terminal();
+    let snapshot: SaveSnapshot = Arc::new(Mutex::new(String::new()));
     let settings = Settings {
-        humans,
+        humans: args.humans,
         limits: think.limits(),
-        color: ::play::use_color(no_color, io::stdout().is_terminal()),
-        echo: !io::stdin().is_terminal(),
+        color: ::play::use_color(args.no_color, io::stdout().is_terminal()),
+        echo: !stdin_is_terminal,
+        progress: if args.verbose {
+            Progress::Verbose
+        } else if io::stderr().is_terminal() {
+            Progress::Line
+        } else {
+            Progress::Silent
+        },
+        confirm: stdin_is_terminal,
+        snapshot: Some(snapshot.clone()),
     };
-    let mut session = Session::new(start, Some(computer), settings);
-    if let Some(path) = load {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::usage(format!("cannot read {path}: {e}")))?;
+    let plays_computer = [board_core::Player::First, board_core::Player::Second]
+        .iter()
+        .any(|&p| !args.humans.plays(p));
+    if plays_computer {
+        let seed_note = match args.seed {
+            Some(_) => String::new(),
+            None => format!(", seed {seed} (--seed {seed} replays it)"),
+        };
+        outln!("The computer: {about}{seed_note}.");
+    }
+    install_autosave::<P>(snapshot)?;
+    let mut session = Session::new(P::new(config), Some(computer), settings);
+    if let Some((path, text, _)) = loaded {
         session
-            .load_text(&text)
+            .load_text(text)
             .map_err(|e| CliError::usage(format!("{path}: {e}")))?;
     }
     let stdin = io::stdin();
     session
         .run(&mut stdin.lock(), &mut io::stdout(), &mut io::stderr())
         .map_err(|e| CliError::usage(format!("i/o error: {e}")))
+}
+
+/// Where Ctrl-C saves the game: `boardlab-autosave-<game>.save` in the current directory.
+fn autosave_path<P: Position>() -> PathBuf {
+    PathBuf::from(format!("boardlab-autosave-{}.save", ::play::game_id::<P>()))
+}
+
+/// On Ctrl-C, writes the game (as it stands after the last move) to the autosave file,
+/// says where, and exits with 130 as a shell expects after SIGINT.
+fn install_autosave<P: Position>(snapshot: SaveSnapshot) -> Result<(), CliError> {
+    let path = autosave_path::<P>();
+    ctrlc::set_handler(move || {
+        let text = match snapshot.lock() {
+            Ok(guard) => guard.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        };
+        let shown = path.display();
+        match std::fs::write(&path, text) {
+            Ok(()) => eprintln!(
+                "\ninterrupted: the game is saved in {shown} (boardlab play --load {shown})"
+            ),
+            Err(e) => eprintln!("\ninterrupted: could not save the game to {shown}: {e}"),
+        }
+        std::process::exit(130);
+    })
+    .map_err(|e| CliError::usage(format!("cannot catch Ctrl-C: {e}")))
 }
 
 /// The game id of a save file's text.
@@ -56,14 +180,39 @@ pub fn save_game_id(text: &str) -> Result<String, CliError> {
         .map_err(|e| CliError::usage(e.to_string()))
 }
 
-pub fn run_replay_file(path: &str, no_color: bool) -> Result<(), CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::usage(format!("cannot read {path}: {e}")))?;
-    let id = save_game_id(&text)?;
-    with_game!(id.as_str(), run_replay(&text, path, no_color))?
+/// `boardlab replay FILE [--game N]`: one save file, or game N of a records file (a file of
+/// several games lists them when no game is chosen).
+pub fn run_replay_file(path: &str, game: Option<usize>, no_color: bool) -> Result<(), CliError> {
+    let text = read(path)?;
+    let games = savefile::split_records(&text);
+    let chosen = match (game, games.len()) {
+        (_, 0) => text,
+        (None, 1) | (Some(1), 1) => games.into_iter().next().unwrap_or_default(),
+        (None, n) => {
+            outln!("{path} holds {n} games:");
+            for (i, g) in games.iter().enumerate() {
+                let title = g
+                    .lines()
+                    .find_map(|l| l.trim().strip_prefix('#').map(str::trim))
+                    .unwrap_or("");
+                outln!("{:>4}  {title}", i + 1);
+            }
+            return Err(CliError::usage(format!(
+                "{path} holds {n} games: choose one with --game N (1-{n})"
+            )));
+        }
+        (Some(k), n) if k == 0 || k > n => {
+            return Err(CliError::usage(format!(
+                "game {k} is out of range: {path} holds {n} game(s)"
+            )));
+        }
+        (Some(k), _) => games.into_iter().nth(k - 1).unwrap_or_default(),
+    };
+    let id = save_game_id(&chosen)?;
+    with_game!(id.as_str(), run_replay(&chosen, path, no_color))?
 }
 
-fn run_replay<P: Position>(text: &str, path: &str, no_color: bool) -> Result<(), CliError> {
+fn run_replay<P: View>(text: &str, path: &str, no_color: bool) -> Result<(), CliError> {
     let color = ::play::use_color(no_color, io::stdout().is_terminal());
     let mut replay = Replay::<P>::from_save(text, color)
         .map_err(|e| CliError::usage(format!("{path}: {e}")))?

@@ -22,7 +22,10 @@ const MAX_LINES: usize = 64;
 fn drain(rx: &Receiver<String>, follower: &mut Follower) {
     for line in rx.try_iter() {
         assert!(
-            line.starts_with("ok ") || line.starts_with("error ") || line.starts_with("update "),
+            line.starts_with("ok ")
+                || line.starts_with("error ")
+                || line.starts_with("update ")
+                || line.starts_with("notice "),
             "{line}"
         );
         assert!(!line.contains('\n'), "{line:?}");

@@ -363,26 +363,8 @@ pub fn records_text<P: board_core::Position>(games: &[PlayedGame<P>]) -> String 
     out
 }
 
-/// Splits a records file into one save file per game (at each `boardlab-save` header; the
-/// comment lines before a header belong to its game).
+/// Splits a records file into one save file per game (see
+/// [`board_core::savefile::split_records`]).
 pub fn split_records(text: &str) -> Vec<String> {
-    let mut games: Vec<String> = Vec::new();
-    let mut pending = String::new();
-    for line in text.lines() {
-        if line.trim_start().starts_with(savefile::MAGIC) {
-            games.push(std::mem::take(&mut pending));
-        }
-        let target = if line.trim_start().starts_with('#') || games.is_empty() {
-            &mut pending
-        } else {
-            games.last_mut().unwrap_or(&mut pending)
-        };
-        target.push_str(line);
-        target.push('\n');
-    }
-    if let Some(last) = games.last_mut() {
-        last.push_str(&pending);
-    }
-    games.retain(|g| g.contains(savefile::MAGIC));
-    games
+    savefile::split_records(text)
 }

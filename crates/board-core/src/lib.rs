@@ -22,6 +22,7 @@ pub mod savefile;
 pub mod spec;
 mod square;
 pub mod testing;
+pub mod view;
 pub mod zobrist;
 
 pub use bitboard::{BitSet, Bitboard64, Bitboard128, BoardSet, ShiftSet, SquareSet, StepMasks};
@@ -31,4 +32,5 @@ pub use player::{Outcome, Player};
 pub use position::{GameConfig, MoveInputError, NotationError, Position, PositionStringError};
 pub use spec::{GameSpec, SpecError, SpecReader};
 pub use square::{Coord, MAX_CELLS, MAX_SIDE, Square, SquareError};
+pub use view::View;
 pub use zobrist::{Zobrist, zobrist};

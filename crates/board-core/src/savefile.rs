@@ -194,3 +194,28 @@ pub fn save<P: Position>(config: &P::Config, moves: &[P::Move]) -> String {
     }
     out
 }
+
+/// Splits a records file (several save files one after another, as `selfplay --records`
+/// writes them) into one save file per game. A game starts at each `boardlab-save` header;
+/// the comment lines just before a header belong to its game. Text without a header gives
+/// no game.
+pub fn split_records(text: &str) -> Vec<String> {
+    let mut games: Vec<String> = Vec::new();
+    let mut pending = String::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with(MAGIC) {
+            games.push(std::mem::take(&mut pending));
+        }
+        let target = match games.last_mut() {
+            Some(game) if !trimmed.starts_with('#') => game,
+            _ => &mut pending,
+        };
+        target.push_str(line);
+        target.push('\n');
+    }
+    if let Some(last) = games.last_mut() {
+        last.push_str(&pending);
+    }
+    games
+}

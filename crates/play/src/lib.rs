@@ -11,7 +11,9 @@ pub mod replay;
 pub mod session;
 
 pub use replay::{REPLAY_HELP, Replay};
-pub use session::{HELP, Humans, Session, Settings, UnknownHumans, game_id};
+pub use session::{
+    HELP, Humans, Progress, SaveSnapshot, Session, Settings, UnknownHumans, game_id,
+};
 
 /// Whether to draw in colour: not when `no_color` was asked for, not when `NO_COLOR` is set
 /// (to anything non-empty), and only when the output is a terminal.

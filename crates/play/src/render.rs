@@ -1,173 +1,232 @@
-//! Drawing a position for people: the game's diagram with the last move marked, and a
-//! status line (whose turn, phase, counters, move number).
+//! Drawing a position for people, from its typed [`View`] alone: the board with the last
+//! move marked, a legend of the pieces, the marked regions, and a status line.
 
-use board_core::{GameConfig, Position};
+use board_core::{
+    Outcome, Player, Position, Square,
+    view::{BoardView, Cell, PieceKind, RegionKind, StatusItem, View},
+};
 
 const RESET: &str = "\x1b[0m";
 const MARK: &str = "\x1b[1;33m";
 const FIRST: &str = "\x1b[1;31m";
 const SECOND: &str = "\x1b[1;36m";
 const DIM: &str = "\x1b[2m";
+const ZONE_FIRST: &str = "\x1b[2;31m";
+const ZONE_SECOND: &str = "\x1b[2;36m";
 
-/// The squares named in a move's notation, as (column, row), 0-based.
-pub fn move_squares(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if !c.is_ascii_alphabetic() {
-            continue;
+/// The board of `pos` with `[` `]` around the squares in `marked` (the last move's), in
+/// colour when `color` is set; drop zones show in their owner's dim colour.
+pub fn board<V: View>(pos: &V, marked: &[Square], color: bool) -> String {
+    let view = pos.board_view();
+    let (width, height) = (view.width as usize, view.height as usize);
+    let num_width = height.to_string().len();
+    let letters: String = (0..width)
+        .map(|c| format!(" {}", (b'a' + c as u8) as char))
+        .collect();
+    let header = format!("{:num_width$}{letters}\n", "");
+    let zone_owner = zone_owners(&view);
+    let mut out = header.clone();
+    for row in (0..height).rev() {
+        out.push_str(&format!("{:>num_width$}", row + 1));
+        let at = |col: usize| row * width + col;
+        let is_marked = |col: usize| marked.iter().any(|sq| sq.index() == at(col));
+        for col in 0..=width {
+            // The separator before cell `col` (after the last cell when `col == width`).
+            let sep = match (col > 0 && is_marked(col - 1), col < width && is_marked(col)) {
+                (false, false) => ' ',
+                (true, false) => ']',
+                (false, true) => '[',
+                (true, true) => '|',
+            };
+            paint(&mut out, sep, (sep != ' ' && color).then_some(MARK));
+            if col == width {
+                break;
+            }
+            let cell = view.cells[at(col)];
+            let glyph = pos.glyph(cell);
+            let style = color.then(|| match cell {
+                _ if is_marked(col) => MARK,
+                Cell::Piece {
+                    owner: Player::First,
+                    ..
+                } => FIRST,
+                Cell::Piece {
+                    owner: Player::Second,
+                    ..
+                } => SECOND,
+                Cell::Empty => match zone_owner[at(col)] {
+                    Some(Player::First) => ZONE_FIRST,
+                    Some(Player::Second) => ZONE_SECOND,
+                    None => DIM,
+                },
+                Cell::Marker => DIM,
+            });
+            paint(&mut out, glyph, style);
         }
-        let col = (c.to_ascii_lowercase() as u8 - b'a') as usize;
-        let mut row = 0usize;
-        let mut digits = 0;
-        while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-            row = row.saturating_mul(10).saturating_add(d as usize);
-            digits += 1;
-            chars.next();
-        }
-        if digits > 0 && row > 0 {
-            out.push((col, row - 1));
-        }
+        out.push_str(&format!(" {}\n", row + 1));
     }
+    out.push_str(&header);
     out
 }
 
-/// The diagram of `pos` with `[` `]` around the squares of `last` (a move's notation), in
-/// colour when `color` is set.
-pub fn board<P: Position>(pos: &P, last: Option<&str>, color: bool) -> String {
-    let diagram = pos.diagram();
-    // Amazons draws arrows as `x`: not a player's piece.
-    let arrows = <P::Config as GameConfig>::GAME_ID == "amazons";
-    let marks = last.map(move_squares).unwrap_or_default();
-    let mut out = String::with_capacity(diagram.len() * 2);
-    for line in diagram.lines() {
-        let mut chars: Vec<char> = line.chars().collect();
-        let row = row_number(line);
-        let width = line.len() - line.trim_start().len();
-        let num_width = row.map_or(0, |r| (r + 1).to_string().len() + width);
-        let mut marked = vec![false; chars.len()];
-        if let Some(row) = row {
-            for &(col, r) in &marks {
-                if r != row {
-                    continue;
-                }
-                let at = num_width + 1 + 2 * col;
-                if at == 0 || at + 1 >= chars.len() {
-                    continue;
-                }
-                marked[at] = true;
-                if chars[at - 1] == ' ' || chars[at - 1] == ']' {
-                    chars[at - 1] = if chars[at - 1] == ']' { '|' } else { '[' };
-                }
-                if chars[at + 1] == ' ' {
-                    chars[at + 1] = ']';
-                }
-            }
+fn paint(out: &mut String, c: char, style: Option<&str>) {
+    match style {
+        Some(style) => {
+            out.push_str(style);
+            out.push(c);
+            out.push_str(RESET);
         }
-        if color && row.is_some() {
-            let cols = line.split_whitespace().count().saturating_sub(2);
-            let last_cell = num_width + 2 * cols;
-            for (i, &c) in chars.iter().enumerate() {
-                let cell = i > num_width && (i - num_width) % 2 == 1 && i < last_cell;
-                match c {
-                    '[' | ']' | '|' => {
-                        out.push_str(MARK);
-                        out.push(c);
-                        out.push_str(RESET);
-                    }
-                    _ if cell && marked[i] => {
-                        out.push_str(MARK);
-                        out.push(c);
-                        out.push_str(RESET);
-                    }
-                    'x' if cell && arrows => {
-                        out.push_str(DIM);
-                        out.push(c);
-                        out.push_str(RESET);
-                    }
-                    'X' | 'x' | 'b' if cell => {
-                        out.push_str(FIRST);
-                        out.push(c);
-                        out.push_str(RESET);
-                    }
-                    'O' | 'o' | 'w' if cell => {
-                        out.push_str(SECOND);
-                        out.push(c);
-                        out.push_str(RESET);
-                    }
-                    '.' if cell => {
-                        out.push_str(DIM);
-                        out.push(c);
-                        out.push_str(RESET);
-                    }
-                    _ => out.push(c),
-                }
-            }
-        } else {
-            out.extend(chars.iter());
-        }
-        out.push('\n');
+        None => out.push(c),
     }
-    out
 }
 
-/// The 0-based row a diagram line draws, if it is a row line (`10 . x .  10`).
-fn row_number(line: &str) -> Option<usize> {
-    let first = line.split_whitespace().next()?;
-    let n: usize = first.parse().ok()?;
-    let last = line.split_whitespace().last()?;
-    (last == first && n > 0).then(|| n - 1)
-}
-
-/// Extra, game-specific status read from the position string (which every game has):
-/// fourshift's phase and pieces in hand, clamp's quiet counter.
-pub fn details<P: Position>(pos: &P) -> Option<String> {
-    let ps = pos.to_position_string();
-    let fields: Vec<&str> = ps.split_whitespace().collect();
-    match <P::Config as GameConfig>::GAME_ID {
-        "fourshift" => {
-            let black: u32 = fields.get(2)?.parse().ok()?;
-            let white: u32 = fields.get(3)?.parse().ok()?;
-            if black + white > 0 {
-                Some(format!(
-                    "placing: {} {black} in hand, {} {white} in hand",
-                    pos.player_name(board_core::Player::First),
-                    pos.player_name(board_core::Player::Second)
-                ))
-            } else {
-                Some("moving".to_string())
+/// For each square, the owner of the drop zone it lies in.
+fn zone_owners(view: &BoardView) -> Vec<Option<Player>> {
+    let mut owners = vec![None; view.cells.len()];
+    for region in &view.regions {
+        if region.kind == RegionKind::DropZone {
+            for sq in &region.squares {
+                if let Some(o) = owners.get_mut(sq.index()) {
+                    *o = region.owner;
+                }
             }
         }
-        "clamp" => {
-            let quiet = fields.get(2)?;
-            let limit = pos
-                .config()
-                .to_string()
-                .split([':', ','])
-                .find_map(|kv| kv.strip_prefix("quiet_limit=").map(str::to_string));
-            Some(match limit {
-                Some(limit) => format!("quiet moves {quiet}/{limit}"),
-                None => format!("quiet moves {quiet}"),
+    }
+    owners
+}
+
+/// The legend under the board: each piece's letter and owner, the markers, and the drop
+/// zones (`X Black · O White · drop zones: Black ranks 6-8, White ranks 1-3`).
+pub fn legend<V: View>(pos: &V) -> String {
+    let view = pos.board_view();
+    let kind_of = |p: Player| {
+        view.cells
+            .iter()
+            .find_map(|c| match *c {
+                Cell::Piece { owner, kind } if owner == p => Some(kind),
+                _ => None,
             })
-        }
-        _ => None,
+            .unwrap_or(PieceKind::Stone)
+    };
+    let mut parts: Vec<String> = [Player::First, Player::Second]
+        .into_iter()
+        .map(|p| {
+            let kind = kind_of(p);
+            let glyph = pos.glyph(Cell::Piece { owner: p, kind });
+            let what = match kind {
+                PieceKind::Queen => " queen",
+                PieceKind::Stone | PieceKind::Man => "",
+            };
+            format!("{glyph} {}{what}", pos.player_name(p))
+        })
+        .collect();
+    if view.cells.contains(&Cell::Marker) {
+        parts.push(format!("{} arrow", pos.glyph(Cell::Marker)));
+    }
+    let zones: Vec<String> = view
+        .regions
+        .iter()
+        .filter(|r| r.kind == RegionKind::DropZone && !r.squares.is_empty())
+        .filter_map(|r| {
+            let owner = r.owner?;
+            let rows = r
+                .squares
+                .iter()
+                .map(|sq| sq.index() / view.width as usize + 1);
+            let (lo, hi) = (rows.clone().min()?, rows.max()?);
+            Some(format!("{} ranks {lo}-{hi}", pos.player_name(owner)))
+        })
+        .collect();
+    if !zones.is_empty() {
+        parts.push(format!("drop zones: {}", zones.join(", ")));
+    }
+    parts.join(" · ")
+}
+
+/// The result of a finished game, naming the winner (`Black wins: five in a row h8-l8`);
+/// empty while the game goes on.
+pub fn result<P: Position>(pos: &P) -> String {
+    let Some(outcome) = pos.outcome() else {
+        return String::new();
+    };
+    let reason = pos.outcome_reason().unwrap_or_else(|| outcome.to_string());
+    match outcome {
+        Outcome::Win(p) => format!("{} wins: {reason}", pos.player_name(p)),
+        Outcome::Draw => format!("draw: {reason}"),
     }
 }
 
-/// The result of a finished game and why, naming the winner (`Black wins: five in a row
-/// h8-l8`); empty while the game goes on.
-pub fn result<P: Position>(pos: &P) -> String {
-    let reason = pos.outcome_reason().unwrap_or_default();
-    match pos.outcome() {
-        Some(board_core::Outcome::Win(p)) if !reason.contains(pos.player_name(p)) => {
-            format!("{} wins: {reason}", pos.player_name(p))
+/// The game-specific part of the status line, from the view's typed items.
+pub fn details<V: View>(pos: &V) -> Vec<String> {
+    let items = pos.status();
+    let mut parts = Vec::new();
+    let hands: Vec<(Player, u32)> = items
+        .iter()
+        .filter_map(|i| match *i {
+            StatusItem::InHand { player, count } => Some((player, count)),
+            _ => None,
+        })
+        .collect();
+    let on_board: Vec<(Player, u32)> = items
+        .iter()
+        .filter_map(|i| match *i {
+            StatusItem::OnBoard { player, count } => Some((player, count)),
+            _ => None,
+        })
+        .collect();
+    // Pieces are named by their letters (the legend says whose), to fit 80 columns.
+    let glyph_of = |p: Player| {
+        let kind = match pos.board_view().cells.iter().find_map(|c| match *c {
+            Cell::Piece { owner, kind } if owner == p => Some(kind),
+            _ => None,
+        }) {
+            Some(kind) => kind,
+            None => PieceKind::Stone,
+        };
+        pos.glyph(Cell::Piece { owner: p, kind })
+    };
+    let pairs = |list: &[(Player, u32)]| {
+        list.iter()
+            .map(|&(p, n)| format!("{} {n}", glyph_of(p)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut phase = None;
+    for item in &items {
+        match *item {
+            StatusItem::Phase(p) => phase = Some(p),
+            StatusItem::Quiet { count, limit } => {
+                parts.push(format!("quiet moves {count}/{limit}"))
+            }
+            StatusItem::StonesToPlace(1) => parts.push("place one stone".to_string()),
+            StatusItem::StonesToPlace(n) => parts.push(format!("place {} stones", number(n))),
+            StatusItem::InHand { .. } | StatusItem::OnBoard { .. } => {}
         }
-        _ => reason,
+    }
+    let mut front = Vec::new();
+    match (phase, hands.is_empty()) {
+        (Some(phase), false) => front.push(format!("{phase}: in hand {}", pairs(&hands))),
+        (Some(phase), true) => front.push(phase.to_string()),
+        (None, false) => front.push(format!("in hand {}", pairs(&hands))),
+        (None, true) => {}
+    }
+    if !on_board.is_empty() {
+        front.push(format!("on board {}", pairs(&on_board)));
+    }
+    front.extend(parts);
+    front
+}
+
+fn number(n: u32) -> String {
+    match n {
+        2 => "two".to_string(),
+        3 => "three".to_string(),
+        n => n.to_string(),
     }
 }
 
 /// `move 5 · Black to move · placing: …`, or the result of a finished game.
-pub fn status<P: Position>(pos: &P) -> String {
+pub fn status<V: View>(pos: &V) -> String {
     if pos.outcome().is_some() {
         return format!("move {} · game over: {}", pos.ply(), result(pos));
     }
@@ -176,33 +235,79 @@ pub fn status<P: Position>(pos: &P) -> String {
         pos.ply() + 1,
         pos.player_name(pos.side_to_move())
     );
-    if let Some(d) = details(pos) {
+    for d in details(pos) {
         s.push_str(" · ");
         s.push_str(&d);
     }
     s
 }
 
+/// The squares that held a piece of the mover's opponent before a move and are empty after
+/// it, except the squares the move itself names: the pieces it captured.
+pub fn captured<V: View>(before: &V, after: &V, mv: V::Move) -> Vec<Square> {
+    let mover = before.side_to_move();
+    let touched = before.move_squares(mv);
+    before
+        .geometry()
+        .squares()
+        .filter(|&sq| {
+            before.cell(sq).owner() == Some(mover.other())
+                && after.cell(sq) == Cell::Empty
+                && !touched.contains(&sq)
+        })
+        .collect()
+}
+
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
     #[test]
-    fn squares_of_moves() {
-        assert_eq!(move_squares("c3"), vec![(2, 2)]);
-        assert_eq!(move_squares("d1-d7/g7"), vec![(3, 0), (3, 6), (6, 6)]);
-        assert_eq!(move_squares("j11,k12"), vec![(9, 10), (10, 11)]);
+    fn clamp_status_shows_the_hands_under_a_finite_supply() {
+        use rules_clamp::{ClampConfig, ClampPosition};
+        let config: ClampConfig = "clamp:supply=12".parse().unwrap();
+        let pos =
+            ClampPosition::from_position_string(config, "8/3X4/2XXXX2/8/8/2OOOO2/8/8 o 1 1 11 12")
+                .unwrap();
         assert_eq!(
-            move_squares("z99999999999999999999999"),
-            vec![(25, usize::MAX - 1)]
+            status(&pos),
+            "move 2 · White to move · in hand X 11, O 12 · on board X 5, O 4 · quiet moves 1/80"
         );
-        assert!(move_squares("a0 ??").is_empty());
+        let plain = ClampPosition::new(ClampConfig::default());
+        assert_eq!(
+            status(&plain),
+            "move 1 · Black to move · on board X 4, O 4 · quiet moves 0/80"
+        );
+        assert!(legend(&plain).ends_with("drop zones: Black ranks 6-8, White ranks 1-3"));
     }
 
     #[test]
-    fn rows() {
-        assert_eq!(row_number("10 . x .  10"), Some(9));
-        assert_eq!(row_number(" 9 . x .  9"), Some(8));
-        assert_eq!(row_number("   a b c"), None);
+    fn fourshift_status_after_whites_last_placement_under_moving_first_second() {
+        use rules_fourshift::{Fourshift, FourshiftConfig};
+        let config: FourshiftConfig = "fourshift:moving_first=second".parse().unwrap();
+        let pos =
+            Fourshift::from_position_string(config, "OOX2X/1OO2O/4X1/4X1/O2X1X/XXOO2 o 0 0 16")
+                .unwrap();
+        assert_eq!(status(&pos), "move 17 · White to move · moving");
+    }
+
+    #[test]
+    fn marks_squares_of_the_last_move_and_captures() {
+        use board_core::Position;
+        use rules_clamp::ClampPosition;
+        let mut pos = ClampPosition::new(Default::default());
+        for text in ["d6-d4", "c3-c4", "g7"] {
+            let mv = pos.parse_legal_move(text).unwrap();
+            pos.make_move(mv);
+        }
+        let before = pos.clone();
+        let mv = pos.parse_legal_move("e3-e4").unwrap();
+        pos.make_move(mv);
+        let d4 = pos.geometry().parse_square("d4").unwrap();
+        assert_eq!(captured(&before, &pos, mv), vec![d4]);
+        let drawn = board(&pos, &before.move_squares(mv), false);
+        assert!(drawn.contains("4 . . O .[O]. . .  4"), "{drawn}");
+        assert!(drawn.contains("3 . . . O[.]O . .  3"), "{drawn}");
     }
 }

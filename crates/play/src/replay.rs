@@ -2,12 +2,12 @@
 
 use std::io::{self, BufRead, Write};
 
-use board_core::{Position, savefile};
+use board_core::{View, savefile};
 
 use crate::render;
 
 /// A saved game, replayed: the positions before and after every move.
-pub struct Replay<P: Position> {
+pub struct Replay<P: View> {
     /// `positions[i]` is the position after `i` moves.
     positions: Vec<P>,
     moves: Vec<P::Move>,
@@ -22,7 +22,7 @@ Enter: next move · b: back one move · a number: jump to after that many moves 
 s: the start · e: the end · q: quit
 ";
 
-impl<P: Position> Replay<P> {
+impl<P: View> Replay<P> {
     /// Reads a save file's text for game `P`.
     pub fn from_save(text: &str, color: bool) -> Result<Self, String> {
         let game = savefile::load::<P>(text).map_err(|e| e.to_string())?;
@@ -70,11 +70,17 @@ impl<P: Position> Replay<P> {
     /// The board after `at()` moves, the last one marked, and a status line.
     pub fn render(&self) -> String {
         let pos = &self.positions[self.at.min(self.positions.len() - 1)];
-        let last = self
+        let before_last = self
             .at
             .checked_sub(1)
-            .and_then(|i| Some(self.positions.get(i)?.format_move(*self.moves.get(i)?)));
-        let mut s = render::board(pos, last.as_deref(), self.color);
+            .and_then(|i| Some((self.positions.get(i)?, *self.moves.get(i)?)));
+        let last = before_last.map(|(before, mv)| before.format_move(mv));
+        let squares = before_last
+            .map(|(before, mv)| before.move_squares(mv))
+            .unwrap_or_default();
+        let mut s = render::board(pos, &squares, self.color);
+        s.push_str(&render::legend(pos));
+        s.push('\n');
         s.push_str(&format!(
             "after {} of {} moves · {}",
             self.at,

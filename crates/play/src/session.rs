@@ -1,8 +1,11 @@
 //! [`Session`]: one game in the terminal, driven by lines of input.
 
-use std::io::{self, BufRead, Write};
+use std::{
+    io::{self, BufRead, Write},
+    sync::{Arc, Mutex},
+};
 
-use board_core::{GameConfig, Player, Position, savefile};
+use board_core::{GameConfig, Player, Position, Square, View, savefile};
 use engines::Agent;
 use search::Limits;
 
@@ -49,9 +52,27 @@ impl std::str::FromStr for Humans {
     }
 }
 
+/// How the computer's thinking shows while it searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Progress {
+    /// Nothing (piped output, tests).
+    #[default]
+    Silent,
+    /// One short line replaced in place (`thinking… depth 7`), erased when done: for a
+    /// terminal. It never shows the evaluation.
+    Line,
+    /// Every iteration's full line: depth, score, nodes, time, principal variation.
+    Verbose,
+}
+
+/// The game so far in the save format, kept up to date after every change so another
+/// thread (a Ctrl-C handler) can write it out at any moment.
+pub type SaveSnapshot = Arc<Mutex<String>>;
+
 /// How a session looks and how long the computer thinks.
 #[derive(Clone, Debug)]
 pub struct Settings {
+    /// Which sides people play.
     pub humans: Humans,
     /// The computer's budget per move (and for hints).
     pub limits: Limits,
@@ -59,16 +80,27 @@ pub struct Settings {
     pub color: bool,
     /// Repeat each input line after the prompt (for piped input, so transcripts read well).
     pub echo: bool,
+    /// How the computer's thinking shows.
+    pub progress: Progress,
+    /// Ask before `quit` or `restart` throws away moves not saved (for a person at a
+    /// terminal; scripts are never asked).
+    pub confirm: bool,
+    /// Where to keep the game's save text current (for an autosave on Ctrl-C).
+    pub snapshot: Option<SaveSnapshot>,
 }
 
 impl Default for Settings {
-    /// A person plays first, the computer thinks one second a move, no colour.
+    /// A person plays first, the computer thinks one second a move, no colour, no
+    /// questions, silent thinking.
     fn default() -> Settings {
         Settings {
             humans: Humans::First,
             limits: Limits::new().with_move_time(std::time::Duration::from_secs(1)),
             color: false,
             echo: false,
+            progress: Progress::Silent,
+            confirm: false,
+            snapshot: None,
         }
     }
 }
@@ -77,20 +109,22 @@ impl Default for Settings {
 pub const HELP: &str = "\
 Enter a move in the game's notation (c3, c3-c4, d1-d7/g7, j11,k12) or with the squares
 separated by spaces (c3 c4, d1 d7 g7, j11 k12). Commands:
-  undo         take back to your previous turn (again and again to the start)
-  restart      start a new game with the same rules
-  save FILE    write the game to FILE
+  undo, u      take back to your previous turn (again and again to the start)
+  restart, r   start a new game with the same rules
+  moves        the moves of the game so far
+  rules        the rules of this game and its parameters
+  save FILE    write the game to FILE (asks before replacing a file)
   load FILE    continue the game saved in FILE
   hint         the computer's suggestion and its score
   help         this text
-  quit         leave
+  quit, q      leave
 ";
 
 /// One game of `P` between people and/or a computer player.
 ///
 /// The session reads commands and moves line by line and writes the boards and messages
 /// to `out`; the computer's thinking progress goes to `progress`.
-pub struct Session<P: Position> {
+pub struct Session<P: View> {
     start: P,
     /// Positions before each move played, so undo is exact.
     history: Vec<P>,
@@ -100,6 +134,8 @@ pub struct Session<P: Position> {
     settings: Settings,
     /// Whether the game-over message for the current position has been shown.
     announced: bool,
+    /// The number of moves when the game was last saved or loaded (`None`: never).
+    saved: Option<usize>,
 }
 
 /// What to do after a line of input.
@@ -108,7 +144,7 @@ enum Flow {
     Quit,
 }
 
-impl<P: Position> Session<P> {
+impl<P: View> Session<P> {
     /// A session from the start position `start`; `computer` plays the sides people do not
     /// and gives hints (without one, only people can play and `hint` is unavailable).
     pub fn new(start: P, computer: Option<Box<dyn Agent<P>>>, settings: Settings) -> Self {
@@ -120,6 +156,7 @@ impl<P: Position> Session<P> {
             computer,
             settings,
             announced: false,
+            saved: None,
         }
     }
 
@@ -147,15 +184,32 @@ impl<P: Position> Session<P> {
         self.moves = game.moves;
         self.pos = pos;
         self.announced = false;
+        self.saved = Some(self.moves.len());
         if let Some(c) = self.computer.as_mut() {
             c.new_game();
         }
+        self.update_snapshot();
         Ok(())
     }
 
     /// The game so far in the save format.
     pub fn save_text(&self) -> String {
         savefile::save::<P>(self.start.config(), &self.moves)
+    }
+
+    /// Whether moves were played (or taken back) since the game was last saved or loaded.
+    pub fn is_unsaved(&self) -> bool {
+        self.saved != Some(self.moves.len()) && !(self.saved.is_none() && self.moves.is_empty())
+    }
+
+    fn update_snapshot(&self) {
+        if let Some(snapshot) = &self.settings.snapshot {
+            let text = self.save_text();
+            match snapshot.lock() {
+                Ok(mut guard) => *guard = text,
+                Err(poisoned) => *poisoned.into_inner() = text,
+            }
+        }
     }
 
     /// Runs the session until `quit` or the end of input.
@@ -171,6 +225,7 @@ impl<P: Position> Session<P> {
             self.start.config()
         )?;
         self.show(out)?;
+        self.update_snapshot();
         let mut line = String::new();
         loop {
             // The computer's turn (if it cannot move, the people decide what to do).
@@ -187,34 +242,73 @@ impl<P: Position> Session<P> {
                     "Type 'save FILE' to keep the game, 'undo', 'restart' or 'quit'."
                 )?;
             }
-            write!(out, "> ")?;
-            out.flush()?;
-            line.clear();
-            if input.read_line(&mut line)? == 0 {
+            if !self.prompt(input, out, "> ", &mut line)? {
                 writeln!(out)?;
                 return Ok(());
             }
             let text = line.trim().to_string();
-            if self.settings.echo {
-                writeln!(out, "{text}")?;
-            }
-            if let Flow::Quit = self.handle(&text, out, progress)? {
+            if let Flow::Quit = self.handle(&text, input, out, progress)? {
                 return Ok(());
             }
         }
     }
 
-    /// Prints the board and the status line.
+    /// Writes `prompt`, reads a line into `line` (echoed for piped input); `false` at the
+    /// end of input.
+    fn prompt(
+        &self,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+        prompt: &str,
+        line: &mut String,
+    ) -> io::Result<bool> {
+        write!(out, "{prompt}")?;
+        out.flush()?;
+        line.clear();
+        if input.read_line(line)? == 0 {
+            return Ok(false);
+        }
+        if self.settings.echo {
+            writeln!(out, "{}", line.trim())?;
+        }
+        Ok(true)
+    }
+
+    /// Asks a yes/no question; anything but `y`/`yes` (or the end of input) is no.
+    fn ask(
+        &self,
+        input: &mut dyn BufRead,
+        out: &mut dyn Write,
+        question: &str,
+    ) -> io::Result<bool> {
+        let mut line = String::new();
+        if !self.prompt(input, out, &format!("{question} [y/N] "), &mut line)? {
+            writeln!(out)?;
+            return Ok(false);
+        }
+        Ok(matches!(
+            line.trim().to_ascii_lowercase().as_str(),
+            "y" | "yes"
+        ))
+    }
+
+    /// The squares of the last move, as played from the position before it.
+    fn last_squares(&self) -> (Option<String>, Vec<Square>) {
+        match (self.history.last(), self.moves.last()) {
+            (Some(before), Some(&mv)) => (Some(before.format_move(mv)), before.move_squares(mv)),
+            _ => (None, Vec::new()),
+        }
+    }
+
+    /// Prints the board, its legend and the status line.
     pub fn show(&self, out: &mut dyn Write) -> io::Result<()> {
-        let last = match (self.history.last(), self.moves.last()) {
-            (Some(before), Some(&mv)) => Some(before.format_move(mv)),
-            _ => None,
-        };
+        let (last, squares) = self.last_squares();
         write!(
             out,
             "{}",
-            render::board(&self.pos, last.as_deref(), self.settings.color)
+            render::board(&self.pos, &squares, self.settings.color)
         )?;
+        writeln!(out, "{}", render::legend(&self.pos))?;
         let mut status = render::status(&self.pos);
         if let Some(last) = &last {
             status.push_str(&format!(" · last move {last}"));
@@ -225,6 +319,7 @@ impl<P: Position> Session<P> {
     fn handle(
         &mut self,
         text: &str,
+        input: &mut dyn BufRead,
         out: &mut dyn Write,
         progress: &mut dyn Write,
     ) -> io::Result<Flow> {
@@ -234,25 +329,52 @@ impl<P: Position> Session<P> {
         };
         match word.to_ascii_lowercase().as_str() {
             "" => {}
-            "quit" | "exit" | "q" => return Ok(Flow::Quit),
+            "quit" | "exit" | "q" => {
+                if !self.settings.confirm
+                    || !self.is_unsaved()
+                    || self.ask(input, out, "The game is not saved. Quit anyway?")?
+                {
+                    return Ok(Flow::Quit);
+                }
+            }
             "help" | "?" => write!(out, "{HELP}")?,
-            "undo" => self.undo(out)?,
-            "restart" => {
+            "undo" | "u" => self.undo(out)?,
+            "restart" | "r" => {
+                if self.settings.confirm
+                    && self.is_unsaved()
+                    && !self.ask(input, out, "The game is not saved. Start a new one anyway?")?
+                {
+                    return Ok(Flow::Continue);
+                }
                 self.pos = self.start.clone();
                 self.history.clear();
                 self.moves.clear();
                 self.announced = false;
+                self.saved = None;
                 if let Some(c) = self.computer.as_mut() {
                     c.new_game();
                 }
+                self.update_snapshot();
                 writeln!(out, "New game.")?;
                 self.show(out)?;
             }
+            "moves" => self.print_moves(out)?,
+            "rules" => self.print_rules(out)?,
             "save" if rest.is_empty() => writeln!(out, "error: save needs a file name")?,
-            "save" => match std::fs::write(rest, self.save_text()) {
-                Ok(()) => writeln!(out, "Saved {} moves to {rest}.", self.moves.len())?,
-                Err(e) => writeln!(out, "error: cannot write {rest}: {e}")?,
-            },
+            "save" => {
+                let exists = std::path::Path::new(rest).exists();
+                if exists && !self.ask(input, out, &format!("{rest} exists. Replace it?"))? {
+                    writeln!(out, "Not saved.")?;
+                    return Ok(Flow::Continue);
+                }
+                match std::fs::write(rest, self.save_text()) {
+                    Ok(()) => {
+                        self.saved = Some(self.moves.len());
+                        writeln!(out, "Saved {} moves to {rest}.", self.moves.len())?
+                    }
+                    Err(e) => writeln!(out, "error: cannot write {rest}: {e}")?,
+                }
+            }
             "load" if rest.is_empty() => writeln!(out, "error: load needs a file name")?,
             "load" => match read_limited(rest) {
                 Ok(text) => match self.load_text(&text) {
@@ -270,23 +392,79 @@ impl<P: Position> Session<P> {
         Ok(Flow::Continue)
     }
 
+    /// `moves`: the game so far, numbered, wrapped to 80 columns.
+    fn print_moves(&self, out: &mut dyn Write) -> io::Result<()> {
+        if self.moves.is_empty() {
+            return writeln!(out, "No moves yet.");
+        }
+        let mut pos = self.start.clone();
+        let mut line = String::new();
+        for (i, &mv) in self.moves.iter().enumerate() {
+            let item = format!("{}. {}", i + 1, pos.format_move(mv));
+            if !line.is_empty() && line.len() + 2 + item.len() > 80 {
+                writeln!(out, "{line}")?;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push_str("  ");
+            }
+            line.push_str(&item);
+            pos.make_move(mv);
+        }
+        writeln!(out, "{line}")
+    }
+
+    /// `rules`: the game's rules in brief, then its parameters.
+    fn print_rules(&self, out: &mut dyn Write) -> io::Result<()> {
+        let text = self.pos.rules_text();
+        if text.is_empty() {
+            writeln!(out, "This game has no rules summary.")?;
+        } else {
+            write!(out, "{text}")?;
+            if !text.ends_with('\n') {
+                writeln!(out)?;
+            }
+        }
+        writeln!(out, "Parameters: {}", self.start.config())
+    }
+
     fn human_move(&mut self, text: &str, out: &mut dyn Write) -> io::Result<()> {
         if let Some(reason) = self.pos.outcome_reason() {
             return writeln!(out, "error: the game is over ({reason})");
         }
         match self.pos.parse_legal_move(text) {
             Ok(mv) => {
-                self.play(mv);
-                self.show(out)
+                let played = self.pos.format_move(mv);
+                let captured = self.play(mv);
+                if !captured.is_empty() {
+                    writeln!(out, "{played} captures {captured}")?;
+                }
+                // Against the computer the board is drawn once per turn: after its reply.
+                let computer_next = self.pos.outcome().is_none()
+                    && !self.settings.humans.plays(self.pos.side_to_move())
+                    && self.computer.is_some();
+                if computer_next {
+                    Ok(())
+                } else {
+                    self.show(out)
+                }
             }
             Err(e) => writeln!(out, "error: {e}"),
         }
     }
 
-    fn play(&mut self, mv: P::Move) {
-        self.history.push(self.pos.clone());
+    /// Plays `mv` and returns the squares it captured, as text (empty if none).
+    fn play(&mut self, mv: P::Move) -> String {
+        let before = self.pos.clone();
         self.pos.make_move(mv);
+        let captured: Vec<String> = render::captured(&before, &self.pos, mv)
+            .into_iter()
+            .map(|sq| self.pos.geometry().format_square(sq))
+            .collect();
+        self.history.push(before);
         self.moves.push(mv);
+        self.update_snapshot();
+        captured.join(" ")
     }
 
     fn undo(&mut self, out: &mut dyn Write) -> io::Result<()> {
@@ -304,6 +482,7 @@ impl<P: Position> Session<P> {
             }
         }
         self.announced = false;
+        self.update_snapshot();
         writeln!(out, "Took back to move {}.", self.pos.ply() + 1)?;
         self.show(out)
     }
@@ -316,17 +495,21 @@ impl<P: Position> Session<P> {
         };
         let text = self.pos.format_move(mv);
         let name = self.pos.player_name(self.pos.side_to_move());
-        if self.pos.validate(&mv).is_err() {
-            writeln!(out, "error: the computer chose an illegal move {text}")?;
+        if let Err(e) = self.pos.validate(&mv) {
+            writeln!(out, "error: the computer chose an illegal move {text}: {e}")?;
             return Ok(false);
         }
-        self.play(mv);
-        writeln!(out, "{name} (computer) plays {text}")?;
+        let captured = self.play(mv);
+        if captured.is_empty() {
+            writeln!(out, "{name} (computer) plays {text}")?;
+        } else {
+            writeln!(out, "{name} (computer) plays {text}, capturing {captured}")?;
+        }
         self.show(out)?;
         Ok(true)
     }
 
-    /// Runs the computer on the current position, with progress lines on `progress`.
+    /// Runs the computer on the current position, showing its progress as the settings say.
     fn think(&mut self, progress: &mut dyn Write) -> io::Result<Option<P::Move>> {
         Ok(self.think_scored(progress)?.map(|(mv, _, _)| mv))
     }
@@ -346,20 +529,31 @@ impl<P: Position> Session<P> {
             .collect();
         agent.set_game_history(&hashes);
         let pos = &self.pos;
+        let mode = self.settings.progress;
         let mut failed = None;
         let result = agent.think(pos, &self.settings.limits, &mut |it| {
-            let line = format!(
-                "thinking: depth {} score {} nodes {} time {} ms pv {}",
-                it.depth,
-                it.score,
-                it.nodes,
-                it.time.as_millis(),
-                search::format_pv(pos, &it.pv)
-            );
-            if let Err(e) = writeln!(progress, "{line}") {
+            let written = match mode {
+                Progress::Silent => Ok(()),
+                Progress::Line => write!(progress, "\r\x1b[Kthinking… depth {}", it.depth)
+                    .and_then(|()| progress.flush()),
+                Progress::Verbose => writeln!(
+                    progress,
+                    "thinking: depth {} score {} nodes {} time {} ms pv {}",
+                    it.depth,
+                    it.score,
+                    it.nodes,
+                    it.time.as_millis(),
+                    search::format_pv(pos, &it.pv)
+                ),
+            };
+            if let Err(e) = written {
                 failed = Some(e);
             }
         });
+        if mode == Progress::Line {
+            write!(progress, "\r\x1b[K")?;
+            progress.flush()?;
+        }
         if let Some(e) = failed {
             return Err(e);
         }

@@ -86,6 +86,7 @@ fn play_session_against_the_search() {
         limits: Limits::new().with_depth(3),
         color: false,
         echo: true,
+        ..Settings::default()
     };
     let mut session = Session::new(start(), Some(computer(3)), settings);
     let (mut out, mut progress) = (Vec::new(), Vec::new());

@@ -67,10 +67,14 @@ fn finish(buf: Vec<u8>, too_long: bool) -> Line {
     }
 }
 
-/// Writes `line` and a newline, then flushes (the protocols require a flush per line).
+/// Writes `line` and a newline in one write, then flushes (the protocols require a
+/// flush per line). One buffer, not two writes: on a socket a separate one-byte write of
+/// the newline waits for the peer's delayed ACK (Nagle), some 40 ms per line.
 pub fn write_line<W: Write + ?Sized>(out: &mut W, line: &str) -> io::Result<()> {
-    out.write_all(line.as_bytes())?;
-    out.write_all(b"\n")?;
+    let mut buf = Vec::with_capacity(line.len() + 1);
+    buf.extend_from_slice(line.as_bytes());
+    buf.push(b'\n');
+    out.write_all(&buf)?;
     out.flush()
 }
 
@@ -95,6 +99,24 @@ pub fn quote(text: &str, n: usize) -> String {
     } else {
         t
     }
+}
+
+/// `text` with every control character (C0, DEL, C1; line breaks included) written as
+/// its Rust escape (`\n`, `\u{1b}`), so that echoing peer text can neither split a line
+/// nor drive the reader's terminal.
+pub fn escape_controls(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Reads a decimal integer, saturating instead of failing on huge values (`"-"` sign
@@ -159,6 +181,35 @@ mod tests {
         assert_eq!(quote("STA\rT 5", 32), "STA\u{fffd}T 5");
         assert_eq!(quote("a\nb\r\nc", 3), "a\u{fffd}b...");
         assert_eq!(quote(" go\u{0} ", 32), "go\u{0}");
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(escape_controls("plain text é"), "plain text é");
+        assert_eq!(
+            escape_controls("a\u{1b}[31mb\u{0}c\td\u{7f}\u{85}"),
+            "a\\u{1b}[31mb\\u{0}c\\td\\u{7f}\\u{85}"
+        );
+        assert!(!escape_controls("x\ny\rz").contains(['\n', '\r']));
+    }
+
+    /// One write per line: a writer that counts calls sees one for the text and its
+    /// newline together.
+    #[test]
+    fn a_line_is_written_in_one_call() {
+        struct Calls(Vec<Vec<u8>>);
+        impl Write for Calls {
+            fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+                self.0.push(b.to_vec());
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut out = Calls(Vec::new());
+        write_line(&mut out, "ok games 1 2").expect("in memory");
+        assert_eq!(out.0, vec![b"ok games 1 2\n".to_vec()]);
     }
 
     #[test]

@@ -13,27 +13,37 @@
 //! is queued; an engine thread takes it, thinks without the state lock, re-locks and
 //! applies the move only if the game is still at the same ply, through the same
 //! validate-save-play path as a player's move. [`Server::think_pending`] does the same on
-//! the calling thread (tests).
+//! the calling thread (tests). Jobs are taken round robin between owners (the creating
+//! peer address), at most [`ENGINE_THREADS_PER_OWNER`] of one owner at once. An engine
+//! move whose save fails is kept and saved again with a doubling wait
+//! ([`SAVE_RETRY_FIRST`] up to [`SAVE_RETRY_MAX`]); the players get a `notice` each time.
 //!
 //! # Pushes
 //! Each connection has a bounded outgoing queue ([`OUTBOX_LINES`]) that its writer thread
-//! drains; replies are queued under the state lock, so they and the pushed `update` lines
-//! reach the client in the order they happened. A connection whose queue is full is
-//! dropped, never waited for.
+//! drains (with `TCP_NODELAY`, each line and its newline in one write); replies are
+//! queued under the state lock, so they and the pushed `update`/`notice` lines reach the
+//! client in the order they happened. While the queue is full the connection's requests
+//! are not read (back-pressure); a connection whose pushes overflow it is dropped, never
+//! waited for.
 //!
 //! # Persistence
 //! With a data directory each game is one save file `<id>.save` in the
-//! [`board_core::savefile`] format. A seat's token is recorded as a comment line
-//! `# token <seat> <token>` when the seat is taken, an engine seat as
-//! `# engine <seat> <ms>`; each accepted move is appended (and synced) before the `ok`.
-//! At start-up every `*.save` file is replayed, so games resume where they were, players
-//! reconnect with their tokens and engines whose turn it is move.
+//! [`board_core::savefile`] format, every line ending in a CRC-32 trailer comment. A
+//! seat's token is recorded as a comment line `# token <seat> <token>` when the seat is
+//! taken, an engine seat as `# engine <seat> <ms>`; each accepted move is appended (and
+//! synced) before the `ok`. At start-up every `<id>.save` file is replayed, so games
+//! resume where they were, players reconnect with their tokens and engines whose turn
+//! it is move. The directory is `0700`, its files `0600`, locked by one server
+//! ([`LOCK_FILE`]); files are created, never overwritten, and expired games move to
+//! [`ARCHIVE_DIR`].
 //!
 //! # Bounds
-//! Lines are capped at [`MAX_REQUEST_BYTES`], games at [`MAX_GAMES`], connections at
-//! [`MAX_CONNECTIONS`], thinking engines at [`ENGINE_THREADS`]; a connection idle for
-//! [`IDLE_TIMEOUT`] is closed (unless it watches or holds a seat), and a write that blocks
-//! for [`WRITE_TIMEOUT`] drops the connection. The state lock is held only while a request
+//! [`ServeOptions`] holds the limits: games (in all and per peer address), connections
+//! (in all and per peer), the time to the first request and the idle time, watchers per
+//! game and per connection, and the expiry of finished and abandoned games. Thinking
+//! engines are capped at [`ENGINE_THREADS`] ([`ENGINE_THREADS_PER_OWNER`] per owner,
+//! taken round robin), lines at [`MAX_REQUEST_BYTES`]; a write that blocks for
+//! [`WRITE_TIMEOUT`] drops the connection. The state lock is held only while a request
 //! is processed (never during network I/O or thinking), so a slow client cannot stall
 //! others.
 //!
@@ -41,9 +51,11 @@
 //! - `game`: the `Game` trait object over the rules crates (create from a
 //!   spec, restore from a save file, the engine's think job) and the seat names;
 //! - `hosted`: one hosted game with its seats, watchers and players' connections;
-//! - `save`: the save files (create, append, seats recorded in comments);
+//! - `save`: the save files (create, append, trailers, lock, modes, archive, seats
+//!   recorded in comments);
 //! - `handler`: [`Server`], the protocol as functions from a request line to a reply;
-//! - `net`: the TCP server ([`serve`], [`run`]) and its engine threads;
+//! - `net`: the TCP server ([`serve`], [`run`], [`run_with`]), its engine threads and
+//!   janitor;
 //! - `client`: the terminal client ([`connect`], [`Follower`]).
 
 use std::{
@@ -60,15 +72,17 @@ mod save;
 
 pub use client::{Followed, Follower, connect};
 pub use handler::{ConnId, Server};
-pub use net::{run, serve};
+pub use net::{run, run_with, serve};
+pub use save::{ARCHIVE_DIR, DIR_MODE, FILE_MODE, LOCK_FILE};
 
 /// Longest request line.
 pub const MAX_REQUEST_BYTES: usize = 4096;
-/// Most games one server hosts.
+/// Most games one server hosts (default of [`ServeOptions::max_games`]).
 pub const MAX_GAMES: usize = 1000;
-/// Most simultaneous connections.
+/// Most simultaneous connections (default of [`ServeOptions::max_connections`]).
 pub const MAX_CONNECTIONS: usize = 64;
-/// A connection silent for this long is closed.
+/// A connection silent for this long is closed (default of
+/// [`ServeOptions::idle_timeout`]), unless it watches a game or holds a seat.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
 /// A reply that cannot be written within this time drops the connection.
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -78,11 +92,67 @@ pub const DEFAULT_ENGINE_MS: u64 = 200;
 pub const ENGINE_MS: std::ops::RangeInclusive<u64> = 10..=10_000;
 /// Most engines thinking at once (each on one thread); further engine moves wait.
 pub const ENGINE_THREADS: usize = 2;
-/// Lines a connection's outgoing queue holds; a watcher that falls further behind is
-/// dropped.
+/// Most engines of one owner (a peer address, or a game without one) thinking at once,
+/// so one thread is always left for everybody else.
+pub const ENGINE_THREADS_PER_OWNER: usize = if ENGINE_THREADS > 1 {
+    ENGINE_THREADS - 1
+} else {
+    1
+};
+/// Lines a connection's outgoing queue holds before the server stops reading its
+/// requests (back-pressure); pushes get as much room again, then a watcher that falls
+/// further behind is dropped.
 pub const OUTBOX_LINES: usize = 1024;
 /// Hash table of the engine seats (MB).
 pub const ENGINE_HASH_MB: usize = 16;
+/// First wait before an engine move whose save failed is saved again; doubled on each
+/// failure up to [`SAVE_RETRY_MAX`].
+pub const SAVE_RETRY_FIRST: Duration = Duration::from_millis(100);
+/// Longest wait between two attempts to save an engine move.
+pub const SAVE_RETRY_MAX: Duration = Duration::from_secs(30);
+
+/// The server's limits and expiry times; [`Default`] gives the documented defaults
+/// (`docs/server-protocol.md`, "Limits").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServeOptions {
+    /// Most games hosted at once.
+    pub max_games: usize,
+    /// Most live games created by connections from one peer address.
+    pub max_games_per_peer: usize,
+    /// Most simultaneous connections.
+    pub max_connections: usize,
+    /// Most simultaneous connections from one peer address.
+    pub max_connections_per_peer: usize,
+    /// A new connection that has not sent a whole request line within this is closed.
+    pub first_request_timeout: Duration,
+    /// A connection silent for this long is closed unless it watches or holds a seat.
+    pub idle_timeout: Duration,
+    /// Most connections watching one game.
+    pub max_watchers_per_game: usize,
+    /// Most games one connection watches.
+    pub max_watches_per_connection: usize,
+    /// A finished game untouched this long is archived.
+    pub finished_expiry: Duration,
+    /// An unfinished game untouched (no join, engine seat or move) this long is archived.
+    pub abandoned_expiry: Duration,
+}
+
+impl Default for ServeOptions {
+    fn default() -> ServeOptions {
+        ServeOptions {
+            max_games: MAX_GAMES,
+            max_games_per_peer: 50,
+            max_connections: MAX_CONNECTIONS,
+            max_connections_per_peer: 8,
+            first_request_timeout: Duration::from_secs(10),
+            idle_timeout: IDLE_TIMEOUT,
+            max_watchers_per_game: 32,
+            max_watches_per_connection: 16,
+            finished_expiry: Duration::from_secs(60 * 60),
+            abandoned_expiry: Duration::from_secs(7 * 24 * 60 * 60),
+        }
+    }
+}
 
 /// Locks `m`, also when a thread panicked holding it (the state stays usable).
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -91,7 +161,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 // The tests (`use super::*`) read save files in temporary directories.
 #[cfg(test)]
-use std::{fs, path::PathBuf};
+use std::{
+    collections::BTreeSet,
+    fs, io,
+    path::{Path, PathBuf},
+};
 
+#[cfg(test)]
+mod hardening_tests;
 #[cfg(test)]
 mod tests;

@@ -116,6 +116,7 @@ mod position;
 mod position_string;
 mod rules;
 mod tables;
+mod view;
 
 pub use config::AmazonsConfig;
 pub use error::MoveError;

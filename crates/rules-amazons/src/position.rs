@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use board_core::{Bitboard128, Coord, Geometry, Outcome, Player, Square, diagram};
+use board_core::{Bitboard128, Coord, Geometry, Outcome, Player, Square};
 
 use crate::{
     AmazonsConfig, AmazonsMove, MoveError,
@@ -669,9 +669,5 @@ impl AmazonsPosition {
             Some(Piece::Arrow) => 'x',
             None => '.',
         }
-    }
-
-    pub(crate) fn render(&self) -> String {
-        diagram::render(self.geometry, |sq| self.square_char(sq.index()))
     }
 }

@@ -99,7 +99,7 @@ impl Position for AmazonsPosition {
     }
 
     fn diagram(&self) -> String {
-        self.render()
+        board_core::view::diagram(self)
     }
 
     fn player_name(&self, player: Player) -> &'static str {

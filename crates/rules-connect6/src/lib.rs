@@ -139,6 +139,7 @@ mod error;
 mod moves;
 mod position;
 mod position_string;
+mod view;
 
 pub use board_core::lines::LineView;
 pub use config::Connect6Config;

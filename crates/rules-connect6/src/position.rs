@@ -5,7 +5,7 @@ use std::fmt;
 
 use board_core::{
     BoardSet, Coord, Direction, Geometry, MAX_CELLS, NotationError, Outcome, Player, Position,
-    PositionStringError, Square, SquareSet, Zobrist, diagram,
+    PositionStringError, Square, SquareSet, Zobrist,
     lines::{LINE_SLOTS, LineView, axis_of, run_through},
     zobrist,
 };
@@ -684,11 +684,7 @@ impl Position for Connect6Position {
     }
 
     fn diagram(&self) -> String {
-        diagram::render(self.geometry, |sq| match self.stone_at(sq) {
-            None => '.',
-            Some(Player::First) => 'X',
-            Some(Player::Second) => 'O',
-        })
+        board_core::view::diagram(self)
     }
 
     fn player_name(&self, player: Player) -> &'static str {

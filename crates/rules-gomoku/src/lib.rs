@@ -22,7 +22,7 @@
 //! let mv = pos.parse_legal_move("l8").unwrap();
 //! pos.make_move(mv);
 //! assert_eq!(pos.outcome(), Some(Outcome::Win(Player::First)));
-//! assert_eq!(pos.outcome_reason().unwrap(), "Black wins: five in a row h8-l8");
+//! assert_eq!(pos.outcome_reason().unwrap(), "five in a row h8-l8");
 //! assert_eq!(pos.count_moves(), 0);
 //! ```
 //!
@@ -51,7 +51,7 @@
 //! let config = "gomoku:size=5".parse().unwrap();
 //! let won = GomokuPosition::from_position_string(config, "oooox/3x1/2x2/1x3/x4 o 9").unwrap();
 //! assert_eq!(won.outcome(), Some(Outcome::Win(Player::First)));
-//! assert_eq!(won.outcome_reason().unwrap(), "Black wins: five in a row a1-e5");
+//! assert_eq!(won.outcome_reason().unwrap(), "five in a row a1-e5");
 //!
 //! // Errors name what is wrong.
 //! let err = GomokuPosition::from_position_string(config, "5/5/5/5/xx3 o 2").unwrap_err();
@@ -95,9 +95,9 @@
 //! - Move input is one square (`h8`, ` H8 `); text with spaces, commas, dashes or slashes is a
 //!   syntax error naming the expected form.
 //! - [`outcome_reason`](board_core::Position::outcome_reason) reads
-//!   `"Black wins: five in a row h8-l12"` (`six in a row …` for a freestyle overline; the
+//!   `"five in a row h8-l12"` (`six in a row …` for a freestyle overline; the
 //!   line runs from its left end, or bottom end if vertical; if several lines win, the one
-//!   starting at the lowest square) or `"draw: the board is full and nobody has five in a
+//!   starting at the lowest square) or `"the board is full and nobody has five in a
 //!   row"`.
 //! - Diagrams use the letters of the position string: `x` Black, `o` White, `.` empty.
 //! - The Zobrist hash covers the stones and the side to move (the outcome follows from
@@ -122,6 +122,7 @@ mod fives;
 mod moves;
 mod position;
 mod position_string;
+mod view;
 
 pub use board_core::lines::LineView;
 pub use config::{GomokuConfig, Rule};

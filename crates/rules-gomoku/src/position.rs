@@ -4,7 +4,7 @@ use std::fmt;
 
 use board_core::{
     BoardSet, Direction, Geometry, NotationError, Outcome, Player, Position, PositionStringError,
-    Square, SquareSet, Zobrist, diagram,
+    Square, SquareSet, Zobrist,
     lines::{self, LINE_SLOTS, LineView, Slot, axis_of, run_at, run_down, run_up},
     zobrist,
 };
@@ -438,19 +438,17 @@ impl Position for GomokuPosition {
 
     fn outcome_reason(&self) -> Option<String> {
         Some(match self.outcome? {
-            Outcome::Win(player) => {
-                let name = self.player_name(player);
-                match self.winning_line() {
-                    Some(line) => format!(
-                        "{name} wins: {} in a row {}-{}",
-                        count_word(line.len),
-                        self.geometry.format_square(line.start),
-                        self.geometry.format_square(line.end)
-                    ),
-                    None => format!("{name} wins"),
-                }
-            }
-            Outcome::Draw => "draw: the board is full and nobody has five in a row".to_string(),
+            // The reason says why, not who: front ends name the winner from `outcome`.
+            Outcome::Win(_) => match self.winning_line() {
+                Some(line) => format!(
+                    "{} in a row {}-{}",
+                    count_word(line.len),
+                    self.geometry.format_square(line.start),
+                    self.geometry.format_square(line.end)
+                ),
+                None => "five in a row".to_string(),
+            },
+            Outcome::Draw => "the board is full and nobody has five in a row".to_string(),
         })
     }
 
@@ -569,11 +567,7 @@ impl Position for GomokuPosition {
     }
 
     fn diagram(&self) -> String {
-        diagram::render(self.geometry, |sq| match self.stone_at(sq) {
-            Some(Player::First) => 'x',
-            Some(Player::Second) => 'o',
-            None => '.',
-        })
+        board_core::view::diagram(self)
     }
 
     fn player_name(&self, player: Player) -> &'static str {

@@ -156,23 +156,23 @@ fn five_wins_in_each_direction_at_edges_and_corners() {
     // (Black's stones, the last one winning; the reason).
     let cases = [
         // Horizontal, along the bottom edge into the corner o1, last stone in the middle.
-        ("k1 l1 n1 o1 m1", "Black wins: five in a row k1-o1"),
+        ("k1 l1 n1 o1 m1", "five in a row k1-o1"),
         // Horizontal along the top edge from the corner a15.
-        ("b15 c15 d15 e15 a15", "Black wins: five in a row a15-e15"),
+        ("b15 c15 d15 e15 a15", "five in a row a15-e15"),
         // Vertical along the left edge into the corner a15.
-        ("a11 a12 a13 a14 a15", "Black wins: five in a row a11-a15"),
+        ("a11 a12 a13 a14 a15", "five in a row a11-a15"),
         // Vertical along the right edge from the corner o1.
-        ("o5 o4 o3 o2 o1", "Black wins: five in a row o1-o5"),
+        ("o5 o4 o3 o2 o1", "five in a row o1-o5"),
         // Diagonal from the corner a1.
-        ("b2 c3 d4 e5 a1", "Black wins: five in a row a1-e5"),
+        ("b2 c3 d4 e5 a1", "five in a row a1-e5"),
         // Diagonal into the corner o15.
-        ("k11 l12 m13 o15 n14", "Black wins: five in a row k11-o15"),
+        ("k11 l12 m13 o15 n14", "five in a row k11-o15"),
         // Anti-diagonal into the corner o1 (printed from its left end).
-        ("k5 l4 m3 n2 o1", "Black wins: five in a row k5-o1"),
+        ("k5 l4 m3 n2 o1", "five in a row k5-o1"),
         // Anti-diagonal from the corner a15.
-        ("e11 d12 c13 b14 a15", "Black wins: five in a row a15-e11"),
+        ("e11 d12 c13 b14 a15", "five in a row a15-e11"),
         // In the middle of the board.
-        ("f8 g8 i8 j8 h8", "Black wins: five in a row f8-j8"),
+        ("f8 g8 i8 j8 h8", "five in a row f8-j8"),
     ];
     for (black, reason) in cases {
         let pos = duel("gomoku", black, FILLER);
@@ -187,21 +187,17 @@ fn five_wins_in_each_direction_at_edges_and_corners() {
 #[test]
 fn white_wins_with_five_too() {
     let pos = duel("gomoku", "a1 c1 e1 g1 i1 k1", "h8 h9 h10 h11 h12");
-    assert_finished(
-        &pos,
-        Outcome::Win(Player::Second),
-        "White wins: five in a row h8-h12",
-    );
+    assert_finished(&pos, Outcome::Win(Player::Second), "five in a row h8-h12");
     assert_eq!(pos.side_to_move(), Player::First);
 }
 
 #[test]
 fn fives_are_checked_on_small_boards_edge_to_edge() {
     for (black, reason) in [
-        ("a1 b1 c1 d1 e1", "Black wins: five in a row a1-e1"),
-        ("e1 e2 e3 e4 e5", "Black wins: five in a row e1-e5"),
-        ("a1 b2 c3 d4 e5", "Black wins: five in a row a1-e5"),
-        ("a5 b4 c3 d2 e1", "Black wins: five in a row a5-e1"),
+        ("a1 b1 c1 d1 e1", "five in a row a1-e1"),
+        ("e1 e2 e3 e4 e5", "five in a row e1-e5"),
+        ("a1 b2 c3 d4 e5", "five in a row a1-e5"),
+        ("a5 b4 c3 d2 e1", "five in a row a5-e1"),
     ] {
         // White's filler avoids the four lines above.
         let pos = duel("gomoku:size=5", black, "b3 d3 a3 c2");
@@ -245,22 +241,14 @@ fn four_does_not_win() {
     assert_ongoing(&pos);
     // A four blocked by the opponent, then completed on the other side: five wins.
     let pos = duel("gomoku", "b1 c1 d1 e1 f1", "a1 h9 h10 j8");
-    assert_finished(
-        &pos,
-        Outcome::Win(Player::First),
-        "Black wins: five in a row b1-f1",
-    );
+    assert_finished(&pos, Outcome::Win(Player::First), "five in a row b1-f1");
 }
 
 #[test]
 fn five_made_by_filling_a_gap_wins_under_both_rules() {
     for spec in ["gomoku", "gomoku:rule=exact5"] {
         let pos = duel(spec, "d4 e4 g4 h4 f4", FILLER);
-        assert_finished(
-            &pos,
-            Outcome::Win(Player::First),
-            "Black wins: five in a row d4-h4",
-        );
+        assert_finished(&pos, Outcome::Win(Player::First), "five in a row d4-h4");
     }
 }
 
@@ -270,11 +258,7 @@ fn six_wins_in_freestyle_but_not_in_exact5() {
     let black = "a1 b1 c1 d1 f1 e1";
     let white = "h8 h9 h10 j8 j10";
     let free = duel("gomoku", black, white);
-    assert_finished(
-        &free,
-        Outcome::Win(Player::First),
-        "Black wins: six in a row a1-f1",
-    );
+    assert_finished(&free, Outcome::Win(Player::First), "six in a row a1-f1");
     assert_eq!(free.winning_line().unwrap().len, 6);
     let exact = duel("gomoku:rule=exact5", black, white);
     assert_ongoing(&exact);
@@ -289,11 +273,7 @@ fn overline_of_six_made_by_joining_three_and_two() {
     let black = "a1 b1 c1 e1 f1 d1";
     let white = "h8 h9 h10 j8 j10";
     let free = duel("gomoku", black, white);
-    assert_finished(
-        &free,
-        Outcome::Win(Player::First),
-        "Black wins: six in a row a1-f1",
-    );
+    assert_finished(&free, Outcome::Win(Player::First), "six in a row a1-f1");
     let exact = duel("gomoku:rule=exact5", black, white);
     assert_ongoing(&exact);
     // Joining four and two makes seven: the same.
@@ -302,7 +282,7 @@ fn overline_of_six_made_by_joining_three_and_two() {
     assert_finished(
         &duel("gomoku", black, white),
         Outcome::Win(Player::First),
-        "Black wins: seven in a row c5-i5",
+        "seven in a row c5-i5",
     );
     assert_ongoing(&duel("gomoku:rule=exact5", black, white));
 }
@@ -319,11 +299,7 @@ fn exact5_five_in_one_direction_wins_despite_an_overline_in_another() {
     assert!(pos.is_winning_move(Player::First, sq(&pos, "e5")));
     pos.play(mv(&pos, "n13")).unwrap(); // White passes time
     pos.play(mv(&pos, "e5")).unwrap();
-    assert_finished(
-        &pos,
-        Outcome::Win(Player::First),
-        "Black wins: five in a row a5-e5",
-    );
+    assert_finished(&pos, Outcome::Win(Player::First), "five in a row a5-e5");
     assert_eq!(pos.run_length(sq(&pos, "e5"), Direction::North), 6);
     // Without the rank-5 five (d5 not played), e5 is only an overline: no win.
     let pos = duel("gomoku:rule=exact5", black, white);
@@ -332,11 +308,7 @@ fn exact5_five_in_one_direction_wins_despite_an_overline_in_another() {
     let mut pos = duel("gomoku", blocked, white);
     pos.play(mv(&pos, "n13")).unwrap();
     pos.play(mv(&pos, "e5")).unwrap();
-    assert_finished(
-        &pos,
-        Outcome::Win(Player::First),
-        "Black wins: six in a row e1-e6",
-    );
+    assert_finished(&pos, Outcome::Win(Player::First), "six in a row e1-e6");
 }
 
 #[test]
@@ -352,11 +324,7 @@ fn exact5_overlines_do_not_count_for_white_either_and_play_goes_on() {
     ] {
         pos.play(mv(&pos, m)).unwrap();
     }
-    assert_finished(
-        &pos,
-        Outcome::Win(Player::Second),
-        "White wins: five in a row a2-e2",
-    );
+    assert_finished(&pos, Outcome::Win(Player::Second), "five in a row a2-e2");
 }
 
 #[test]
@@ -384,7 +352,7 @@ fn a_full_board_with_no_winner_is_a_draw() {
     assert_finished(
         &pos,
         Outcome::Draw,
-        "draw: the board is full and nobody has five in a row",
+        "the board is full and nobody has five in a row",
     );
     assert_eq!(pos.to_position_string(), DRAWN);
     assert_eq!(read("gomoku:size=5", DRAWN).unwrap(), pos);
@@ -407,11 +375,7 @@ fn a_five_on_the_last_empty_square_wins_rather_than_draws() {
     assert_ongoing(&pos);
     pos.play(mv(&pos, "e1")).unwrap();
     assert_eq!(pos.ply(), 25);
-    assert_finished(
-        &pos,
-        Outcome::Win(Player::First),
-        "Black wins: five in a row a1-e1",
-    );
+    assert_finished(&pos, Outcome::Win(Player::First), "five in a row a1-e1");
 }
 
 // ---------------------------------------------------------------- illegal moves
@@ -939,11 +903,7 @@ fn position_strings_with_impossible_wins_are_rejected() {
 fn position_strings_of_finished_games_read_back_finished() {
     // A freestyle nine made by the middle stone: legal, Black wins.
     let pos = read("gomoku:size=9", "9/9/9/9/9/oooo5/oooo5/9/xxxxxxxxx o 17").unwrap();
-    assert_finished(
-        &pos,
-        Outcome::Win(Player::First),
-        "Black wins: nine in a row a1-i1",
-    );
+    assert_finished(&pos, Outcome::Win(Player::First), "nine in a row a1-i1");
     // Two fives crossing at the last stone: legal.
     let pos = read("gomoku:size=7", "x6/x6/x6/x6/xxxxx2/oooo3/oooo3 o 17").unwrap();
     assert_eq!(pos.outcome(), Some(Outcome::Win(Player::First)));
@@ -954,11 +914,7 @@ fn position_strings_of_finished_games_read_back_finished() {
         "xxxxxx1/oooo3/7/ooo1ooo/o6/xxxxx1x/7 o 23",
     )
     .unwrap();
-    assert_finished(
-        &pos,
-        Outcome::Win(Player::First),
-        "Black wins: five in a row a2-e2",
-    );
+    assert_finished(&pos, Outcome::Win(Player::First), "five in a row a2-e2");
     let pos = read(
         "gomoku:size=7,rule=exact5",
         "7/7/7/7/oooooo1/7/xxxxxx1 x 12",
@@ -976,6 +932,6 @@ fn position_strings_of_finished_games_read_back_finished() {
     assert_finished(
         &pos,
         Outcome::Draw,
-        "draw: the board is full and nobody has five in a row",
+        "the board is full and nobody has five in a row",
     );
 }

@@ -5,7 +5,10 @@ use std::{fmt, str::FromStr};
 
 use board_core::{
     GameConfig, GameSpec, Geometry, NotationError, Outcome, Player, Position, PositionStringError,
-    SpecError, Square, diagram, spec::expect_id, zobrist,
+    SpecError, Square, View,
+    spec::expect_id,
+    view::{self, Cell, PieceKind},
+    zobrist,
 };
 
 pub const COLS: usize = 7;
@@ -215,13 +218,35 @@ impl Position for ConnectFour {
         Ok(pos)
     }
     fn diagram(&self) -> String {
-        let cell = |sq: Square| symbol(self.cells[sq.index() % COLS][sq.index() / COLS]);
-        Geometry::new(COLS as u32, ROWS as u32)
-            .map(|g| diagram::render(g, |sq| cell(sq).chars().next().unwrap_or('?')))
-            .unwrap_or_default()
+        view::diagram(self)
     }
     fn player_name(&self, player: Player) -> &'static str {
         ["Red", "Yellow"][player.index()]
+    }
+}
+
+/// What the board shows: the terminal and web boards draw from this.
+impl View for ConnectFour {
+    fn geometry(&self) -> &Geometry {
+        Geometry::new(COLS as u32, ROWS as u32).expect("7x6 is a valid board")
+    }
+    fn cell(&self, sq: Square) -> Cell {
+        let owner = self.cells[sq.index() % COLS][sq.index() / COLS];
+        owner.map_or(Cell::Empty, |owner| Cell::Piece {
+            owner,
+            kind: PieceKind::Stone,
+        })
+    }
+    /// The square the piece lands on.
+    fn move_squares(&self, mv: Move) -> Vec<Square> {
+        let col = usize::from(mv);
+        match self.heights.get(col) {
+            Some(&row) if row < ROWS => vec![Square::new((row * COLS + col) as u16)],
+            _ => Vec::new(), // no such column, or a full one: the move touches nothing
+        }
+    }
+    fn glyph(&self, cell: Cell) -> char {
+        symbol(cell.owner()).chars().next().unwrap_or('?')
     }
 }
 

@@ -26,6 +26,7 @@ fn main() -> io::Result<()> {
         limits: Limits::new().with_depth(8),
         color: play::use_color(false, io::stdout().is_terminal()),
         echo: !io::stdin().is_terminal(),
+        ..Settings::default()
     };
     let start = game::ConnectFour::new(game::Config);
     let mut session = Session::new(start, Some(computer(8)), settings);

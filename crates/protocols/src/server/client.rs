@@ -188,7 +188,8 @@ pub fn connect(addr: &str) -> io::Result<()> {
     let mut follower = Follower::new();
     while let Some(line) = read_line_capped(&mut from_server, 1 << 20)? {
         let Line::Text(t) = line else { continue };
-        let auto = !t.starts_with("update ") && lock(&out).origins.pop_front() == Some(true);
+        let pushed = t.starts_with("update ") || t.starts_with("notice ");
+        let auto = !pushed && lock(&out).origins.pop_front() == Some(true);
         if !auto {
             write_line(&mut stdout, &t)?;
         }

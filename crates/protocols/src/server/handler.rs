@@ -10,24 +10,26 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet, VecDeque},
-    fs, io,
-    net::TcpStream,
+    fs::{self, File},
+    io::{self, Read},
+    net::{IpAddr, TcpStream},
     path::{Path, PathBuf},
-    sync::mpsc::SyncSender,
-    time::{SystemTime, UNIX_EPOCH},
+    sync::{Arc, mpsc::SyncSender},
+    time::{Duration, Instant, SystemTime},
 };
 
-use board_core::Player;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use board_core::{Player, savefile};
+use rand::{TryRngCore, rngs::OsRng};
 
 use super::{
-    DEFAULT_ENGINE_MS, ENGINE_MS, MAX_GAMES,
+    DEFAULT_ENGINE_MS, ENGINE_MS, ENGINE_THREADS_PER_OWNER, SAVE_RETRY_FIRST, SAVE_RETRY_MAX,
+    ServeOptions,
     game::{Think, create_game, restore_game, seat_name, seat_of},
     hosted::{Hosted, Seat, check_free, describe, idx, seat_of_token},
-    save,
+    net::Backlog,
+    save::{self, ARCHIVE_DIR, FILE_MODE, Name},
 };
-use crate::lines::quote;
+use crate::lines::{escape_controls, quote};
 
 /// A connection known to the server (see [`Server::attach`]).
 pub type ConnId = u64;
@@ -37,6 +39,19 @@ pub(super) struct Outbox {
     tx: SyncSender<String>,
     /// Shut down when the connection is dropped for a full queue.
     closer: Option<TcpStream>,
+    /// The peer's address (games-per-peer bound, engine fairness).
+    peer: Option<IpAddr>,
+    /// Lines queued but not yet written (the network side's back-pressure).
+    backlog: Option<Arc<Backlog>>,
+}
+
+/// Whom an engine move is thought for: engine moves are queued fairly between owners.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Owner {
+    /// The peer address that created the game.
+    Peer(IpAddr),
+    /// A game without a known creator (restored from disk, or in-process).
+    Game(u64),
 }
 
 /// An engine move to think: game, ply it was asked at, seat, and the snapshot.
@@ -45,6 +60,49 @@ pub(super) struct Job {
     pub(super) ply: usize,
     pub(super) seat: Player,
     pub(super) think: Box<dyn Think>,
+    pub(super) owner: Owner,
+}
+
+/// An engine move that was thought but could not be saved: saved again at `due`.
+pub(super) struct Retry {
+    pub(super) due: Instant,
+    game: u64,
+    ply: usize,
+    seat: Player,
+    mv: String,
+    /// Failed attempts so far.
+    attempt: u32,
+}
+
+/// Why a move was not played.
+enum Refusal {
+    /// Not legal here (or no such game): the player is told.
+    Rejected(String),
+    /// Legal, but its save file could not be written: nothing changed.
+    Save(String),
+}
+
+impl From<Refusal> for String {
+    fn from(r: Refusal) -> String {
+        match r {
+            Refusal::Rejected(e) | Refusal::Save(e) => e,
+        }
+    }
+}
+
+/// The wait before the `attempt`-th new try to save an engine move (1-based).
+fn backoff(attempt: u32) -> Duration {
+    let factor = 1u32 << attempt.saturating_sub(1).min(16);
+    SAVE_RETRY_FIRST.saturating_mul(factor).min(SAVE_RETRY_MAX)
+}
+
+/// A seat token: 128 bits from the operating system's CSPRNG, as 32 hex digits.
+fn token() -> Result<String, String> {
+    let mut bytes = [0u8; 16];
+    OsRng
+        .try_fill_bytes(&mut bytes)
+        .map_err(|e| format!("cannot draw a token: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The server's state: the games and where they are saved.
@@ -53,98 +111,242 @@ pub struct Server {
     pub(super) games: BTreeMap<u64, Hosted>,
     next_id: u64,
     data: Option<PathBuf>,
-    rng: ChaCha8Rng,
-    max_games: usize,
-    /// Engine moves waiting for a thinking thread, oldest first (at most one per game).
+    /// The data directory's lock, held as long as the server lives.
+    _lock: Option<File>,
+    pub(super) options: ServeOptions,
+    /// Engine moves waiting for a thinking thread (at most one per game); taken fairly
+    /// between owners by [`Server::next_job`].
     pub(super) pending: VecDeque<Job>,
+    /// Engine moves being thought, per owner.
+    running: BTreeMap<Owner, usize>,
+    /// When each owner with queued or running work last got a thread (a counter).
+    served: BTreeMap<Owner, u64>,
+    serve_clock: u64,
+    /// Engine moves waiting to be saved again.
+    pub(super) retries: Vec<Retry>,
     /// Connections' outgoing queues.
     pub(super) conns: BTreeMap<ConnId, Outbox>,
     next_conn: ConnId,
+    /// Notes for the operator made while serving (see [`Server::take_notes`]).
+    notes: Vec<String>,
 }
 
 impl Server {
-    /// A server saving into `data` (created if missing), with every game found there
-    /// restored. Unreadable save files are skipped with a warning in the returned list.
-    /// Games whose engine seat is to move get their engine move queued.
+    /// [`Server::open_with`] with the default [`ServeOptions`].
     pub fn open(data: Option<&Path>) -> io::Result<(Server, Vec<String>)> {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        let seed = nanos ^ (u64::from(std::process::id()) << 32);
+        Server::open_with(data, ServeOptions::default())
+    }
+
+    /// A server saving into `data`, with every game found there restored. The directory
+    /// is created `0700` if missing (an existing one, and save files others can read, are
+    /// tightened to `0700`/`0600`) and locked: a second server on it is refused with the
+    /// first one's pid. Files that cannot be loaded are skipped, never touched, and their
+    /// ids never reused; the returned notes name each with the reason, and each change
+    /// made (modes tightened, a torn last record cut). Games whose engine seat is to
+    /// move get their engine move queued.
+    pub fn open_with(
+        data: Option<&Path>,
+        options: ServeOptions,
+    ) -> io::Result<(Server, Vec<String>)> {
+        let mut notes = Vec::new();
+        let lock = match data {
+            Some(dir) => {
+                notes.extend(save::private_dir(dir)?);
+                Some(save::lock_dir(dir)?)
+            }
+            None => None,
+        };
         let mut server = Server {
             games: BTreeMap::new(),
             next_id: 1,
             data: data.map(Path::to_path_buf),
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            max_games: MAX_GAMES,
+            _lock: lock,
+            options,
             pending: VecDeque::new(),
+            running: BTreeMap::new(),
+            served: BTreeMap::new(),
+            serve_clock: 0,
+            retries: Vec::new(),
             conns: BTreeMap::new(),
             next_conn: 1,
+            notes: Vec::new(),
         };
-        let mut warnings = Vec::new();
         if let Some(dir) = data {
-            fs::create_dir_all(dir)?;
-            for entry in fs::read_dir(dir)? {
-                let path = entry?.path();
-                let Some(id) = save::id_of(&path) else {
-                    continue;
-                };
-                let text = match fs::read_to_string(&path) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        warnings.push(format!("{}: {e}", path.display()));
-                        continue;
-                    }
-                };
-                match restore_game(&text) {
-                    Ok(game) => {
-                        let seats = save::seats_of_save(&text);
-                        server.games.insert(id, Hosted::new(game, seats));
-                        server.next_id = server.next_id.max(id.saturating_add(1));
-                    }
-                    Err(e) => warnings.push(format!("{}: {e}", path.display())),
-                }
-            }
+            server.restore_all(dir, &mut notes)?;
             let ids: Vec<u64> = server.games.keys().copied().collect();
             for id in ids {
                 server.kick(id);
             }
         }
-        Ok((server, warnings))
+        Ok((server, notes))
+    }
+
+    /// Loads every game file of `dir`; reserves the id of every `N.save` name there and
+    /// in the archive, loaded or not.
+    fn restore_all(&mut self, dir: &Path, notes: &mut Vec<String>) -> io::Result<()> {
+        let archive = dir.join(ARCHIVE_DIR);
+        if archive.is_dir() {
+            notes.extend(save::tighten(&archive, save::DIR_MODE)?);
+            for entry in fs::read_dir(&archive)? {
+                if let Name::Game(id) | Name::NonCanonical(id) =
+                    save::name_of(&entry?.file_name().to_string_lossy())
+                {
+                    self.reserve(id);
+                }
+            }
+        }
+        let mut paths: Vec<PathBuf> = fs::read_dir(dir)?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<io::Result<_>>()?;
+        paths.sort();
+        for path in paths {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let kind = save::name_of(&name);
+            if kind != Name::Other && path.is_file() {
+                // Skipped files may hold tokens too: their mode is tightened, their
+                // content left alone.
+                match save::tighten(&path, FILE_MODE) {
+                    Ok(more) => notes.extend(more),
+                    Err(e) => notes.push(format!("{}: cannot tighten: {e}", path.display())),
+                }
+            }
+            match kind {
+                Name::Other => {}
+                Name::NonCanonical(id) => {
+                    self.reserve(id);
+                    notes.push(format!(
+                        "{}: skipped: not a canonical game file name (game {id} is {id}.save)",
+                        path.display()
+                    ));
+                }
+                Name::Game(id) => {
+                    self.reserve(id);
+                    match self.restore(&path, id) {
+                        Ok(more) => notes.extend(more),
+                        Err(e) => notes.push(format!("{}: skipped: {e}", path.display())),
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Restores game `id` from its save file at `path`; notes of changes made.
+    fn restore(&mut self, path: &Path, id: u64) -> Result<Vec<String>, String> {
+        let meta = fs::symlink_metadata(path).map_err(|e| e.to_string())?;
+        if !meta.is_file() {
+            return Err("not a regular file".into());
+        }
+        let mut bytes = Vec::new();
+        File::open(path)
+            .and_then(|f| {
+                f.take(savefile::MAX_BYTES as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
+            .map_err(|e| e.to_string())?;
+        if bytes.len() > savefile::MAX_BYTES {
+            return Err(format!("larger than {} bytes", savefile::MAX_BYTES));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
+        let checked = save::check_records(&text)?;
+        let intact = &text[..checked.intact];
+        let game = restore_game(intact)?;
+        let mut notes = Vec::new();
+        if let Some(torn) = &checked.torn {
+            save::truncate(path, checked.intact).map_err(|e| format!("cannot cut: {e}"))?;
+            notes.push(format!(
+                "{}: dropped its unfinished last record '{}' (an append cut short, never \
+                 acknowledged)",
+                path.display(),
+                escape_controls(&quote(torn, 40))
+            ));
+        }
+        if checked.needs_newline {
+            save::append_raw(path, "\n").map_err(|e| format!("cannot save: {e}"))?;
+        }
+        let seats = save::seats_of_save(intact);
+        let touched = meta.modified().unwrap_or_else(|_| SystemTime::now());
+        self.games
+            .insert(id, Hosted::new(game, seats, None, touched));
+        Ok(notes)
+    }
+
+    fn reserve(&mut self, id: u64) {
+        self.next_id = self.next_id.max(id.saturating_add(1));
     }
 
     /// Limits the number of games (tests).
     pub fn with_max_games(mut self, n: usize) -> Server {
-        self.max_games = n;
+        self.options.max_games = n;
         self
+    }
+
+    /// Takes the notes for the operator made while serving: games expired on `create`,
+    /// game ids passed over, engine moves whose save failed. [`serve`](super::serve)
+    /// prints them on stderr.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
+    /// The limits and expiry times in force.
+    pub fn options(&self) -> &ServeOptions {
+        &self.options
     }
 
     fn path(&self, id: u64) -> Option<PathBuf> {
         self.data.as_deref().map(|d| save::path(d, id))
     }
 
-    fn token(&mut self) -> String {
-        let a: u64 = self.rng.random();
-        let b: u64 = self.rng.random();
-        format!("{a:016x}{b:016x}")
-    }
-
     /// Answers one request line with one reply line (`ok ...` or `error ...`), for a
     /// caller without a connection (`watch` is refused).
     pub fn handle(&mut self, line: &str) -> String {
-        match self.command(None, line.trim()) {
-            Ok(reply) => format!("ok {reply}"),
-            Err(e) => format!("error {e}"),
-        }
+        reply_line(self.command(None, line.trim()))
     }
 
     /// Registers a connection whose outgoing lines (replies and pushed `update`s) go to
     /// `tx`, a bounded queue: a connection whose queue is full when a line is due is
-    /// dropped (detached, and `closer` shut down).
+    /// dropped (detached, and `closer` shut down). The peer address (for the per-peer
+    /// bounds) is `closer`'s.
     pub fn attach(&mut self, tx: SyncSender<String>, closer: Option<TcpStream>) -> ConnId {
+        let peer = closer
+            .as_ref()
+            .and_then(|s| s.peer_addr().ok())
+            .map(|a| a.ip());
+        self.attach_from(tx, closer, peer)
+    }
+
+    /// [`Server::attach`] for a connection from `peer` (games per peer, fair engines).
+    pub fn attach_from(
+        &mut self,
+        tx: SyncSender<String>,
+        closer: Option<TcpStream>,
+        peer: Option<IpAddr>,
+    ) -> ConnId {
+        self.attach_counted(tx, closer, peer, None)
+    }
+
+    /// [`Server::attach_from`] with a count of lines queued and not yet written.
+    pub(super) fn attach_counted(
+        &mut self,
+        tx: SyncSender<String>,
+        closer: Option<TcpStream>,
+        peer: Option<IpAddr>,
+        backlog: Option<Arc<Backlog>>,
+    ) -> ConnId {
         let id = self.next_conn;
         self.next_conn += 1;
-        self.conns.insert(id, Outbox { tx, closer });
+        self.conns.insert(
+            id,
+            Outbox {
+                tx,
+                closer,
+                peer,
+                backlog,
+            },
+        );
         id
     }
 
@@ -186,20 +388,24 @@ impl Server {
     pub fn request(&mut self, conn: ConnId, line: &str) -> String {
         // A connection dropped meanwhile is answered as one without a connection.
         let attached = Some(conn).filter(|c| self.conns.contains_key(c));
-        let reply = match self.command(attached, line.trim()) {
-            Ok(reply) => format!("ok {reply}"),
-            Err(e) => format!("error {e}"),
-        };
+        let reply = reply_line(self.command(attached, line.trim()));
         self.send(conn, reply.clone());
         reply
     }
 
     /// Queues `line` on `conn`; drops the connection if its queue is full or gone.
-    fn send(&mut self, conn: ConnId, line: String) {
+    pub(super) fn send(&mut self, conn: ConnId, line: String) {
         let Some(outbox) = self.conns.get(&conn) else {
             return;
         };
+        // Counted before it is queued: the writer may take it at once.
+        if let Some(b) = &outbox.backlog {
+            b.queued(1);
+        }
         if outbox.tx.try_send(line).is_err() {
+            if let Some(b) = &outbox.backlog {
+                b.written(1);
+            }
             self.drop_conn(conn);
         }
     }
@@ -207,13 +413,22 @@ impl Server {
     /// Pushes `update LINE` for game `n` to its watchers and to its players' connections
     /// (except `mover`, who got the reply).
     fn push(&mut self, n: u64, mover: Option<ConnId>, details: &str) {
+        self.push_line(n, mover, &format!("update {details}"));
+    }
+
+    /// Pushes `notice ID TEXT` about game `n` to its watchers and players.
+    fn notice(&mut self, n: u64, text: &str) {
+        self.push_line(n, None, &format!("notice {n} {text}"));
+    }
+
+    fn push_line(&mut self, n: u64, mover: Option<ConnId>, line: &str) {
         let Some(h) = self.games.get(&n) else {
             return;
         };
         let mut to: BTreeSet<ConnId> = h.watchers.clone();
         to.extend(h.players.iter().flatten().filter(|&&c| Some(c) != mover));
         for conn in to {
-            self.send(conn, format!("update {details}"));
+            self.send(conn, line.to_string());
         }
     }
 
@@ -222,24 +437,90 @@ impl Server {
         !self.pending.is_empty()
     }
 
+    /// Takes the next engine move to think, fairly: only owners with fewer than
+    /// [`ENGINE_THREADS_PER_OWNER`] thinking now, and of those the one served least
+    /// recently (round robin; the oldest job of a tie). `None` if nothing may start.
+    /// The caller reports its end with [`Server::job_done`].
+    pub(super) fn next_job(&mut self) -> Option<Job> {
+        let best = self
+            .pending
+            .iter()
+            .enumerate()
+            .filter(|(_, j)| {
+                self.running.get(&j.owner).copied().unwrap_or(0) < ENGINE_THREADS_PER_OWNER
+            })
+            .min_by_key(|(i, j)| (self.served.get(&j.owner).copied().unwrap_or(0), *i))
+            .map(|(i, _)| i)?;
+        let job = self.pending.remove(best)?;
+        self.serve_clock += 1;
+        self.served.insert(job.owner, self.serve_clock);
+        *self.running.entry(job.owner).or_default() += 1;
+        Some(job)
+    }
+
+    /// An engine move of `owner` taken by [`Server::next_job`] was thought (and
+    /// applied): its thread is free.
+    pub(super) fn job_done(&mut self, owner: Owner) {
+        if let Some(n) = self.running.get_mut(&owner) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.running.remove(&owner);
+            }
+        }
+        if !self.running.contains_key(&owner) && !self.pending.iter().any(|j| j.owner == owner) {
+            self.served.remove(&owner);
+        }
+    }
+
     /// Thinks every queued engine move on the calling thread (holding `self`), including
     /// the moves queued meanwhile (an engine-vs-engine game is played to its end); the
     /// number of engine moves thought. For tests and tools; [`serve`](super::serve)
-    /// thinks on background threads without the lock instead.
+    /// thinks on background threads without the lock instead. Engine moves whose save
+    /// failed wait for [`Server::retry_saves`].
     pub fn think_pending(&mut self) -> usize {
         let mut n = 0;
-        while let Some(job) = self.pending.pop_front() {
+        while let Some(job) = self.next_job() {
             let Job {
                 game,
                 ply,
                 seat,
                 think,
+                owner,
             } = job;
             let mv = think.think();
             self.engine_moved(game, ply, seat, mv);
+            self.job_done(owner);
             n += 1;
         }
         n
+    }
+
+    /// When the next engine move whose save failed is due to be saved again.
+    pub fn next_retry(&self) -> Option<Instant> {
+        self.retries.iter().map(|r| r.due).min()
+    }
+
+    /// Saves again every engine move whose save failed and whose retry is due at `now`
+    /// (a move that fails again waits twice as long, up to [`SAVE_RETRY_MAX`]); the
+    /// number of attempts made.
+    pub fn retry_saves(&mut self, now: Instant) -> usize {
+        let (due, later): (Vec<Retry>, Vec<Retry>) = std::mem::take(&mut self.retries)
+            .into_iter()
+            .partition(|r| r.due <= now);
+        self.retries = later;
+        let attempts = due.len();
+        for r in due {
+            let Some(h) = self.games.get_mut(&r.game) else {
+                continue;
+            };
+            h.queued = false;
+            if self.engine_to_move(r.game, r.ply, r.seat) {
+                self.engine_move(r.game, r.ply, r.seat, r.mv, r.attempt);
+            } else {
+                self.kick(r.game);
+            }
+        }
+        attempts
     }
 
     /// Queues an engine move for game `n` if an engine seat is to move (and none is
@@ -254,13 +535,25 @@ impl Server {
         let seat = h.game.to_move();
         if let Seat::Engine(ms) = h.seats[idx(seat)] {
             h.queued = true;
+            let owner = h.creator.map_or(Owner::Game(n), Owner::Peer);
             self.pending.push_back(Job {
                 game: n,
                 ply: h.game.moves().len(),
                 seat,
                 think: h.game.engine_job(ms),
+                owner,
             });
         }
+    }
+
+    /// Whether game `n` is at `ply` with the engine seat `seat` to move.
+    fn engine_to_move(&self, n: u64, ply: usize, seat: Player) -> bool {
+        self.games.get(&n).is_some_and(|h| {
+            h.game.moves().len() == ply
+                && h.game.over().is_none()
+                && h.game.to_move() == seat
+                && matches!(h.seats[idx(seat)], Seat::Engine(_))
+        })
     }
 
     /// Applies the engine's move `mv` thought for game `n` at `ply`, if the game is still
@@ -270,26 +563,65 @@ impl Server {
             return;
         };
         h.queued = false;
-        let current = h.game.moves().len() == ply
-            && h.game.to_move() == seat
-            && matches!(h.seats[idx(seat)], Seat::Engine(_));
-        if let (true, Some(mv)) = (current, mv) {
-            // An error here (the save file cannot be written) leaves the game as it was.
-            let _ = self.apply(n, &mv, None);
+        if let (true, Some(mv)) = (self.engine_to_move(n, ply, seat), mv) {
+            self.engine_move(n, ply, seat, mv, 0);
+        }
+    }
+
+    /// Plays the engine's move; if it cannot be saved, the players and watchers are told
+    /// (`notice`) and it is saved again later (no other engine move is queued meanwhile).
+    fn engine_move(&mut self, n: u64, ply: usize, seat: Player, mv: String, failed: u32) {
+        match self.apply(n, &mv, None) {
+            Ok(_) => {}
+            Err(Refusal::Save(e)) => {
+                let attempt = failed.saturating_add(1);
+                let wait = backoff(attempt);
+                self.notes.push(format!(
+                    "game {n}: engine move {mv} not saved (attempt {attempt}): {e}"
+                ));
+                if let Some(h) = self.games.get_mut(&n) {
+                    h.queued = true;
+                }
+                self.notice(
+                    n,
+                    &format!(
+                        "engine move {mv} (ply {}) not saved: {e}; retrying in {} ms",
+                        ply + 1,
+                        wait.as_millis()
+                    ),
+                );
+                self.retries.push(Retry {
+                    due: Instant::now() + wait,
+                    game: n,
+                    ply,
+                    seat,
+                    mv,
+                    attempt,
+                });
+            }
+            // The engine's move is validated before it is returned; a game changed
+            // meanwhile is caught by `engine_to_move`.
+            Err(Refusal::Rejected(_)) => {}
         }
     }
 
     /// Validates `mv` for game `n`, appends it to the save file, plays it; the reply
     /// details `ID PLY MOVE [over REASON]`. Queues the engine's answer if it is due.
-    fn apply(&mut self, n: u64, mv: &str, mover: Option<ConnId>) -> Result<String, String> {
+    fn apply(&mut self, n: u64, mv: &str, mover: Option<ConnId>) -> Result<String, Refusal> {
         let path = self.path(n);
         let h = self
             .games
             .get_mut(&n)
-            .ok_or_else(|| format!("no game {n}"))?;
-        let canon = h.game.play(mv, &mut |canon| {
-            save::append(path.as_deref(), &format!("{canon}\n"))
+            .ok_or_else(|| Refusal::Rejected(format!("no game {n}")))?;
+        let mut save_error = None;
+        let played = h.game.play(mv, &mut |canon| {
+            save::append(path.as_deref(), &[canon]).inspect_err(|e| save_error = Some(e.clone()))
+        });
+        let canon = played.map_err(|e| match save_error.take() {
+            Some(s) => Refusal::Save(s),
+            None => Refusal::Rejected(e),
         })?;
+        h.last_active = SystemTime::now();
         let ply = h.game.moves().len();
         let status = h
             .game
@@ -299,6 +631,48 @@ impl Server {
         self.push(n, mover, &details);
         self.kick(n);
         Ok(details)
+    }
+
+    /// Archives every game untouched for longer than its expiry at `now` (finished:
+    /// [`ServeOptions::finished_expiry`], unfinished: [`ServeOptions::abandoned_expiry`]):
+    /// its save file moves to `archive/`, its players and watchers get `notice ID
+    /// expired ...`, and it is gone from the server. A note for each game.
+    pub fn expire(&mut self, now: SystemTime) -> Vec<String> {
+        let (finished, abandoned) = (self.options.finished_expiry, self.options.abandoned_expiry);
+        let due: Vec<u64> = self
+            .games
+            .iter()
+            .filter(|(_, h)| {
+                let idle = now.duration_since(h.last_active).unwrap_or(Duration::ZERO);
+                idle >= if h.game.over().is_some() {
+                    finished
+                } else {
+                    abandoned
+                }
+            })
+            .map(|(&n, _)| n)
+            .collect();
+        let mut notes = Vec::new();
+        for n in due {
+            if let Some(dir) = &self.data {
+                match save::archive(dir, n) {
+                    Ok(to) => notes.push(format!("game {n} expired: archived as {}", to.display())),
+                    Err(e) => {
+                        notes.push(format!(
+                            "game {n} expired but was kept: cannot archive: {e}"
+                        ));
+                        continue;
+                    }
+                }
+            } else {
+                notes.push(format!("game {n} expired"));
+            }
+            self.notice(n, "expired: the game is archived and closed");
+            self.games.remove(&n);
+            self.pending.retain(|j| j.game != n);
+            self.retries.retain(|r| r.game != n);
+        }
+        notes
     }
 
     fn hosted(&mut self, id: &str) -> Result<(u64, &mut Hosted), String> {
@@ -323,7 +697,7 @@ impl Server {
                  | show ID | list | quit"
                     .into(),
             ),
-            ("create", [spec]) => self.create(spec),
+            ("create", [spec]) => self.create(conn, spec),
             ("join", [id, seat]) => self.join(conn, id, seat),
             ("engine", [id, seat]) => self.engine_seat(id, seat, None),
             ("engine", [id, seat, ms]) => self.engine_seat(id, seat, Some(ms)),
@@ -335,7 +709,26 @@ impl Server {
             }
             ("watch", [id]) => {
                 let conn = conn.ok_or("watching needs a connection")?;
+                let watched = self
+                    .games
+                    .values()
+                    .filter(|h| h.watchers.contains(&conn))
+                    .count();
+                let per_game = self.options.max_watchers_per_game;
+                let per_conn = self.options.max_watches_per_connection;
                 let (n, h) = self.hosted(id)?;
+                if !h.watchers.contains(&conn) {
+                    if h.watchers.len() >= per_game {
+                        return Err(format!(
+                            "game {n} has too many watchers (at most {per_game})"
+                        ));
+                    }
+                    if watched >= per_conn {
+                        return Err(format!(
+                            "this connection watches too many games (at most {per_conn})"
+                        ));
+                    }
+                }
                 h.watchers.insert(conn);
                 Ok(format!("watching {n} {}", h.game.moves().len()))
             }
@@ -376,34 +769,83 @@ impl Server {
         }
     }
 
-    fn create(&mut self, spec: &str) -> Result<String, String> {
-        if self.games.len() >= self.max_games {
-            return Err(format!("too many games (at most {})", self.max_games));
+    fn create(&mut self, conn: Option<ConnId>, spec: &str) -> Result<String, String> {
+        let peer = conn.and_then(|c| self.conns.get(&c)).and_then(|o| o.peer);
+        let mine = |s: &Server| {
+            peer.map_or(0, |p| {
+                s.games.values().filter(|h| h.creator == Some(p)).count()
+            })
+        };
+        if self.games.len() >= self.options.max_games
+            || mine(self) >= self.options.max_games_per_peer
+        {
+            // Expired games make room first.
+            let notes = self.expire(SystemTime::now());
+            self.notes.extend(notes);
+        }
+        if self.games.len() >= self.options.max_games {
+            return Err(format!(
+                "too many games (at most {})",
+                self.options.max_games
+            ));
+        }
+        if let Some(p) = peer
+            && mine(self) >= self.options.max_games_per_peer
+        {
+            return Err(format!(
+                "too many games from {p} (at most {})",
+                self.options.max_games_per_peer
+            ));
         }
         let game = create_game(spec)?;
-        let id = self.next_id;
-        if let Some(path) = self.path(id) {
-            save::create(&path, &game.spec())?;
-        }
-        self.next_id += 1;
         let spec = game.spec();
-        self.games
-            .insert(id, Hosted::new(game, [Seat::Free, Seat::Free]));
+        let id = self.new_id(&spec)?;
+        self.games.insert(
+            id,
+            Hosted::new(game, [Seat::Free, Seat::Free], peer, SystemTime::now()),
+        );
         Ok(format!("created {id} {spec}"))
+    }
+
+    /// The next free game id, its save file created: a name that exists (a file the
+    /// start-up skipped, a directory) is never overwritten but passed over.
+    fn new_id(&mut self, spec: &str) -> Result<u64, String> {
+        const ATTEMPTS: usize = 64;
+        for _ in 0..ATTEMPTS {
+            let id = self.next_id;
+            self.next_id = id.checked_add(1).ok_or("no game id left")?;
+            let Some(path) = self.path(id) else {
+                return Ok(id);
+            };
+            match save::create(&path, spec) {
+                Ok(()) => return Ok(id),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    self.notes.push(format!(
+                        "{} exists: game id {id} passed over",
+                        path.display()
+                    ));
+                }
+                Err(e) => return Err(format!("cannot save: {e}")),
+            }
+        }
+        Err(format!(
+            "cannot save: {ATTEMPTS} game file names in a row exist"
+        ))
     }
 
     fn join(&mut self, conn: Option<ConnId>, id: &str, seat: &str) -> Result<String, String> {
         let seat = seat_of(seat).ok_or("the seat must be first or second")?;
-        let token = self.token();
+        let token = token()?;
         let (n, h) = self.hosted(id)?;
         check_free(n, h, seat)?;
         save::append(
             self.path(n).as_deref(),
-            &format!("# token {} {token}\n", seat_name(seat)),
+            &[&format!("# token {} {token}", seat_name(seat))],
         )?;
         if let Some(h) = self.games.get_mut(&n) {
             h.seats[idx(seat)] = Seat::Token(token.clone());
             h.players[idx(seat)] = conn;
+            h.last_active = SystemTime::now();
         }
         Ok(format!("joined {n} {} {token}", seat_name(seat)))
     }
@@ -432,10 +874,11 @@ impl Server {
         check_free(n, h, seat)?;
         save::append(
             self.path(n).as_deref(),
-            &format!("# engine {} {ms}\n", seat_name(seat)),
+            &[&format!("# engine {} {ms}", seat_name(seat))],
         )?;
         if let Some(h) = self.games.get_mut(&n) {
             h.seats[idx(seat)] = Seat::Engine(ms);
+            h.last_active = SystemTime::now();
         }
         self.kick(n);
         Ok(format!("engine {n} {} {ms}", seat_name(seat)))
@@ -457,10 +900,19 @@ impl Server {
         if to_move != seat {
             return Err(format!("not your turn: {} is to move", seat_name(to_move)));
         }
-        let details = self.apply(n, mv, conn)?;
+        let details = self.apply(n, mv, conn).map_err(String::from)?;
         if let (Some(c), Some(h)) = (conn, self.games.get_mut(&n)) {
             h.players[idx(seat)] = Some(c);
         }
         Ok(format!("moved {details}"))
+    }
+}
+
+/// The reply line to a command's result; peer text echoed in an error has its control
+/// characters escaped.
+fn reply_line(result: Result<String, String>) -> String {
+    match result {
+        Ok(reply) => format!("ok {reply}"),
+        Err(e) => format!("error {}", escape_controls(&e)),
     }
 }

@@ -3,7 +3,7 @@
 //! its moves pushed; plus the checks and the `show` description that read only one
 //! hosted game.
 
-use std::collections::BTreeSet;
+use std::{collections::BTreeSet, net::IpAddr, time::SystemTime};
 
 use board_core::Player;
 
@@ -33,16 +33,29 @@ pub(super) struct Hosted {
     /// The connection that last joined, rejoined or moved for each seat (pushed the
     /// other side's moves).
     pub(super) players: [Option<ConnId>; 2],
+    /// The peer address of the connection that created the game (games-per-peer bound,
+    /// engine fairness); `None` for games restored from disk or created without one.
+    pub(super) creator: Option<IpAddr>,
+    /// When the game last changed (created, a seat taken, a move): the save file's
+    /// modification time after a restart. Expiry counts from here.
+    pub(super) last_active: SystemTime,
 }
 
 impl Hosted {
-    pub(super) fn new(game: Box<dyn Game>, seats: [Seat; 2]) -> Hosted {
+    pub(super) fn new(
+        game: Box<dyn Game>,
+        seats: [Seat; 2],
+        creator: Option<IpAddr>,
+        last_active: SystemTime,
+    ) -> Hosted {
         Hosted {
             game,
             seats,
             queued: false,
             watchers: BTreeSet::new(),
             players: [None, None],
+            creator,
+            last_active,
         }
     }
 }

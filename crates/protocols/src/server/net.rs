@@ -1,24 +1,31 @@
 //! The TCP side of the server: [`serve`] accepts connections (at most
-//! [`MAX_CONNECTIONS`]), each with a reader thread that feeds request lines to the
-//! shared [`Server`] and a writer thread that drains the connection's outgoing queue to
-//! the socket; [`ENGINE_THREADS`] engine threads think the queued engine moves. The
+//! [`ServeOptions::max_connections`], and [`ServeOptions::max_connections_per_peer`] from
+//! one address), each with a reader thread that feeds request lines to the shared
+//! [`Server`] and a writer thread that drains the connection's outgoing queue to the
+//! socket; [`ENGINE_THREADS`] engine threads think the queued engine moves (and save
+//! again the ones whose save failed), and a janitor thread archives expired games. The
 //! state lock is held only while a request is processed or a move applied, never during
 //! network I/O or thinking, so a slow client or a thinking engine cannot stall others.
+//!
+//! Replies go out with `TCP_NODELAY` and each batch of lines in one write, so a reply is
+//! never held back by Nagle's algorithm waiting for the client's delayed ACK. A reader
+//! stops reading requests while its connection has [`OUTBOX_LINES`] lines waiting to be
+//! written (back-pressure), so pipelined requests are answered, never dropped.
 
 use std::{
-    io::{self, BufReader},
-    net::{TcpListener, TcpStream},
+    collections::HashMap,
+    io::{self, BufReader, Read, Write},
+    net::{IpAddr, Shutdown, TcpListener, TcpStream},
     path::Path,
     sync::{
         Arc, Condvar, Mutex, MutexGuard,
-        atomic::{AtomicUsize, Ordering},
-        mpsc::{SyncSender, sync_channel},
+        mpsc::{Receiver, sync_channel},
     },
-    time::Duration,
+    time::{Duration, Instant, SystemTime},
 };
 
 use super::{
-    ENGINE_THREADS, IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_REQUEST_BYTES, OUTBOX_LINES, WRITE_TIMEOUT,
+    ENGINE_THREADS, MAX_REQUEST_BYTES, OUTBOX_LINES, ServeOptions, WRITE_TIMEOUT,
     handler::{ConnId, Job, Server},
     lock,
 };
@@ -27,22 +34,117 @@ use crate::lines::{Line, read_line_capped, write_line};
 /// The state shared by the connection and engine threads.
 struct Shared {
     state: Mutex<Server>,
-    /// Signalled when engine moves are queued.
+    /// Signalled when engine moves are queued or an engine thread is free.
     work: Condvar,
+    options: ServeOptions,
+    /// Live connections: in all, and per peer address.
+    live: Mutex<Live>,
+}
+
+#[derive(Default)]
+struct Live {
+    total: usize,
+    per_peer: HashMap<IpAddr, usize>,
 }
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Server> {
         lock(&self.state)
     }
+
+    /// Counts a new connection from `peer` in; the refusal if a limit is reached.
+    fn admit(&self, peer: Option<IpAddr>) -> Result<(), String> {
+        let mut live = lock(&self.live);
+        if live.total >= self.options.max_connections {
+            return Err("error too many connections".into());
+        }
+        if let Some(p) = peer {
+            let mine = live.per_peer.entry(p).or_default();
+            if *mine >= self.options.max_connections_per_peer {
+                return Err(format!(
+                    "error too many connections from {p} (at most {})",
+                    self.options.max_connections_per_peer
+                ));
+            }
+            *mine += 1;
+        }
+        live.total += 1;
+        Ok(())
+    }
+
+    fn release(&self, peer: Option<IpAddr>) {
+        let mut live = lock(&self.live);
+        live.total = live.total.saturating_sub(1);
+        if let Some(p) = peer
+            && let Some(n) = live.per_peer.get_mut(&p)
+        {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                live.per_peer.remove(&p);
+            }
+        }
+    }
+}
+
+/// The lines queued on a connection and not yet written, shared by the server (which
+/// counts them in), the writer (which counts them out) and the reader (which waits for
+/// room before it reads the next request).
+pub(super) struct Backlog {
+    state: Mutex<BacklogState>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct BacklogState {
+    queued: usize,
+    /// The writer has stopped: nothing will be written any more.
+    closed: bool,
+}
+
+impl Backlog {
+    fn new() -> Backlog {
+        Backlog {
+            state: Mutex::new(BacklogState::default()),
+            changed: Condvar::new(),
+        }
+    }
+
+    pub(super) fn queued(&self, n: usize) {
+        lock(&self.state).queued += n;
+    }
+
+    pub(super) fn written(&self, n: usize) {
+        let mut s = lock(&self.state);
+        s.queued = s.queued.saturating_sub(n);
+        self.changed.notify_all();
+    }
+
+    fn close(&self) {
+        lock(&self.state).closed = true;
+        self.changed.notify_all();
+    }
+
+    /// Waits until fewer than `cap` lines wait to be written; `false` if the writer has
+    /// stopped.
+    fn wait_below(&self, cap: usize) -> bool {
+        let mut s = lock(&self.state);
+        while s.queued >= cap && !s.closed {
+            s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        !s.closed
+    }
 }
 
 /// Accepts connections on `listener` forever, one thread each; engine moves are thought
-/// by [`ENGINE_THREADS`] background threads, without the state lock.
+/// by [`ENGINE_THREADS`] background threads, without the state lock. The limits are the
+/// server's [`ServeOptions`].
 pub fn serve(listener: TcpListener, server: Server) -> io::Result<()> {
+    let options = server.options().clone();
     let shared = Arc::new(Shared {
         state: Mutex::new(server),
         work: Condvar::new(),
+        options,
+        live: Mutex::new(Live::default()),
     });
     for i in 0..ENGINE_THREADS {
         let shared = Arc::clone(&shared);
@@ -50,55 +152,97 @@ pub fn serve(listener: TcpListener, server: Server) -> io::Result<()> {
             .name(format!("engine-{i}"))
             .spawn(move || engine_worker(&shared))?;
     }
-    let live = Arc::new(AtomicUsize::new(0));
+    {
+        let shared = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("janitor".into())
+            .spawn(move || janitor(&shared))?;
+    }
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else {
             // Out of descriptors or similar: do not spin.
             std::thread::sleep(Duration::from_millis(50));
             continue;
         };
-        if live.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-            live.fetch_sub(1, Ordering::SeqCst);
-            let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-            let _ = write_line(&mut stream, "error too many connections");
+        let peer = stream.peer_addr().ok().map(|a| a.ip());
+        if let Err(refusal) = shared.admit(peer) {
+            let _ = stream.set_nodelay(true);
+            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+            let _ = write_line(&mut stream, &refusal);
             continue;
         }
-        let shared = Arc::clone(&shared);
-        let done = Arc::clone(&live);
+        let conn_shared = Arc::clone(&shared);
         let spawned = std::thread::Builder::new()
             .name("client".into())
             .spawn(move || {
-                let _ = connection(stream, &shared);
-                done.fetch_sub(1, Ordering::SeqCst);
+                let _ = connection(stream, peer, &conn_shared);
+                conn_shared.release(peer);
             });
         if spawned.is_err() {
-            live.fetch_sub(1, Ordering::SeqCst);
+            shared.release(peer);
         }
     }
     Ok(())
 }
 
-/// Takes queued engine moves one at a time: snapshot under the lock, think without it,
-/// then re-lock and apply (if the game is still at that ply) like any other move.
+/// Takes queued engine moves fairly ([`Server::next_job`]): snapshot under the lock,
+/// think without it, then re-lock and apply (if the game is still at that ply) like any
+/// other move. Between jobs, saves again the engine moves whose save failed when due.
 fn engine_worker(shared: &Shared) {
     let mut s = shared.lock();
     loop {
-        match s.pending.pop_front() {
-            Some(Job {
-                game,
-                ply,
-                seat,
-                think,
-            }) => {
-                drop(s);
-                let mv = think.think();
-                s = shared.lock();
-                s.engine_moved(game, ply, seat, mv);
-                if s.engine_work_pending() {
-                    shared.work.notify_all();
+        if let Some(Job {
+            game,
+            ply,
+            seat,
+            think,
+            owner,
+        }) = s.next_job()
+        {
+            drop(s);
+            let mv = think.think();
+            s = shared.lock();
+            s.engine_moved(game, ply, seat, mv);
+            s.job_done(owner);
+            // A thread is free for the owner's next job, and there may be a new one.
+            shared.work.notify_all();
+            continue;
+        }
+        let now = Instant::now();
+        if s.retry_saves(now) > 0 {
+            shared.work.notify_all();
+            continue;
+        }
+        s = match s.next_retry() {
+            Some(due) => {
+                let wait = due.saturating_duration_since(now);
+                match shared.work.wait_timeout(s, wait) {
+                    Ok((s, _)) => s,
+                    Err(e) => e.into_inner().0,
                 }
             }
-            None => s = shared.work.wait(s).unwrap_or_else(|e| e.into_inner()),
+            None => shared.work.wait(s).unwrap_or_else(|e| e.into_inner()),
+        };
+    }
+}
+
+/// Archives expired games now and then, and prints the server's notes on stderr.
+fn janitor(shared: &Shared) {
+    let shortest = shared
+        .options
+        .finished_expiry
+        .min(shared.options.abandoned_expiry);
+    let every = (shortest / 4).clamp(Duration::from_secs(1), Duration::from_secs(60));
+    loop {
+        std::thread::sleep(every);
+        let notes = {
+            let mut s = shared.lock();
+            let mut notes = s.take_notes();
+            notes.extend(s.expire(SystemTime::now()));
+            notes
+        };
+        for note in notes {
+            eprintln!("serve: {note}");
         }
     }
 }
@@ -106,61 +250,124 @@ fn engine_worker(shared: &Shared) {
 /// One client: this thread reads requests; a writer thread drains the connection's
 /// outgoing queue (replies and pushes) to the socket, so neither a slow reader nor a
 /// blocked write ever holds the state lock.
-fn connection(stream: TcpStream, shared: &Shared) -> io::Result<()> {
-    stream.set_read_timeout(Some(IDLE_TIMEOUT))?;
+fn connection(stream: TcpStream, peer: Option<IpAddr>, shared: &Shared) -> io::Result<()> {
+    stream.set_nodelay(true)?;
     stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
-    let mut out = stream.try_clone()?;
+    let out = stream.try_clone()?;
     let closer = stream.try_clone().ok();
-    let (tx, rx) = sync_channel::<String>(OUTBOX_LINES);
+    let backlog = Arc::new(Backlog::new());
+    // Room for the replies (at most OUTBOX_LINES, by back-pressure) and as many pushes.
+    let (tx, rx) = sync_channel::<String>(2 * OUTBOX_LINES + 1);
+    let writer_backlog = Arc::clone(&backlog);
     let writer = std::thread::Builder::new()
         .name("client-writer".into())
-        .spawn(move || {
-            for line in rx {
-                if write_line(&mut out, &line).is_err() || line == "ok bye" {
-                    break;
-                }
-            }
-            let _ = out.shutdown(std::net::Shutdown::Both);
-        })?;
-    let conn = shared.lock().attach(tx.clone(), closer);
-    let result = read_requests(stream, shared, conn, &tx);
+        .spawn(move || write_lines(out, &rx, &writer_backlog))?;
+    let conn = shared
+        .lock()
+        .attach_counted(tx, closer, peer, Some(Arc::clone(&backlog)));
+    let result = read_requests(stream, shared, conn, &backlog);
+    // Dropping the connection's queue ends the writer once it has written the rest.
     shared.lock().detach(conn);
-    drop(tx);
     let _ = writer.join();
     result
+}
+
+/// Writes the queued lines, as many as are waiting in one write (one line and its
+/// newline at the least: never a separate write for the newline).
+fn write_lines(mut out: TcpStream, rx: &Receiver<String>, backlog: &Backlog) {
+    let mut buf = Vec::new();
+    while let Ok(first) = rx.recv() {
+        buf.clear();
+        let mut lines = 0;
+        let mut bye = false;
+        let mut next = Some(first);
+        while let Some(line) = next {
+            buf.extend_from_slice(line.as_bytes());
+            buf.push(b'\n');
+            lines += 1;
+            if line == "ok bye" {
+                bye = true;
+                break;
+            }
+            if buf.len() >= 64 << 10 {
+                break;
+            }
+            next = rx.try_recv().ok();
+        }
+        let written = out.write_all(&buf).is_ok();
+        backlog.written(lines);
+        if !written || bye {
+            break;
+        }
+    }
+    backlog.close();
+    let _ = out.shutdown(Shutdown::Both);
+}
+
+/// A socket read with a deadline for the whole of the next request (not per read, so a
+/// line sent a byte at a time cannot keep a connection).
+struct Deadline {
+    stream: TcpStream,
+    until: Instant,
+}
+
+impl Read for Deadline {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "no request in time",
+            ));
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        self.stream.read(buf)
+    }
 }
 
 fn read_requests(
     stream: TcpStream,
     shared: &Shared,
     conn: ConnId,
-    tx: &SyncSender<String>,
+    backlog: &Backlog,
 ) -> io::Result<()> {
-    let mut input = BufReader::new(stream);
+    let options = &shared.options;
+    let mut input = BufReader::new(Deadline {
+        stream,
+        until: Instant::now() + options.first_request_timeout,
+    });
     loop {
+        // Back-pressure: no new request while the outgoing queue is full.
+        if !backlog.wait_below(OUTBOX_LINES) {
+            break;
+        }
         let line = match read_line_capped(&mut input, MAX_REQUEST_BYTES) {
             Ok(Some(line)) => line,
             Ok(None) => break,
-            // Idle: closed, unless it is following a game (watching or seated).
+            // Silent: closed, unless it is following a game (watching or seated).
             Err(e)
                 if matches!(
                     e.kind(),
                     io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                ) && shared.lock().follows_a_game(conn) =>
+                ) =>
             {
-                continue;
+                if shared.lock().follows_a_game(conn) {
+                    input.get_mut().until = Instant::now() + options.idle_timeout;
+                    continue;
+                }
+                break;
             }
             Err(e) => return Err(e),
         };
         match line {
             Line::TooLong => {
                 let e = format!("error line longer than {MAX_REQUEST_BYTES} bytes");
-                if tx.try_send(e).is_err() {
-                    break;
-                }
+                shared.lock().send(conn, e);
             }
+            // Blank lines are no requests: they do not keep a connection open.
             Line::Text(t) if t.trim().is_empty() => {}
             Line::Text(t) => {
+                input.get_mut().until = Instant::now() + options.idle_timeout;
                 let mut s = shared.lock();
                 let reply = s.request(conn, &t);
                 if s.engine_work_pending() {
@@ -175,12 +382,17 @@ fn read_requests(
     Ok(())
 }
 
-/// Binds `addr`, prints `listening <addr>` on stdout, restores the games in `data` and
-/// serves forever.
+/// [`run_with`] with the default [`ServeOptions`].
 pub fn run(addr: &str, data: Option<&Path>) -> io::Result<()> {
-    let (server, warnings) = Server::open(data)?;
-    for w in warnings {
-        eprintln!("serve: skipped {w}");
+    run_with(addr, data, ServeOptions::default())
+}
+
+/// Restores the games in `data` (notes of skipped files and changes made on stderr),
+/// binds `addr`, prints `listening <addr>` on stdout and serves forever.
+pub fn run_with(addr: &str, data: Option<&Path>, options: ServeOptions) -> io::Result<()> {
+    let (server, notes) = Server::open_with(data, options)?;
+    for note in notes {
+        eprintln!("serve: {note}");
     }
     let listener = TcpListener::bind(addr)?;
     let mut stdout = io::stdout().lock();

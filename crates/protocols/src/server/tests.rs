@@ -160,7 +160,7 @@ fn a_player_beats_or_loses_to_the_engine_seat() {
     assert!(s.handle(&format!("show {id2}")).contains("ply 1 "));
     // The save file holds the engine line and every move; a restart resumes both games.
     let save = fs::read_to_string(dir.join(format!("{id}.save"))).expect("save");
-    assert!(save.contains("# engine second 10\n"), "{save}");
+    assert!(save.contains("\n# engine second 10 #@"), "{save}");
     assert_eq!(
         save.lines().filter(|l| !l.starts_with('#')).count(),
         plies + 2,
