@@ -34,7 +34,12 @@ fn run(dir: &PathBuf, args: &[&str], input: &str) -> Run {
         .spawn()
         .expect("start boardlab");
     // A command that fails at once (a bad argument) may exit before reading its input.
-    if let Err(e) = child.stdin.take().expect("stdin").write_all(input.as_bytes()) {
+    if let Err(e) = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+    {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
     }
     let out = child.wait_with_output().expect("wait for boardlab");

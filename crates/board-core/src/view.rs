@@ -23,9 +23,9 @@ use crate::{Geometry, Outcome, Player, Position, Square, diagram};
 /// What kind of piece stands on a square (for drawing: a stone, a man, a queen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PieceKind {
-    /// A stone of a placement game (gomoku, connect6, fourshift).
+    /// A stone of a placement game (gomoku, connect6).
     Stone,
-    /// A piece that moves (clamp).
+    /// A piece that moves (fourshift, clamp).
     Man,
     /// An Amazons queen.
     Queen,
@@ -214,6 +214,23 @@ pub trait View: Position {
 /// [`Position::diagram`] returns for every bundled game).
 pub fn diagram<V: View>(pos: &V) -> String {
     diagram::render(pos.geometry(), |sq| pos.glyph(pos.cell(sq)))
+}
+
+/// The squares that held a piece of the mover's opponent before `mv` and are empty after
+/// it, except the squares the move itself names: the pieces it captured (clamp's custodian
+/// captures; none in games without captures).
+pub fn captured<V: View>(before: &V, after: &V, mv: V::Move) -> Vec<Square> {
+    let mover = before.side_to_move();
+    let touched = before.move_squares(mv);
+    before
+        .geometry()
+        .squares()
+        .filter(|&sq| {
+            before.cell(sq).owner() == Some(mover.other())
+                && after.cell(sq) == Cell::Empty
+                && !touched.contains(&sq)
+        })
+        .collect()
 }
 
 /// The squares of the straight line from `start` to `end` inclusive (a row, column or

@@ -242,20 +242,9 @@ pub fn status<V: View>(pos: &V) -> String {
     s
 }
 
-/// The squares that held a piece of the mover's opponent before a move and are empty after
-/// it, except the squares the move itself names: the pieces it captured.
+/// The squares `mv` captured (see [`board_core::view::captured`]).
 pub fn captured<V: View>(before: &V, after: &V, mv: V::Move) -> Vec<Square> {
-    let mover = before.side_to_move();
-    let touched = before.move_squares(mv);
-    before
-        .geometry()
-        .squares()
-        .filter(|&sq| {
-            before.cell(sq).owner() == Some(mover.other())
-                && after.cell(sq) == Cell::Empty
-                && !touched.contains(&sq)
-        })
-        .collect()
+    board_core::view::captured(before, after, mv)
 }
 
 #[cfg(test)]

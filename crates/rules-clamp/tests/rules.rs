@@ -729,10 +729,7 @@ fn win_by_removing_the_last_enemy_piece() {
     assert_eq!(pos.piece_count(Player::Second), 0);
     assert_eq!(pos.end_reason(), Some(EndReason::NoPieces));
     assert_eq!(pos.outcome(), Some(Outcome::Win(Player::First)));
-    assert_eq!(
-        pos.outcome_reason().unwrap(),
-        "White has no pieces left"
-    );
+    assert_eq!(pos.outcome_reason().unwrap(), "White has no pieces left");
     assert!(legal(&pos).is_empty());
     assert_eq!(pos.count_moves(), 0);
     // White could drop, but the game is over.
@@ -758,10 +755,7 @@ fn win_by_blocking_at_max_on_board() {
     assert_eq!(pos.mobility(Player::Second), 0);
     assert_eq!(pos.end_reason(), Some(EndReason::NoMoves));
     assert_eq!(pos.outcome(), Some(Outcome::Win(Player::First)));
-    assert_eq!(
-        pos.outcome_reason().unwrap(),
-        "White has no legal move"
-    );
+    assert_eq!(pos.outcome_reason().unwrap(), "White has no legal move");
     assert_eq!(pos.count_moves(), 0);
     refuse(&mut pos, "a1-a2", MoveError::GameOver);
     // The same cage with max_on_board=7: White may still drop, so the game goes on.

@@ -158,10 +158,7 @@ fn an_empty_hand_and_no_step_loses_even_with_room_in_the_zone() {
     play(&mut pos, "c1-b1");
     assert_eq!(pos.end_reason(), Some(EndReason::NoMoves));
     assert_eq!(pos.outcome(), Some(Outcome::Win(Player::First)));
-    assert_eq!(
-        pos.outcome_reason().unwrap(),
-        "White has no legal move"
-    );
+    assert_eq!(pos.outcome_reason().unwrap(), "White has no legal move");
     assert_eq!(pos.count_moves(), 0);
     // With a piece in hand White could drop, and the game goes on.
     let mut pos = at("clamp:size=6,supply=1", "6/6/6/6/XX4/O1X3 x 0 0 1 1");

@@ -16,7 +16,7 @@ impl View for Fourshift {
     fn cell(&self, sq: Square) -> Cell {
         self.piece_at(sq).map_or(Cell::Empty, |owner| Cell::Piece {
             owner,
-            kind: PieceKind::Stone,
+            kind: PieceKind::Man,
         })
     }
 

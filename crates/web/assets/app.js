@@ -117,6 +117,9 @@ function renderOptions() {
     let input;
     if (o.kind.type === 'int') {
       input = el('input', { type: 'number', min: o.kind.min, max: o.kind.max, step: o.kind.step, value: o.default, required: '' }, label);
+    } else if (o.kind.type === 'int_or') {
+      input = el('input', { type: 'text', value: o.default, required: '', size: 9 }, label);
+      input.dataset.min = o.kind.min; input.dataset.max = o.kind.max; input.dataset.word = o.kind.word;
     } else if (o.kind.type === 'bool') {
       input = el('input', { type: 'checkbox' }, label);
       input.checked = o.default === 'true';
@@ -146,6 +149,14 @@ function buildSpec() {
       if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max || (Number(v) - min) % step !== 0) {
         throw new Error(`${key}: '${v}' is out of range: ${input.parentNode.querySelector('.range').textContent.trim()}`);
       }
+      parts.push(`${key}=${v}`);
+      continue;
+    }
+    if (input.dataset.kind === 'int_or') {
+      const v = input.value.trim().toLowerCase();
+      const ok = v === input.dataset.word
+        || (/^\d+$/.test(v) && Number(v) >= Number(input.dataset.min) && Number(v) <= Number(input.dataset.max));
+      if (!ok) throw new Error(`${key}: '${v}' is out of range: ${input.parentNode.querySelector('.range').textContent.trim()}`);
       parts.push(`${key}=${v}`);
       continue;
     }

@@ -40,6 +40,13 @@ pub enum OptionKind {
         max: u32,
         step: u32,
     },
+    /// An integer from `min` to `max`, or the one word `word` (clamp's
+    /// `supply=N|unlimited`).
+    IntOr {
+        min: u32,
+        max: u32,
+        word: &'static str,
+    },
     Bool,
     Choice {
         values: Vec<&'static str>,
@@ -60,6 +67,18 @@ fn keys(id: &str) -> Vec<Key> {
             int("k", 2, 26, 1, "2 to size"),
             int("pieces", 1, 338, 1, "1 to size²/2"),
             int("max_plies", 1, 1_000_000, 1, "1 to 1000000"),
+            (
+                "moving_first",
+                OptionKind::Choice {
+                    values: vec!["next", "second"],
+                },
+                "next (alternate) or second (White shifts first)",
+            ),
+            (
+                "centre_opening",
+                OptionKind::Bool,
+                "true, or false: Black may not open in the centre",
+            ),
         ],
         "clamp" => vec![
             int("size", 6, 26, 2, "even, 6 to 26"),
@@ -68,6 +87,15 @@ fn keys(id: &str) -> Vec<Key> {
             int("max_on_board", 4, 676, 1, "4 to size²"),
             int("quiet_limit", 1, 1_000_000, 1, "1 to 1000000"),
             ("adjudicate", OptionKind::Bool, "true or false"),
+            (
+                "supply",
+                OptionKind::IntOr {
+                    min: 0,
+                    max: 1_000_000,
+                    word: "unlimited",
+                },
+                "0 to 1000000 pieces in hand, or unlimited",
+            ),
         ],
         "amazons" => vec![(
             "size",
@@ -191,6 +219,11 @@ mod tests {
                         if *step > 1 {
                             assert!(!ok((min + 1).to_string()), "{} {} step", g.id, o.key);
                         }
+                    }
+                    OptionKind::IntOr { min, max, word } => {
+                        assert!(ok(min.to_string()) && ok(max.to_string()) && ok(word.to_string()));
+                        assert!(!ok((max + 1).to_string()), "{} {} above", g.id, o.key);
+                        assert!(!ok("lots".into()), "{} {}", g.id, o.key);
                     }
                     OptionKind::Bool => {
                         assert!(ok("true".into()) && ok("false".into()));

@@ -1,5 +1,6 @@
-//! [`BoardView`]: what the page draws, as typed data computed from a game's typed position
-//! (never from its text diagram), one builder per game ([`ViewOf`]).
+//! [`BoardView`]: what the page draws, as JSON: board-core's typed
+//! [`board_core::view::BoardView`] of the position (never its text diagram), with the
+//! last move's squares and captures, in the numbers and names the page's script reads.
 //!
 //! The view is game-agnostic: a grid of cells (empty, a player's piece of some kind, or a
 //! neutral marker such as an Amazons arrow), shaded regions (clamp's drop zones), the
@@ -7,7 +8,10 @@
 //! stones per turn) and the outcome with its winning line. Squares are flat indices
 //! `row * width + col` with row 0 the bottom rank, as in the notation (`a1` is 0).
 
-use board_core::{Geometry, Player, Position, Square};
+use board_core::{
+    Player, Square, View,
+    view::{self, RegionKind},
+};
 use engines::EngineGame;
 use serde::Serialize;
 
@@ -94,15 +98,48 @@ pub struct OutcomeView {
     pub line: Vec<u16>,
 }
 
-/// A game whose position the page can draw.
-pub trait ViewOf: EngineGame {
-    /// The view of this position; `last` is the move that led to it.
-    fn view(&self, last: Option<(Self, Self::Move)>) -> BoardView;
-
+/// A game whose position the page can draw: any game with players and a [`View`].
+pub trait ViewOf: EngineGame + View {
     /// Whether the page gets the full list of legal moves. `false` for placement games,
     /// where every empty square is a target (Connect6 pairs would be far too many: the
     /// server validates the pair).
     fn lists_moves() -> bool;
+
+    /// The view of this position; `last` is the position before the move that led here,
+    /// and that move.
+    fn view(&self, last: Option<(Self, Self::Move)>) -> BoardView {
+        from_core(self, last)
+    }
+}
+
+impl ViewOf for rules_fourshift::Fourshift {
+    fn lists_moves() -> bool {
+        true
+    }
+}
+
+impl ViewOf for rules_clamp::ClampPosition {
+    fn lists_moves() -> bool {
+        true
+    }
+}
+
+impl ViewOf for rules_amazons::AmazonsPosition {
+    fn lists_moves() -> bool {
+        true
+    }
+}
+
+impl ViewOf for rules_gomoku::GomokuPosition {
+    fn lists_moves() -> bool {
+        false
+    }
+}
+
+impl ViewOf for rules_connect6::Connect6Position {
+    fn lists_moves() -> bool {
+        false
+    }
 }
 
 fn player_index(p: Player) -> u8 {
@@ -113,254 +150,117 @@ fn sq(s: Square) -> u16 {
     s.0
 }
 
-/// The squares from `start` to `end` along a straight line (row, column or diagonal).
-fn line_squares(g: &Geometry, start: Square, end: Square) -> Vec<u16> {
-    let (c0, r0) = (g.col(start) as i64, g.row(start) as i64);
-    let (c1, r1) = (g.col(end) as i64, g.row(end) as i64);
-    let (dc, dr) = ((c1 - c0).signum(), (r1 - r0).signum());
-    let n = (c1 - c0).abs().max((r1 - r0).abs());
-    (0..=n)
-        .filter_map(|i| {
-            g.square_at((c0 + i * dc) as u32, (r0 + i * dr) as u32)
-                .map(sq)
-        })
-        .collect()
-}
-
-/// The base of every view: the grid with `cell` on each square, whose move it is, and the
-/// rules' outcome (the winning line is filled in by the game).
-fn base<P: Position>(
-    pos: &P,
-    g: &Geometry,
-    cell: impl Fn(Square) -> Option<Cell>,
-    line: Vec<u16>,
-) -> BoardView {
-    BoardView {
-        width: g.width(),
-        height: g.height(),
-        cells: g.squares().map(cell).collect(),
-        regions: Vec::new(),
-        last: Vec::new(),
-        captured: Vec::new(),
-        to_move: player_index(pos.side_to_move()),
-        stones_per_turn: 1,
-        status: Vec::new(),
-        outcome: pos.outcome().map(|o| OutcomeView {
-            winner: o.winner().map(player_index),
-            reason: pos.outcome_reason().unwrap_or_else(|| o.to_string()),
-            line,
-        }),
-    }
-}
-
-fn piece(owner: Player, kind: PieceKind) -> Cell {
-    Cell::Piece {
-        owner: player_index(owner),
-        kind,
-    }
-}
-
-impl ViewOf for rules_fourshift::Fourshift {
-    fn view(&self, last: Option<(Self, Self::Move)>) -> BoardView {
-        let g = self.geometry();
-        let line = self
-            .winning_line()
-            .map(|l| line_squares(g, l.start, l.end))
-            .unwrap_or_default();
-        let mut v = base(
-            self,
-            g,
-            |s| self.piece_at(s).map(|p| piece(p, PieceKind::Piece)),
-            line,
-        );
-        if let Some((_, mv)) = last {
-            v.last = mv.from().into_iter().chain([mv.to()]).map(sq).collect();
-        }
-        let config = self.config();
-        v.status = vec![
-            StatusItem {
-                label: "phase",
-                value: match self.phase() {
-                    rules_fourshift::Phase::Placing => "placing".into(),
-                    rules_fourshift::Phase::Moving => "moving".into(),
+/// The page's view of `pos`, from its board-core view.
+fn from_core<V: View>(pos: &V, last: Option<(V, V::Move)>) -> BoardView {
+    let core = pos.board_view();
+    let name = |p: Player| pos.player_name(p);
+    let cells = core
+        .cells
+        .iter()
+        .map(|c| match *c {
+            view::Cell::Empty => None,
+            view::Cell::Piece { owner, kind } => Some(Cell::Piece {
+                owner: player_index(owner),
+                kind: match kind {
+                    view::PieceKind::Stone => PieceKind::Stone,
+                    view::PieceKind::Man => PieceKind::Piece,
+                    view::PieceKind::Queen => PieceKind::Queen,
                 },
-            },
-            StatusItem {
-                label: "in hand",
-                value: format!(
-                    "{} {}, {} {}",
-                    self.player_name(Player::First),
-                    self.in_hand(Player::First),
-                    self.player_name(Player::Second),
-                    self.in_hand(Player::Second)
-                ),
-            },
-            StatusItem {
-                label: "to win",
-                value: format!("{} in a row", config.k()),
-            },
-            StatusItem {
-                label: "plies",
-                value: format!("{} of {}", self.ply(), config.max_plies()),
-            },
-        ];
-        v
-    }
-    fn lists_moves() -> bool {
-        true
-    }
-}
-
-impl ViewOf for rules_clamp::ClampPosition {
-    fn view(&self, last: Option<(Self, Self::Move)>) -> BoardView {
-        let g = self.geometry();
-        let mut v = base(
-            self,
-            g,
-            |s| self.piece_at(s).map(|p| piece(p, PieceKind::Piece)),
-            Vec::new(),
-        );
-        for p in Player::BOTH {
-            v.regions.push(Region {
-                kind: "drop-zone",
-                owner: player_index(p),
-                squares: g
-                    .squares()
-                    .filter(|&s| self.in_drop_zone(p, s))
-                    .map(sq)
-                    .collect(),
-                label: format!("{}'s drop zone", self.player_name(p)),
-            });
-        }
-        if let Some((before, mv)) = last {
-            v.last = mv.from().into_iter().chain([mv.to()]).map(sq).collect();
-            // Captured: the mover's opponent's pieces that were there before and are gone.
-            let victim = before.side_to_move().other();
-            v.captured = g
-                .squares()
-                .filter(|&s| before.piece_at(s) == Some(victim) && self.piece_at(s).is_none())
+            }),
+            view::Cell::Marker => Some(Cell::Marker {
+                kind: MarkerKind::Arrow,
+            }),
+        })
+        .collect();
+    let regions = core
+        .regions
+        .iter()
+        .filter_map(|r| {
+            let owner = r.owner?;
+            let (kind, label) = match r.kind {
+                RegionKind::DropZone => ("drop-zone", format!("{}'s drop zone", name(owner))),
+                RegionKind::Centre => ("centre", "the centre".to_string()),
+            };
+            Some(Region {
+                kind,
+                owner: player_index(owner),
+                squares: r.squares.iter().copied().map(sq).collect(),
+                label,
+            })
+        })
+        .collect();
+    let (last_squares, captured) = match &last {
+        Some((before, mv)) => (
+            before.move_squares(*mv).into_iter().map(sq).collect(),
+            view::captured(before, pos, *mv)
+                .into_iter()
                 .map(sq)
-                .collect();
-        }
-        let config = self.config();
-        v.status = vec![
-            StatusItem {
-                label: "on board",
-                value: format!(
-                    "{} {}, {} {} (at most {} each)",
-                    self.player_name(Player::First),
-                    self.piece_count(Player::First),
-                    self.player_name(Player::Second),
-                    self.piece_count(Player::Second),
-                    config.max_on_board()
-                ),
-            },
-            StatusItem {
-                label: "supply",
-                value: "unlimited".into(),
-            },
-            StatusItem {
+                .collect(),
+        ),
+        None => (Vec::new(), Vec::new()),
+    };
+    let mut stones_per_turn = 1;
+    let mut status = Vec::new();
+    let pairs = |items: &[(Player, u32)]| {
+        items
+            .iter()
+            .map(|&(p, n)| format!("{} {n}", name(p)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (mut hands, mut on_board) = (Vec::new(), Vec::new());
+    for item in &core.status {
+        match *item {
+            view::StatusItem::Phase(phase) => status.push(StatusItem {
+                label: "phase",
+                value: phase.to_string(),
+            }),
+            view::StatusItem::InHand { player, count } => hands.push((player, count)),
+            view::StatusItem::OnBoard { player, count } => on_board.push((player, count)),
+            view::StatusItem::Quiet { count, limit } => status.push(StatusItem {
                 label: "quiet moves",
-                value: format!("{} of {}", self.quiet(), config.quiet_limit()),
-            },
-        ];
-        v
-    }
-    fn lists_moves() -> bool {
-        true
-    }
-}
-
-impl ViewOf for rules_amazons::AmazonsPosition {
-    fn view(&self, last: Option<(Self, Self::Move)>) -> BoardView {
-        use rules_amazons::Piece;
-        let g = self.geometry();
-        let mut v = base(
-            self,
-            g,
-            |s| {
-                self.piece_at(s).map(|p| match p {
-                    Piece::Queen(owner) => piece(owner, PieceKind::Queen),
-                    Piece::Arrow => Cell::Marker {
-                        kind: MarkerKind::Arrow,
+                value: format!("{count} of {limit}"),
+            }),
+            view::StatusItem::StonesToPlace(n) => {
+                stones_per_turn = n;
+                status.push(StatusItem {
+                    label: "this turn",
+                    value: match n {
+                        0 => "game over".into(),
+                        1 => "place one stone".into(),
+                        _ => "place two stones".into(),
                     },
-                })
-            },
-            Vec::new(),
-        );
-        if let Some((_, mv)) = last {
-            v.last = vec![sq(mv.from), sq(mv.to), sq(mv.arrow)];
+                });
+            }
         }
-        v.status = vec![StatusItem {
-            label: "moves available",
-            value: format!("{}", self.count_moves()),
-        }];
-        v
     }
-    fn lists_moves() -> bool {
-        true
+    if !hands.is_empty() {
+        status.push(StatusItem {
+            label: "in hand",
+            value: pairs(&hands),
+        });
     }
-}
-
-impl ViewOf for rules_gomoku::GomokuPosition {
-    fn view(&self, last: Option<(Self, Self::Move)>) -> BoardView {
-        let g = self.geometry();
-        let line = self
-            .winning_line()
-            .map(|l| line_squares(g, l.start, l.end))
-            .unwrap_or_default();
-        let mut v = base(
-            self,
-            g,
-            |s| self.stone_at(s).map(|p| piece(p, PieceKind::Stone)),
-            line,
-        );
-        if let Some((_, mv)) = last {
-            v.last = vec![sq(mv.0)];
-        }
-        v.status = vec![StatusItem {
-            label: "rule",
-            value: match self.rule() {
-                rules_gomoku::Rule::Freestyle => "five or more in a row wins".into(),
-                rules_gomoku::Rule::Exact5 => "exactly five in a row wins".into(),
-            },
-        }];
-        v
+    if !on_board.is_empty() {
+        status.push(StatusItem {
+            label: "on board",
+            value: pairs(&on_board),
+        });
     }
-    fn lists_moves() -> bool {
-        false
-    }
-}
-
-impl ViewOf for rules_connect6::Connect6Position {
-    fn view(&self, last: Option<(Self, Self::Move)>) -> BoardView {
-        let g = self.geometry();
-        let line = self
-            .winning_line()
-            .map(|l| line_squares(g, l.start, l.end))
-            .unwrap_or_default();
-        let mut v = base(
-            self,
-            g,
-            |s| self.stone_at(s).map(|p| piece(p, PieceKind::Stone)),
-            line,
-        );
-        if let Some((_, mv)) = last {
-            v.last = mv.squares().map(sq).collect();
-        }
-        v.stones_per_turn = self.stones_to_place().max(1);
-        v.status = vec![StatusItem {
-            label: "this turn",
-            value: match self.stones_to_place() {
-                0 => "game over".into(),
-                1 => "place one stone".into(),
-                _ => "place two stones".into(),
-            },
-        }];
-        v
-    }
-    fn lists_moves() -> bool {
-        false
+    BoardView {
+        width: core.width,
+        height: core.height,
+        cells,
+        regions,
+        last: last_squares,
+        captured,
+        to_move: player_index(pos.side_to_move()),
+        stones_per_turn,
+        status,
+        outcome: core.outcome.map(|o| OutcomeView {
+            winner: o.outcome.winner().map(player_index),
+            reason: o.reason,
+            line: o.line.into_iter().map(sq).collect(),
+        }),
     }
 }
 
@@ -400,10 +300,14 @@ mod tests {
             })
         );
         assert_eq!(v.cells[4], None);
+        let (pos, last) = played::<rules_fourshift::Fourshift>("fourshift", &["a1", "a6", "b1"]);
+        let v = pos.view(last);
         assert!(
             v.status
                 .iter()
-                .any(|s| s.label == "in hand" && s.value.contains('4'))
+                .any(|s| s.label == "in hand" && s.value == "Black 6, White 7"),
+            "{:?}",
+            v.status
         );
     }
 
