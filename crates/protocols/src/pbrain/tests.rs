@@ -307,30 +307,47 @@ fn rules_other_than_freestyle_and_exact_five_are_refused_at_the_move_request() {
 
 #[test]
 fn time_budget_respects_turn_and_match_limits() {
+    let ms = Duration::from_millis;
+    let us = Duration::from_micros;
     let mut s = random_brain();
+    // Never announced: 5 s a turn, less a sixteenth for the reserve; nothing to save.
+    let b = s.move_budget();
     assert_eq!(
-        s.move_budget(),
-        Duration::from_millis(DEFAULT_TIMEOUT_TURN_MS - DEFAULT_TIMEOUT_TURN_MS / 8)
+        (b.target, b.hard, b.saves_time),
+        (ms(4_687) + us(500), ms(4_687) + us(500), false)
     );
+    // A short turn keeps the 25 ms floor of the reserve.
     s.handle("INFO timeout_turn 200");
-    assert_eq!(s.move_budget(), Duration::from_millis(140));
+    assert_eq!(s.move_budget().hard, ms(175));
+    // Gomocup's league: 30 s a turn, 180 s a match. The match clock sets the target (a
+    // twentieth of what is left after the reserve), the turn the hard stop; time is saved.
     s.handle("INFO timeout_turn 30000");
     s.handle("INFO timeout_match 180000");
     s.handle("INFO time_left 180000");
-    assert_eq!(s.move_budget(), Duration::from_millis(9000 - 9000 / 8));
+    let b = s.move_budget();
+    assert_eq!(
+        (b.target, b.hard, b.saves_time),
+        (ms(8_437) + us(500), ms(28_125), true)
+    );
+    // Nearly out of match time: the clock caps the hard stop far below the turn limit.
     s.handle("INFO time_left 1000");
-    assert_eq!(s.move_budget(), Duration::ZERO);
+    let b = s.move_budget();
+    assert_eq!((b.target, b.hard), (ms(46) + us(875), ms(187) + us(500)));
+    // An exhausted (negative) clock: answer at once.
     s.handle("INFO time_left -5000");
-    assert_eq!(s.move_budget(), Duration::ZERO);
+    assert_eq!(s.move_budget().hard, Duration::ZERO);
+    // "Unlimited", or no match limit: the turn alone.
     s.handle("INFO time_left 2147483647");
-    assert_eq!(s.move_budget(), Duration::from_millis(30000 - 30000 / 8));
+    assert_eq!(s.move_budget().hard, ms(28_125));
+    assert!(!s.move_budget().saves_time);
     s.handle("INFO timeout_match 0");
     s.handle("INFO time_left 1000");
-    assert_eq!(s.move_budget(), Duration::from_millis(30000 - 30000 / 8));
+    assert_eq!(s.move_budget().hard, ms(28_125));
+    // timeout_turn 0: play at once.
     s.handle("INFO timeout_turn 0");
-    assert_eq!(s.move_budget(), Duration::ZERO);
+    assert_eq!(s.move_budget().hard, Duration::ZERO);
     s.handle("INFO timeout_turn 99999999999999999999999");
-    assert!(s.move_budget() > Duration::from_secs(1_000_000));
+    assert!(s.move_budget().hard > Duration::from_secs(1_000_000));
 }
 
 #[test]
