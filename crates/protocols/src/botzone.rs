@@ -24,7 +24,8 @@
 //! `-1 -1 -1 -1 -1 -1`.
 //!
 //! # Time and memory
-//! The clock starts once a turn's input has been read: the platform's limit is
+//! The clock of a turn starts when its input has been read, and for the first turn of a
+//! process (every turn in restart mode) when the bot was built: the platform's limit is
 //! [`FIRST_TURN_LIMIT`] (2 s) on the bot's first turn (`n = 1`) and [`TURN_LIMIT`] (1 s)
 //! afterwards; the engine's time manager ([`search::TimeBudget::per_move`]) searches to
 //! that limit less its reserve for the reply (1/16, at least 25 ms). One search thread, a
@@ -382,6 +383,9 @@ pub struct BotzoneBot {
     keep_running: bool,
     first_limit: Duration,
     limit: Duration,
+    /// When the bot was built: the process start, where the platform's clock of the first
+    /// turn starts.
+    created: Instant,
 }
 
 impl BotzoneBot {
@@ -403,6 +407,7 @@ impl BotzoneBot {
             keep_running,
             first_limit: FIRST_TURN_LIMIT,
             limit: TURN_LIMIT,
+            created: Instant::now(),
         })
     }
 
@@ -622,7 +627,14 @@ pub fn run<R: BufRead, W: Write, L: Write>(
     mut log: L,
 ) -> Result<(), BotzoneError> {
     while let Some(text) = read_turn(&mut input, bot.started())? {
-        let start = Instant::now();
+        // The platform starts a process for the bot's first turn (and, in restart mode,
+        // for every turn): its start-up, the engine's construction included, is on that
+        // turn's clock. Later keep-running turns start when their input is read.
+        let start = if bot.started() {
+            Instant::now()
+        } else {
+            bot.created
+        };
         let reply = bot.handle(&text, start)?;
         for line in &reply.lines {
             write_line(&mut output, line)?;

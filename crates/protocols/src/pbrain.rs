@@ -330,6 +330,26 @@ impl PbrainSession {
         vec!["OK".to_string()]
     }
 
+    /// Rebuilds the agent (and so its table) if `max_memory` or `thread_num` changed what
+    /// it was built with. Done when the INFO line arrives (Gomocup sends them right after
+    /// `START`), so that the first move's clock never pays for it.
+    fn rebuild_if_changed(&mut self) -> Result<(), String> {
+        let wanted = (self.hash_mb(), self.info.threads.unwrap_or(1));
+        if self.game.as_ref().is_none_or(|g| g.built == wanted) {
+            return Ok(());
+        }
+        if let Some(g) = self.game.as_mut() {
+            // Drop the old table first: both must never be alive at once.
+            g.agent = Box::new(engines::RandomAgent::new(0));
+        }
+        let agent = self.build_agent(wanted)?;
+        if let Some(g) = self.game.as_mut() {
+            g.agent = agent;
+            g.built = wanted;
+        }
+        Ok(())
+    }
+
     /// The checks before any move request: a board, a supported rule, the agent rebuilt
     /// if the memory or thread settings changed, the position under the announced rule.
     fn prepare(&mut self) -> Result<(), String> {
@@ -339,21 +359,11 @@ impl PbrainSession {
                 self.info.rule
             ));
         };
-        let wanted = (self.hash_mb(), self.info.threads.unwrap_or(1));
-        let Some(game) = self.game.as_ref() else {
+        if self.game.is_none() {
             return Err("no board: send START first".into());
-        };
-        if game.built != wanted {
-            if let Some(g) = self.game.as_mut() {
-                // Drop the old table first: both must never be alive at once.
-                g.agent = Box::new(engines::RandomAgent::new(0));
-            }
-            let agent = self.build_agent(wanted)?;
-            if let Some(g) = self.game.as_mut() {
-                g.agent = agent;
-                g.built = wanted;
-            }
         }
+        // Normally done when the INFO line came; here only if that rebuild failed.
+        self.rebuild_if_changed()?;
         let Some(game) = self.game.as_mut() else {
             return Err("no board: send START first".into());
         };
@@ -531,7 +541,12 @@ impl PbrainSession {
                 None => return bad(),
             },
             "max_memory" => match num {
-                Some(v) => self.info.max_memory = Some(nonneg(v)),
+                Some(v) => {
+                    self.info.max_memory = Some(nonneg(v));
+                    if let Err(e) = self.rebuild_if_changed() {
+                        return err(e);
+                    }
+                }
                 None => return bad(),
             },
             "rule" => match num {
@@ -539,7 +554,12 @@ impl PbrainSession {
                 None => return bad(),
             },
             "thread_num" => match num {
-                Some(v) => self.info.threads = Some(v.clamp(1, 64) as usize),
+                Some(v) => {
+                    self.info.threads = Some(v.clamp(1, 64) as usize);
+                    if let Err(e) = self.rebuild_if_changed() {
+                        return err(e);
+                    }
+                }
                 None => return bad(),
             },
             "max_depth" => match num {

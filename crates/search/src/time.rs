@@ -21,7 +21,7 @@
 //! let ms = Duration::from_millis;
 //! // Gomocup: 500 ms a turn, no match clock.
 //! let b = TimeControl::per_move(ms(500)).budget().unwrap();
-//! assert_eq!(b.hard, ms(500) - ms(500) / 16);
+//! assert_eq!(b.hard, ms(500) - ms(30) - ms(500) / 32);
 //! assert_eq!((b.target, b.saves_time), (b.hard, false));
 //! // A clock of 60 s with 1 s increment: a share of it, saved when not spent.
 //! let b = TimeControl::clock(Clock::new(ms(60_000), ms(1_000), None)).budget().unwrap();
@@ -30,11 +30,11 @@
 
 use std::time::Duration;
 
-/// The least time kept back from any limit for the protocol's overhead.
-pub const MIN_RESERVE: Duration = Duration::from_millis(25);
-/// The share of a limit kept back for overhead (1/16 of it), when more than
-/// [`MIN_RESERVE`].
-pub const RESERVE_DIVISOR: u32 = 16;
+/// The fixed part of the time kept back from a limit for the protocol's overhead: mostly
+/// scheduling latency on a loaded machine, which does not grow with the limit.
+pub const MIN_RESERVE: Duration = Duration::from_millis(30);
+/// The proportional part: 1/32 of the limit.
+pub const RESERVE_DIVISOR: u32 = 32;
 /// Moves a clock is shared over when the protocol does not say (sudden death).
 pub const DEFAULT_MOVES_TO_GO: u32 = 25;
 /// The hard stop under a clock: at most this many targets…
@@ -95,10 +95,13 @@ pub struct TimeBudget {
     pub saves_time: bool,
 }
 
-/// The time kept back from `limit` for the protocol's overhead: 1/16 of it, at least
-/// [`MIN_RESERVE`] (and never more than the limit itself).
+/// The time kept back from `limit` for the protocol's overhead (reading the command,
+/// unwinding the search, writing and flushing the reply, a loaded machine's scheduling):
+/// [`MIN_RESERVE`] plus 1/[`RESERVE_DIVISOR`] of it, never more than the limit itself.
 pub fn reserve(limit: Duration) -> Duration {
-    (limit / RESERVE_DIVISOR).max(MIN_RESERVE).min(limit)
+    MIN_RESERVE
+        .saturating_add(limit / RESERVE_DIVISOR)
+        .min(limit)
 }
 
 impl TimeControl {
@@ -368,20 +371,30 @@ mod tests {
         }
     }
 
+    fn us(v: u64) -> Duration {
+        Duration::from_micros(v)
+    }
+
     #[test]
-    fn reserve_is_a_sixteenth_with_a_floor() {
-        assert_eq!(reserve(ms(500)), ms(31) + Duration::from_micros(250));
-        assert_eq!(reserve(ms(1000)), ms(62) + Duration::from_micros(500));
-        assert_eq!(reserve(ms(200)), MIN_RESERVE);
+    fn reserve_is_30_ms_and_a_32nd() {
+        assert_eq!(reserve(ms(500)), us(45_625));
+        assert_eq!(reserve(ms(1000)), us(61_250));
+        assert_eq!(reserve(ms(200)), us(36_250));
         assert_eq!(reserve(ms(10)), ms(10));
         assert_eq!(reserve(Duration::ZERO), Duration::ZERO);
+        assert_eq!(reserve(Duration::MAX), MIN_RESERVE + Duration::MAX / 32);
     }
 
     #[test]
     fn per_move_limits_use_everything_but_the_reserve() {
-        for (limit, hard) in [(500, 468.75), (1000, 937.5), (2000, 1875.0), (100, 75.0)] {
+        for (limit, hard) in [
+            (500, 454_375),
+            (1000, 938_750),
+            (2000, 1_907_500),
+            (100, 66_875),
+        ] {
             let b = TimeControl::per_move(ms(limit)).budget().unwrap();
-            assert_eq!(b.hard, Duration::from_secs_f64(hard / 1000.0), "{limit}");
+            assert_eq!(b.hard, us(hard), "{limit}");
             assert_eq!(b.target, b.hard);
             assert!(!b.saves_time);
         }
@@ -395,23 +408,24 @@ mod tests {
 
     #[test]
     fn clocks_share_the_time_and_save_it() {
-        // 60 s sudden death with 1 s increment: (60 − 3.75) / 25 + 0.75 s.
+        // 60 s sudden death with 1 s increment: (60 − 1.905) / 25 + 0.75 s, and at most
+        // four of those.
         let b = TimeControl::clock(Clock::new(ms(60_000), ms(1_000), None))
             .budget()
             .unwrap();
-        assert_eq!(b.target, ms(2_250) + ms(750));
-        assert_eq!(b.hard, ms(12_000));
+        assert_eq!(b.target, us(2_323_800) + ms(750));
+        assert_eq!(b.hard, us(4 * 3_073_800));
         assert!(b.saves_time);
         // One move to the time control: all the usable time.
         let b = TimeControl::clock(Clock::new(ms(10_000), ms(0), Some(1)))
             .budget()
             .unwrap();
-        assert_eq!((b.target, b.hard), (ms(9_375), ms(9_375)));
+        assert_eq!((b.target, b.hard), (us(9_657_500), us(9_657_500)));
         // Nearly flagged: never past the clock, and nothing when it is gone.
         let b = TimeControl::clock(Clock::new(ms(30), ms(0), None))
             .budget()
             .unwrap();
-        assert!(b.hard <= ms(5));
+        assert_eq!(b.hard, Duration::ZERO);
         let b = TimeControl::clock(Clock::new(ms(0), ms(5_000), None))
             .budget()
             .unwrap();
@@ -431,8 +445,8 @@ mod tests {
         let tc = TimeControl::clock(Clock::new(ms(180_000), ms(0), Some(20)))
             .with_move_limit(ms(30_000));
         let b = tc.budget().unwrap();
-        assert_eq!(b.hard, ms(28_125));
-        assert_eq!(b.target, ms(8_437) + Duration::from_micros(500));
+        assert_eq!(b.hard, us(29_032_500));
+        assert_eq!(b.target, us(8_717_250));
         assert!(b.saves_time);
         // Plenty of match time: the turn limit binds, nothing is saved.
         let tc =
@@ -440,7 +454,7 @@ mod tests {
         let b = tc.budget().unwrap();
         assert_eq!(
             (b.target, b.hard, b.saves_time),
-            (b.hard, ms(468) + Duration::from_micros(750), false)
+            (b.hard, us(454_375), false)
         );
         // Nearly out of match time: the clock caps the hard stop below the turn limit.
         let tc =
@@ -454,8 +468,8 @@ mod tests {
         // Botzone: 1 s turns, 2 s on the first.
         let later = TimeControl::per_move(ms(1_000)).budget().unwrap();
         let first = TimeControl::per_move(ms(2_000)).budget().unwrap();
-        assert_eq!(later.hard, ms(937) + Duration::from_micros(500));
-        assert_eq!(first.hard, ms(1_875));
+        assert_eq!(later.hard, us(938_750));
+        assert_eq!(first.hard, us(1_907_500));
         // UGI movetime with a clock as well: the tighter.
         let tc = TimeControl::clock(Clock::new(ms(3_000), ms(0), None)).with_move_limit(ms(1_000));
         let b = tc.budget().unwrap();
@@ -465,10 +479,10 @@ mod tests {
     #[test]
     fn per_move_searches_to_the_hard_stop() {
         let mut c = IterationClock::new(TimeControl::per_move(ms(500)).budget().unwrap());
-        for e in [1, 3, 10, 40, 150, 460] {
+        for e in [1, 3, 10, 40, 150, 450] {
             assert_eq!(c.next(end(e)), Decision::Continue, "{e}");
         }
-        assert_eq!(c.next(end(469)), Decision::Stop);
+        assert_eq!(c.next(end(455)), Decision::Stop);
     }
 
     #[test]

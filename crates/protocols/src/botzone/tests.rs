@@ -159,18 +159,14 @@ fn json_in_and_out() {
 #[test]
 fn turn_budgets_keep_the_reserve() {
     let ms = Duration::from_millis;
-    // 1 s turns and 2 s on the first: searched to the limit less a sixteenth.
+    let us = Duration::from_micros;
+    // 1 s turns and 2 s on the first: searched to the limit less the reserve (30 ms and
+    // a 32nd).
     let later = turn_budget(TURN_LIMIT);
-    assert_eq!(
-        (later.target, later.hard),
-        (
-            ms(937) + Duration::from_micros(500),
-            ms(937) + Duration::from_micros(500)
-        )
-    );
+    assert_eq!((later.target, later.hard), (us(938_750), us(938_750)));
     assert!(!later.saves_time);
-    assert_eq!(turn_budget(FIRST_TURN_LIMIT).hard, ms(1_875));
-    // A tiny limit: nothing left after the 25 ms floor of the reserve.
+    assert_eq!(turn_budget(FIRST_TURN_LIMIT).hard, us(1_907_500));
+    // A tiny limit: nothing left after the 30 ms of the reserve.
     assert_eq!(turn_budget(ms(20)).hard, Duration::ZERO);
 }
 

@@ -310,15 +310,14 @@ fn time_budget_respects_turn_and_match_limits() {
     let ms = Duration::from_millis;
     let us = Duration::from_micros;
     let mut s = random_brain();
-    // Never announced: 5 s a turn, less a sixteenth for the reserve; nothing to save.
+    // Never announced: 5 s a turn, less the reserve (30 ms and a 32nd); nothing to save.
     let b = s.move_budget();
     assert_eq!(
         (b.target, b.hard, b.saves_time),
-        (ms(4_687) + us(500), ms(4_687) + us(500), false)
+        (us(4_813_750), us(4_813_750), false)
     );
-    // A short turn keeps the 25 ms floor of the reserve.
     s.handle("INFO timeout_turn 200");
-    assert_eq!(s.move_budget().hard, ms(175));
+    assert_eq!(s.move_budget().hard, us(163_750));
     // Gomocup's league: 30 s a turn, 180 s a match. The match clock sets the target (a
     // twentieth of what is left after the reserve), the turn the hard stop; time is saved.
     s.handle("INFO timeout_turn 30000");
@@ -327,22 +326,25 @@ fn time_budget_respects_turn_and_match_limits() {
     let b = s.move_budget();
     assert_eq!(
         (b.target, b.hard, b.saves_time),
-        (ms(8_437) + us(500), ms(28_125), true)
+        (us(8_717_250), us(29_032_500), true)
     );
     // Nearly out of match time: the clock caps the hard stop far below the turn limit.
     s.handle("INFO time_left 1000");
     let b = s.move_budget();
-    assert_eq!((b.target, b.hard), (ms(46) + us(875), ms(187) + us(500)));
+    assert_eq!(
+        (b.target, b.hard),
+        (Duration::from_nanos(46_937_500), us(187_750))
+    );
     // An exhausted (negative) clock: answer at once.
     s.handle("INFO time_left -5000");
     assert_eq!(s.move_budget().hard, Duration::ZERO);
     // "Unlimited", or no match limit: the turn alone.
     s.handle("INFO time_left 2147483647");
-    assert_eq!(s.move_budget().hard, ms(28_125));
+    assert_eq!(s.move_budget().hard, us(29_032_500));
     assert!(!s.move_budget().saves_time);
     s.handle("INFO timeout_match 0");
     s.handle("INFO time_left 1000");
-    assert_eq!(s.move_budget().hard, ms(28_125));
+    assert_eq!(s.move_budget().hard, us(29_032_500));
     // timeout_turn 0: play at once.
     s.handle("INFO timeout_turn 0");
     assert_eq!(s.move_budget().hard, Duration::ZERO);
@@ -362,6 +364,25 @@ fn hash_follows_max_memory() {
     assert_eq!(s.hash_mb(), 1);
     s.handle("INFO max_memory 0");
     assert_eq!(s.hash_mb(), DEFAULT_HASH_MB);
+}
+
+#[test]
+fn the_table_is_rebuilt_when_the_info_arrives_not_on_the_first_move() {
+    let mut s = random_brain();
+    let built = |s: &PbrainSession| s.game.as_ref().map(|g| g.built);
+    send(&mut s, &["START 15"]);
+    assert_eq!(built(&s), Some((DEFAULT_HASH_MB, 1)));
+    // Gomocup sends the limits after START: the agent follows at once.
+    assert!(send(&mut s, &["INFO max_memory 83886080"]).is_empty());
+    assert_eq!(built(&s), Some((20, 1)));
+    assert!(send(&mut s, &["INFO thread_num 2"]).is_empty());
+    assert_eq!(built(&s), Some((20, 2)));
+    // An unchanged value keeps the agent; before START there is nothing to rebuild.
+    send(&mut s, &["INFO max_memory 83886080"]);
+    assert_eq!(built(&s), Some((20, 2)));
+    let mut fresh = random_brain();
+    assert!(send(&mut fresh, &["INFO max_memory 83886080"]).is_empty());
+    assert_eq!(built(&fresh), None);
 }
 
 #[test]

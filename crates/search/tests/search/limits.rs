@@ -273,10 +273,7 @@ fn a_per_move_budget_is_searched_to_its_hard_stop() {
     let pos = big();
     let limits = Limits::new().with_time_control(TimeControl::per_move(Duration::from_millis(200)));
     let hard = limits.hard_time().expect("timed");
-    assert_eq!(
-        hard,
-        Duration::from_millis(200) - Duration::from_millis(200) / 8
-    );
+    assert_eq!(hard, Duration::from_micros(163_750));
     let t = Instant::now();
     let r = searcher(1).search_with(&pos, &limits, |_| {});
     let elapsed = t.elapsed();
