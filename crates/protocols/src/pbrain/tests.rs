@@ -307,7 +307,6 @@ fn rules_other_than_freestyle_and_exact_five_are_refused_at_the_move_request() {
 
 #[test]
 fn time_budget_respects_turn_and_match_limits() {
-    let ms = Duration::from_millis;
     let us = Duration::from_micros;
     let mut s = random_brain();
     // Never announced: 5 s a turn, less the reserve (30 ms and a 32nd); nothing to save.
