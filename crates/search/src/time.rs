@@ -285,8 +285,8 @@ impl IterationClock {
 
     /// The target after the stretches for instability: best move changed now (×1.5) or
     /// one iteration ago (×1.25), stable for four iterations (×0.85), score dropped by
-    /// [`SCORE_DROP_SMALL`] (×1.25) or [`SCORE_DROP_LARGE`] (×1.6); at most
-    /// ×[`MAX_STRETCH`] and never past the hard stop.
+    /// 40 (×1.25) or 120 (×1.6) evaluation units since the last iteration; at most ×2.5
+    /// and never past the hard stop.
     pub fn stretched_target(&self, end: &IterationEnd) -> Duration {
         let mut f: f64 = 1.0;
         if end.best_changed {
