@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use arena::{Budget, MatchSettings};
 use board_core::{Outcome, Player, Position, divide, perft};
 use engines::{AgentKind, EngineGame};
-use search::{Limits, SearchOptions};
+use search::{Limits, SearchOptions, TimeControl};
 
 use crate::{cli_error::CliError, setup};
 
@@ -120,10 +120,14 @@ pub enum Think {
 }
 
 impl Think {
+    /// The engine's limits; a time is a per-move limit under the engine's time manager
+    /// (searched to it less the reserve for the reply, [`TimeControl::per_move`]).
     pub fn limits(self) -> Limits {
         match self {
             Think::Depth(d) => Limits::new().with_depth(d),
-            Think::Time(ms) => Limits::new().with_move_time(Duration::from_millis(ms)),
+            Think::Time(ms) => {
+                Limits::new().with_time_control(TimeControl::per_move(Duration::from_millis(ms)))
+            }
             Think::Nodes(n) => Limits::new().with_nodes(n),
         }
     }
@@ -143,6 +147,8 @@ pub fn run_analyze<P: EngineGame>(
     think: Think,
     engine: &EngineArgs,
 ) -> Result<(), CliError> {
+    // `--time` counts from here: building the engine (its tables) is on the clock.
+    let start = Instant::now();
     let pos = setup::position::<P>(spec, moves)?;
     if let Some(reason) = pos.outcome_reason() {
         outln!("info string game over: {reason}");
@@ -152,9 +158,8 @@ pub fn run_analyze<P: EngineGame>(
     let mut agent = AgentKind::Engine
         .build::<P>(engine.options()?)
         .map_err(|e| CliError::usage(e.to_string()))?;
-    let result = agent.think(&pos, &think.limits(), &mut |it| {
-        outln!("{}", it.info_line(&pos))
-    });
+    let limits = think.limits().with_start(start);
+    let result = agent.think(&pos, &limits, &mut |it| outln!("{}", it.info_line(&pos)));
     match result.best_move {
         Some(mv) => outln!("bestmove {}", pos.format_move(mv)),
         None => outln!("bestmove none"),

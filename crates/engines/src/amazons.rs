@@ -40,8 +40,9 @@
 //!   different plies are prefixes of the same order, so a transposition-table move index
 //!   means the same move at any ply (it is kept whenever it lies within that ply's `K`).
 //!
-//! Time: the engine searches with 80% of the caller's hard time and 65% of its soft time
-//! (a margin for the root ranking and a loaded machine).
+//! Time: the engine searches within the caller's limits as given; the protocols' budgets
+//! ([`search::TimeBudget`]) keep the reserve for their overhead, and the root ranking runs on
+//! the move's clock.
 //!
 //! Measured (release, 100 ms per move, 50 games, colours swapped, `--seed 1`, on a heavily
 //! loaded 2-core machine): 10×10 50–0–0 (engine max move time 99.8 ms; the baseline's
@@ -59,7 +60,7 @@ use eval::amazons::AmazonsDistances;
 use rules_amazons::AmazonsMove;
 use search::{EvalState, Evaluator, Incremental, OptionsError, SearchOptions};
 
-use crate::{Agent, EngineGame, SearchAgent, TimeMargin};
+use crate::{Agent, EngineGame, SearchAgent};
 
 /// The game's position type.
 pub type Position = rules_amazons::AmazonsPosition;
@@ -406,20 +407,15 @@ fn wrap_engine(pos: &Position) -> EnginePosition {
     Incremental::new(pos.clone())
 }
 
-/// Share of the caller's hard time the engine's search gets, in percent (the rest is a
-/// safety margin for a loaded machine: the root ranking, the unwinding and the caller's
-/// overhead).
-const HARD_TIME_SHARE: u32 = 80;
-/// Share of the caller's soft time (no iteration starts after it), in percent.
-const SOFT_TIME_SHARE: u32 = 65;
-
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        Ok(Box::new(TimeMargin::new(
-            SearchAgent::new("engine", EngineEval, options, wrap_engine)?,
-            HARD_TIME_SHARE,
-            SOFT_TIME_SHARE,
-        )))
+        // Time is the caller's: a protocol's budget keeps its own reserve.
+        Ok(Box::new(SearchAgent::new(
+            "engine",
+            EngineEval,
+            options,
+            wrap_engine,
+        )?))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {

@@ -354,12 +354,13 @@ impl Evaluator<ClampPosition> for EngineEval {
 
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        // 75% of the hard time for the search; the rest is the margin.
-        Ok(Box::new(crate::TimeMargin::new(
-            SearchAgent::new("engine", EngineEval, options, Position::clone)?,
-            75,
-            100,
-        )))
+        // Time is the caller's: a protocol's budget keeps its own reserve.
+        Ok(Box::new(SearchAgent::new(
+            "engine",
+            EngineEval,
+            options,
+            Position::clone,
+        )?))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {

@@ -49,7 +49,7 @@ use eval::{KWindows, WindowScorer, WindowWeights};
 use rules_fourshift::{Fourshift, Move};
 use search::{EvalState, Evaluator, ForcedWin, Incremental, OptionsError, SearchOptions};
 
-use crate::{Agent, EngineGame, SearchAgent, TimeMargin};
+use crate::{Agent, EngineGame, SearchAgent};
 
 /// The game's position type.
 pub type Position = rules_fourshift::Fourshift;
@@ -778,12 +778,13 @@ fn wrap_baseline(pos: &Fourshift) -> BaselinePosition {
 
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        // 75% of the hard time for the search; the rest is the margin.
-        Ok(Box::new(TimeMargin::new(
-            SearchAgent::new("engine", EngineEval, options, wrap_engine)?,
-            75,
-            100,
-        )))
+        // Time is the caller's: a protocol's budget keeps its own reserve.
+        Ok(Box::new(SearchAgent::new(
+            "engine",
+            EngineEval,
+            options,
+            wrap_engine,
+        )?))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {

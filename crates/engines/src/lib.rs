@@ -21,7 +21,7 @@ mod test_support;
 
 use std::{fmt, str::FromStr};
 
-pub use agent::{Agent, RandomAgent, SearchAgent, TimeMargin, baseline_agent};
+pub use agent::{Agent, RandomAgent, SearchAgent, baseline_agent};
 use board_core::Position;
 pub use registry::GAME_IDS;
 use search::{OptionsError, SearchOptions};

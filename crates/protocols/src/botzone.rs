@@ -11,7 +11,7 @@
 //!   (ignored: this bot saves nothing). Output: the move line `x0 y0 x1 y1 x2 y2`.
 //! - **JSON interaction**: one line `{"requests":[...],"responses":[...],...}`. Output: one
 //!   line `{"response":{"x0":..,..},"debug":"..."}`. A `time_limit` (seconds) lowers the
-//!   budget to 85 % of it.
+//!   turn's limit to it.
 //! - **Keep-running** (on unless disabled): after each move the marker
 //!   [`KEEP_RUNNING_MARKER`] is printed on its own line; the next input is then only the
 //!   new request (`x0 .. y2` in simple mode; in JSON mode the request object
@@ -24,9 +24,12 @@
 //! `-1 -1 -1 -1 -1 -1`.
 //!
 //! # Time and memory
-//! The clock starts once a turn's input has been read: [`FIRST_TURN_BUDGET`] (1800 ms) for
-//! the bot's first turn (`n = 1`: the platform allows 2 s), [`TURN_BUDGET`] (850 ms of the
-//! 1 s) afterwards. One search thread, a [`HASH_MB`] MiB table (256 MB allowed).
+//! The clock of a turn starts when its input has been read, and for the first turn of a
+//! process (every turn in restart mode) when the bot was built: the platform's limit is
+//! [`FIRST_TURN_LIMIT`] (2 s) on the bot's first turn (`n = 1`) and [`TURN_LIMIT`] (1 s)
+//! afterwards; the engine's time manager ([`search::TimeBudget::per_move`]) searches to
+//! that limit less its reserve for the reply (1/16, at least 25 ms). One search thread, a
+//! [`HASH_MB`] MiB table (256 MB allowed), allocated lazily zeroed when the bot starts.
 //!
 //! # Errors
 //! Malformed input (not a number, a wrong count of lines, a coordinate off the board, an
@@ -41,7 +44,7 @@ use std::{
 use board_core::{Player, Position, Square};
 use engines::{Agent, AgentKind};
 use rules_amazons::{AmazonsConfig, AmazonsMove, AmazonsPosition};
-use search::{Limits, SearchOptions};
+use search::{Limits, SearchOptions, TimeBudget};
 use serde_json::{Value, json};
 
 use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capped, write_line};
@@ -50,10 +53,10 @@ use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capp
 pub const SIZE: u32 = 8;
 /// The line asking the platform to keep the process alive until the next turn.
 pub const KEEP_RUNNING_MARKER: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
-/// Wall time for the bot's first turn, from the moment its input is read.
-pub const FIRST_TURN_BUDGET: Duration = Duration::from_millis(1800);
-/// Wall time for every later turn.
-pub const TURN_BUDGET: Duration = Duration::from_millis(850);
+/// The platform's time limit on the bot's first turn.
+pub const FIRST_TURN_LIMIT: Duration = Duration::from_millis(2000);
+/// The platform's time limit on every later turn.
+pub const TURN_LIMIT: Duration = Duration::from_millis(1000);
 /// Transposition-table size (the platform allows 256 MB).
 pub const HASH_MB: usize = 32;
 /// Largest turn number accepted: an 8×8 game has at most 56 moves (one arrow each).
@@ -378,8 +381,11 @@ pub struct BotzoneBot {
     pos: Option<AmazonsPosition>,
     format: Format,
     keep_running: bool,
-    first_budget: Duration,
-    budget: Duration,
+    first_limit: Duration,
+    limit: Duration,
+    /// When the bot was built: the process start, where the platform's clock of the first
+    /// turn starts.
+    created: Instant,
 }
 
 impl BotzoneBot {
@@ -399,15 +405,17 @@ impl BotzoneBot {
             pos: None,
             format: Format::Simple,
             keep_running,
-            first_budget: FIRST_TURN_BUDGET,
-            budget: TURN_BUDGET,
+            first_limit: FIRST_TURN_LIMIT,
+            limit: TURN_LIMIT,
+            created: Instant::now(),
         })
     }
 
-    /// Replaces the time budgets (first turn, later turns); for tests and slow machines.
-    pub fn with_budgets(mut self, first: Duration, later: Duration) -> BotzoneBot {
-        self.first_budget = first;
-        self.budget = later;
+    /// Replaces the platform's time limits (first turn, later turns); for tests and other
+    /// platforms.
+    pub fn with_turn_limits(mut self, first: Duration, later: Duration) -> BotzoneBot {
+        self.first_limit = first;
+        self.limit = later;
         self
     }
 
@@ -437,17 +445,17 @@ impl BotzoneBot {
     /// the state is unchanged.
     pub fn handle(&mut self, input: &str, start: Instant) -> Result<Reply, BotzoneError> {
         let trimmed = input.trim();
-        let (pos, budget, format) = match self.pos.as_ref() {
+        let (pos, limit, format) = match self.pos.as_ref() {
             Some(prev) => self.next_request(prev, trimmed)?,
             None => {
                 let turn = parse_turn(trimmed)?;
                 let pos = replay(&turn)?;
-                (pos, self.turn_budget(&turn), turn.format)
+                (pos, self.turn_limit(&turn), turn.format)
             }
         };
         self.format = format;
         let mut pos = pos;
-        let (mv, log) = self.think(&pos, budget, start)?;
+        let (mv, log) = self.think(&pos, turn_budget(limit), start)?;
         let notation = pos.format_move(mv);
         pos.make_move(mv);
         let w = wire_of_move(mv);
@@ -472,14 +480,16 @@ impl BotzoneBot {
         })
     }
 
-    fn turn_budget(&self, turn: &TurnInput) -> Duration {
+    /// The platform's limit on a full turn: the first-turn limit for the bot's first turn,
+    /// lowered to a JSON `time_limit`.
+    fn turn_limit(&self, turn: &TurnInput) -> Duration {
         let base = if turn.requests.len() == 1 {
-            self.first_budget
+            self.first_limit
         } else {
-            self.budget
+            self.limit
         };
         match turn.time_limit {
-            Some(t) => base.min(Duration::from_secs_f64((t * 0.85).min(3600.0))),
+            Some(t) => base.min(Duration::from_secs_f64(t.min(3600.0))),
             None => base,
         }
     }
@@ -497,7 +507,7 @@ impl BotzoneBot {
                 // A full turn again: start over from its history.
                 let turn = turn_of_json(&v)?;
                 let pos = replay(&turn)?;
-                return Ok((pos, self.turn_budget(&turn), Format::Json));
+                return Ok((pos, self.turn_limit(&turn), Format::Json));
             }
             wire_of_json(&v)?
         } else {
@@ -509,26 +519,21 @@ impl BotzoneBot {
         if let Some(reason) = pos.outcome_reason() {
             return Err(BotzoneError::GameOver(reason));
         }
-        Ok((pos, self.budget, self.format))
+        Ok((pos, self.limit, self.format))
     }
 
-    /// Searches `pos` within what is left of `budget`; always a legal move (the game is
-    /// not over here).
+    /// Searches `pos` within `budget`, counted from `start`; always a legal move (the game
+    /// is not over here).
     fn think(
         &mut self,
         pos: &AmazonsPosition,
-        budget: Duration,
+        budget: TimeBudget,
         start: Instant,
     ) -> Result<(AmazonsMove, String), BotzoneError> {
-        let left = budget.saturating_sub(start.elapsed());
-        let limits = if left < Duration::from_millis(20) {
-            Limits::new().with_depth(1).with_move_time(left)
-        } else {
-            // No new iteration after 60 % of the budget: it would rarely finish.
-            Limits::new()
-                .with_soft_time(left * 3 / 5)
-                .with_hard_time(left)
-        };
+        let mut limits = Limits::new().with_budget(budget).with_start(start);
+        if budget.hard < Duration::from_millis(20) {
+            limits = limits.with_depth(1);
+        }
         let result = self.agent.think(pos, &limits, &mut |_| {});
         let chosen = result.best_move.filter(|m| pos.validate(m).is_ok());
         let mv = match chosen {
@@ -556,6 +561,11 @@ impl BotzoneBot {
         );
         Ok((mv, log))
     }
+}
+
+/// The budget of a turn with the platform's `limit` (a per-move limit, no clock).
+pub fn turn_budget(limit: Duration) -> TimeBudget {
+    TimeBudget::per_move(limit, None)
 }
 
 /// Reads one turn's input: before the first reply a full turn (one JSON line, or `n` and
@@ -617,7 +627,14 @@ pub fn run<R: BufRead, W: Write, L: Write>(
     mut log: L,
 ) -> Result<(), BotzoneError> {
     while let Some(text) = read_turn(&mut input, bot.started())? {
-        let start = Instant::now();
+        // The platform starts a process for the bot's first turn (and, in restart mode,
+        // for every turn): its start-up, the engine's construction included, is on that
+        // turn's clock. Later keep-running turns start when their input is read.
+        let start = if bot.started() {
+            Instant::now()
+        } else {
+            bot.created
+        };
         let reply = bot.handle(&text, start)?;
         for line in &reply.lines {
             write_line(&mut output, line)?;

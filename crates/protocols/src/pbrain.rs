@@ -4,7 +4,8 @@
 //! line in, the brain's reply lines out, no I/O (so it can be unit-tested and fuzzed);
 //! [`run`] is the I/O loop around it. The design is single-threaded, as the protocol
 //! allows: a move request is answered synchronously, and the search respects the time
-//! limits on its own (see [`PbrainSession::move_budget`]).
+//! limits on its own (see [`PbrainSession::move_budget`]): each move's clock starts when
+//! its request was read, and the engine's time manager keeps a reserve for the reply.
 //!
 //! # Coordinates
 //! Piskvork's `X,Y` are 0-based; `X` is the column (left to right) and `Y` the row counted
@@ -47,7 +48,7 @@ use std::{
 use board_core::{Player, Position, Square};
 use engines::{Agent, AgentKind};
 use rules_gomoku::{GomokuConfig, GomokuPosition, Move, Rule};
-use search::{Limits, SearchOptions};
+use search::{Clock, Limits, SearchOptions, TimeBudget, TimeControl};
 
 use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capped, write_line};
 
@@ -58,7 +59,8 @@ pub const MAX_SIZE: u32 = GomokuConfig::MAX_SIZE;
 pub const DEFAULT_TIMEOUT_TURN_MS: u64 = 5_000;
 /// Hash size when memory is unlimited (or not announced), in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
-/// `time_left` is divided by this to get a fair share of the match clock for one move.
+/// The moves the match clock (`time_left`) is shared over, recomputed every move: each
+/// move's target is about a twentieth of what is left.
 pub const MATCH_TIME_DIVISOR: u64 = 20;
 /// `INFO time_left` value meaning "no match limit".
 const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
@@ -166,20 +168,37 @@ impl PbrainSession {
         }
     }
 
-    /// The wall time one move may take: `min(timeout_turn, time_left / 20)` minus a safety
-    /// margin of an eighth (at least 60 ms) for start-up, pipes and scheduling. Zero means
-    /// "answer at once" (`timeout_turn 0`, or an exhausted match clock).
-    pub fn move_budget(&self) -> Duration {
+    /// The time limits of the next move as announced: `timeout_turn` (5 s when never
+    /// announced) a per-move limit; `time_left`, when `timeout_match` is not 0 and the
+    /// value is not the "unlimited" 2147483647, a match clock without increment shared over
+    /// [`MATCH_TIME_DIVISOR`] moves (a negative value reads as 0).
+    pub fn time_control(&self) -> TimeControl {
         let turn = self.info.timeout_turn.unwrap_or(DEFAULT_TIMEOUT_TURN_MS);
-        let mut ms = turn;
+        let mut tc = TimeControl::per_move(Duration::from_millis(turn));
         let match_limited = self.info.timeout_match != Some(0);
         if let (true, Some(left)) = (match_limited, self.info.time_left)
             && left != UNLIMITED_TIME_LEFT
         {
-            ms = ms.min(left.max(0) as u64 / MATCH_TIME_DIVISOR);
+            tc.clock = Some(Clock::new(
+                Duration::from_millis(left.max(0) as u64),
+                Duration::ZERO,
+                Some(MATCH_TIME_DIVISOR as u32),
+            ));
         }
-        let margin = (ms / 8).max(60);
-        Duration::from_millis(ms.saturating_sub(margin))
+        tc
+    }
+
+    /// The budget of the next move ([`TimeBudget::per_move`] of [`Self::time_control`]),
+    /// counted from the moment the request was read: its hard stop is at most
+    /// `min(timeout_turn, time_left)` less the reserve for pipes and scheduling. A zero hard
+    /// stop means "answer at once" (`timeout_turn 0`, or an exhausted match clock).
+    pub fn move_budget(&self) -> TimeBudget {
+        let tc = self.time_control();
+        TimeBudget::per_move(
+            tc.move_limit
+                .unwrap_or(Duration::from_millis(DEFAULT_TIMEOUT_TURN_MS)),
+            tc.clock,
+        )
     }
 
     /// Handles one line from the manager and returns the reply lines (often none).
@@ -311,6 +330,26 @@ impl PbrainSession {
         vec!["OK".to_string()]
     }
 
+    /// Rebuilds the agent (and so its table) if `max_memory` or `thread_num` changed what
+    /// it was built with. Done when the INFO line arrives (Gomocup sends them right after
+    /// `START`), so that the first move's clock never pays for it.
+    fn rebuild_if_changed(&mut self) -> Result<(), String> {
+        let wanted = (self.hash_mb(), self.info.threads.unwrap_or(1));
+        if self.game.as_ref().is_none_or(|g| g.built == wanted) {
+            return Ok(());
+        }
+        if let Some(g) = self.game.as_mut() {
+            // Drop the old table first: both must never be alive at once.
+            g.agent = Box::new(engines::RandomAgent::new(0));
+        }
+        let agent = self.build_agent(wanted)?;
+        if let Some(g) = self.game.as_mut() {
+            g.agent = agent;
+            g.built = wanted;
+        }
+        Ok(())
+    }
+
     /// The checks before any move request: a board, a supported rule, the agent rebuilt
     /// if the memory or thread settings changed, the position under the announced rule.
     fn prepare(&mut self) -> Result<(), String> {
@@ -320,21 +359,11 @@ impl PbrainSession {
                 self.info.rule
             ));
         };
-        let wanted = (self.hash_mb(), self.info.threads.unwrap_or(1));
-        let Some(game) = self.game.as_ref() else {
+        if self.game.is_none() {
             return Err("no board: send START first".into());
-        };
-        if game.built != wanted {
-            if let Some(g) = self.game.as_mut() {
-                // Drop the old table first: both must never be alive at once.
-                g.agent = Box::new(engines::RandomAgent::new(0));
-            }
-            let agent = self.build_agent(wanted)?;
-            if let Some(g) = self.game.as_mut() {
-                g.agent = agent;
-                g.built = wanted;
-            }
         }
+        // Normally done when the INFO line came; here only if that rebuild failed.
+        self.rebuild_if_changed()?;
         let Some(game) = self.game.as_mut() else {
             return Err("no board: send START first".into());
         };
@@ -512,7 +541,12 @@ impl PbrainSession {
                 None => return bad(),
             },
             "max_memory" => match num {
-                Some(v) => self.info.max_memory = Some(nonneg(v)),
+                Some(v) => {
+                    self.info.max_memory = Some(nonneg(v));
+                    if let Err(e) = self.rebuild_if_changed() {
+                        return err(e);
+                    }
+                }
                 None => return bad(),
             },
             "rule" => match num {
@@ -520,7 +554,12 @@ impl PbrainSession {
                 None => return bad(),
             },
             "thread_num" => match num {
-                Some(v) => self.info.threads = Some(v.clamp(1, 64) as usize),
+                Some(v) => {
+                    self.info.threads = Some(v.clamp(1, 64) as usize);
+                    if let Err(e) = self.rebuild_if_changed() {
+                        return err(e);
+                    }
+                }
                 None => return bad(),
             },
             "max_depth" => match num {
@@ -551,13 +590,11 @@ impl PbrainSession {
         if let Some(reason) = game.pos.outcome_reason() {
             return err(format!("the game is over: {reason}"));
         }
-        let left = budget.saturating_sub(start.elapsed());
-        let mut limits = if left < Duration::from_millis(10) {
+        let mut limits = Limits::new().with_budget(budget).with_start(start);
+        if budget.hard < Duration::from_millis(10) {
             // timeout_turn 0 or no time left: the shallowest search there is.
-            Limits::new().with_depth(1).with_move_time(left)
-        } else {
-            Limits::new().with_move_time(left)
-        };
+            limits = limits.with_depth(1);
+        }
         if let Some(d) = max_depth {
             limits = limits.with_depth(d);
         }

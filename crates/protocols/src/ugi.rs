@@ -26,12 +26,12 @@ use std::{
         atomic::{AtomicBool, Ordering},
     },
     thread::JoinHandle,
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use board_core::{GameSpec, Player, Position};
 use engines::{Agent, AgentKind, EngineGame, with_game};
-use search::{Limits, SearchOptions};
+use search::{Clock, Limits, SearchOptions, TimeControl};
 
 use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capped, write_line};
 
@@ -127,7 +127,23 @@ impl GoParams {
                 && clock.is_none())
     }
 
-    /// The search limits for the side to move (without the stop flag).
+    /// The time limits of the side to move: `movetime` a per-move limit; its clock
+    /// (`wtime`/`winc` or `btime`/`binc`, negative read as 0) with `movestogo`.
+    pub fn time_control(&self, side: Player) -> TimeControl {
+        let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
+        let (time, inc) = match side {
+            Player::First => (self.wtime, self.winc),
+            Player::Second => (self.btime, self.binc),
+        };
+        TimeControl {
+            move_limit: self.movetime.map(Duration::from_millis),
+            clock: time.map(|t| Clock::new(ms(t), ms(inc.unwrap_or(0)), self.movestogo)),
+        }
+    }
+
+    /// The search limits for the side to move (without the stop flag and the start): the
+    /// depth and node limits, and the budget of [`GoParams::time_control`] (none when
+    /// infinite).
     pub fn limits(&self, side: Player) -> Limits {
         let mut l = Limits::new();
         if let Some(d) = self.depth {
@@ -139,21 +155,7 @@ impl GoParams {
         if self.infinite {
             return l;
         }
-        let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
-        let (time, inc) = match side {
-            Player::First => (self.wtime, self.winc),
-            Player::Second => (self.btime, self.binc),
-        };
-        if let Some(t) = time {
-            l = l.with_clock(ms(t), ms(inc.unwrap_or(0)), self.movestogo);
-        }
-        if let Some(mt) = self.movetime {
-            let mt = Duration::from_millis(mt);
-            let soft = l.soft_time().map_or(mt, |s| s.min(mt));
-            let hard = l.hard_time().map_or(mt, |h| h.min(mt));
-            l = l.with_soft_time(soft).with_hard_time(hard);
-        }
-        l
+        l.with_time_control(self.time_control(side))
     }
 }
 
@@ -617,6 +619,8 @@ impl EngineSession {
     }
 
     fn go(&mut self, rest: &str) {
+        // The move's clock starts now, before the search thread is started.
+        let start = Instant::now();
         let params = match GoParams::parse(rest) {
             Ok(p) => p,
             Err(e) => return self.error(&e),
@@ -635,7 +639,10 @@ impl EngineSession {
         let infinite = params.is_infinite(side);
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
-        let limits = params.limits(side).with_stop_flag(stop.clone());
+        let limits = params
+            .limits(side)
+            .with_start(start)
+            .with_stop_flag(stop.clone());
         let (out, stop2, done2) = (self.out.clone(), stop.clone(), done.clone());
         // The game goes to the worker through a slot, so that it comes back if the
         // thread cannot be started.

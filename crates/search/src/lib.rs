@@ -11,6 +11,9 @@
 //! - Optional quiescence, repetition draws and a tactical pre-check, all game hooks of
 //!   [`Evaluator`].
 //! - [`Limits`]: depth, nodes, soft/hard time, an external stop flag; a legal move always.
+//! - [`time`]: the time management every engine shares: a protocol's limits
+//!   ([`TimeControl`]) become a target and a hard stop ([`TimeBudget`]), and
+//!   [`IterationClock`] decides iteration by iteration whether to go on.
 //! - Per-iteration [`IterationReport`]s to a callback, a final [`SearchResult`] with
 //!   [`SearchStats`].
 //! - Seeded tie-break among equal root moves; Lazy SMP on N threads; [`ttd`] measures
@@ -156,6 +159,7 @@ pub mod reference;
 mod report;
 mod score;
 mod searcher;
+pub mod time;
 mod tt;
 pub mod ttd;
 mod worker;
@@ -166,3 +170,4 @@ pub use options::{Limits, MAX_DEPTH, OptionsError, SearchOptions};
 pub use report::{IterationReport, SearchResult, SearchStats, StopReason, format_pv};
 pub use score::{Score, ScoreKind};
 pub use searcher::Searcher;
+pub use time::{Clock, Decision, IterationClock, IterationEnd, TimeBudget, TimeControl};

@@ -2,12 +2,15 @@
 
 use std::{
     sync::{Arc, atomic::AtomicBool},
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use thiserror::Error;
 
-use crate::score::Score;
+use crate::{
+    score::Score,
+    time::{Clock, TimeBudget, TimeControl},
+};
 
 /// The deepest iteration the search runs (nominal depth, in turns).
 pub const MAX_DEPTH: u32 = 128;
@@ -277,6 +280,15 @@ impl SearchOptions {
 /// - `nodes`: total nodes over all threads (exact with one thread, approximate with more).
 /// - `soft_time`: no new iteration starts after it.
 /// - `hard_time`: checked inside the search, which stops within a few milliseconds of it.
+/// - a [`TimeBudget`] ([`Limits::with_budget`], [`Limits::with_time_control`]): the
+///   managed form of the two, for engines playing under a protocol's limits: its target
+///   and hard stop become the soft and hard times, and the iterations are driven by
+///   [`crate::IterationClock`] (the target stretched on an unstable best move or a falling
+///   score, no iteration started under a clock that is predicted to end too late, an early
+///   stop on a single candidate move or a confirmed forced result).
+/// - `start`: the instant the move's clock started (when the protocol read the command);
+///   times count from it, so work done before the search (a root threat search, a
+///   thread start) is charged to the move. Default: when the search starts.
 /// - `stop flag`: raised by another thread to stop as soon as possible (`go infinite` +
 ///   `stop`). The search only reads it: the caller lowers it before the next search.
 ///
@@ -284,7 +296,7 @@ impl SearchOptions {
 ///
 /// ```
 /// use std::{sync::{Arc, atomic::AtomicBool}, time::Duration};
-/// use search::Limits;
+/// use search::{Limits, TimeControl};
 /// let stop = Arc::new(AtomicBool::new(false));
 /// let limits = Limits::new()
 ///     .with_depth(12)
@@ -292,6 +304,10 @@ impl SearchOptions {
 ///     .with_stop_flag(stop.clone());
 /// assert_eq!(limits.depth(), Some(12));
 /// assert_eq!(limits.hard_time(), Some(Duration::from_millis(500)));
+/// // A protocol's 500 ms turn: the search keeps the overhead reserve.
+/// let managed = Limits::new().with_time_control(TimeControl::per_move(Duration::from_millis(500)));
+/// assert!(managed.budget().is_some());
+/// assert!(managed.hard_time() < Some(Duration::from_millis(500)));
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -299,6 +315,8 @@ pub struct Limits {
     nodes: Option<u64>,
     soft_time: Option<Duration>,
     hard_time: Option<Duration>,
+    budget: Option<TimeBudget>,
+    start: Option<Instant>,
     stop: Option<Arc<AtomicBool>>,
 }
 
@@ -320,66 +338,64 @@ impl Limits {
         self
     }
 
-    /// No iteration starts after `t`.
+    /// No iteration starts after `t` (replaces a budget's target, and the budget's
+    /// management).
     pub fn with_soft_time(mut self, t: Duration) -> Limits {
         self.soft_time = Some(t);
+        self.budget = None;
         self
     }
 
-    /// The search stops at `t` (within a few ms).
+    /// The search stops at `t` (within a few ms; replaces a budget's hard stop, and the
+    /// budget's management).
     pub fn with_hard_time(mut self, t: Duration) -> Limits {
         self.hard_time = Some(t);
+        self.budget = None;
         self
     }
 
-    /// Soft and hard time both `t` (the protocol's `movetime`).
+    /// Soft and hard time both `t`, used to the full (no reserve, no management).
     pub fn with_move_time(self, t: Duration) -> Limits {
         self.with_soft_time(t).with_hard_time(t)
     }
 
-    /// The same limits with a safety margin for an engine that must answer within the
-    /// caller's budget on a loaded machine: the hard time cut to `hard_percent` % of itself,
-    /// the soft time to `soft_percent` % of itself and never past the new hard time.
-    /// Depth, nodes and the stop flag are kept.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use search::Limits;
-    /// let ms = Duration::from_millis;
-    /// let l = Limits::new().with_move_time(ms(100)).with_time_margin(80, 65);
-    /// assert_eq!((l.hard_time(), l.soft_time()), (Some(ms(80)), Some(ms(65))));
-    /// let l = Limits::new().with_move_time(ms(100)).with_time_margin(75, 100);
-    /// assert_eq!((l.hard_time(), l.soft_time()), (Some(ms(75)), Some(ms(75))));
-    /// ```
-    pub fn with_time_margin(mut self, hard_percent: u32, soft_percent: u32) -> Limits {
-        let hard = self.hard_time.map(|t| t * hard_percent / 100);
-        let soft = self.soft_time.map(|t| t * soft_percent / 100);
-        self.hard_time = hard;
-        self.soft_time = match (soft, hard) {
-            (Some(s), Some(h)) => Some(s.min(h)),
-            (s, _) => s,
-        };
+    /// A managed budget: its target and hard stop become the soft and hard times.
+    pub fn with_budget(mut self, budget: TimeBudget) -> Limits {
+        self.soft_time = Some(budget.target);
+        self.hard_time = Some(budget.hard);
+        self.budget = Some(budget);
         self
     }
 
-    /// A time budget from a game clock: `remaining` on our clock, `increment` per move,
-    /// `moves_to_go` until the next time control (`None`: sudden death, about 30 assumed).
-    /// Soft time is the even share plus most of the increment; hard time lets a started
-    /// iteration run to about four times that, never within 50 ms (or a tenth) of the flag.
+    /// The budget of a protocol's time limits ([`TimeControl::budget`]); unchanged when
+    /// they limit nothing.
+    pub fn with_time_control(self, control: TimeControl) -> Limits {
+        match control.budget() {
+            Some(b) => self.with_budget(b),
+            None => self,
+        }
+    }
+
+    /// A managed budget from a game clock: `remaining` on our clock, `increment` per move,
+    /// `moves_to_go` until the next time control (`None`: sudden death). See
+    /// [`TimeControl::budget`].
     pub fn with_clock(
         self,
         remaining: Duration,
         increment: Duration,
         moves_to_go: Option<u32>,
     ) -> Limits {
-        let mtg = moves_to_go.unwrap_or(30).clamp(1, 100);
-        let reserve = (remaining / 10).min(Duration::from_millis(50));
-        let usable = remaining.saturating_sub(reserve);
-        let soft = (remaining / mtg)
-            .saturating_add(increment.saturating_mul(3) / 4)
-            .min(usable);
-        let hard = soft.saturating_mul(4).min(usable / 2).max(soft);
-        self.with_soft_time(soft).with_hard_time(hard)
+        self.with_time_control(TimeControl::clock(Clock::new(
+            remaining,
+            increment,
+            moves_to_go,
+        )))
+    }
+
+    /// The move's clock started at `start` (when its command was read).
+    pub fn with_start(mut self, start: Instant) -> Limits {
+        self.start = Some(start);
+        self
     }
 
     /// Stops when `flag` becomes true.
@@ -399,6 +415,20 @@ impl Limits {
     }
     pub fn hard_time(&self) -> Option<Duration> {
         self.hard_time
+    }
+    /// The managed budget, if the times came from one.
+    pub fn budget(&self) -> Option<TimeBudget> {
+        self.budget
+    }
+    /// When the move's clock started, if the caller said.
+    pub fn start(&self) -> Option<Instant> {
+        self.start
+    }
+    /// The instant of the hard stop, for a clock started at [`Limits::start`] or else at
+    /// `default_start`.
+    pub fn hard_deadline(&self, default_start: Instant) -> Option<Instant> {
+        let start = self.start.unwrap_or(default_start);
+        self.hard_time.and_then(|t| start.checked_add(t))
     }
     pub fn stop_flag(&self) -> Option<&Arc<AtomicBool>> {
         self.stop.as_ref()
@@ -439,8 +469,9 @@ mod tests {
         assert_eq!(Limits::new().with_nodes(0).nodes(), Some(1));
         let l = Limits::new().with_clock(Duration::from_secs(60), Duration::from_secs(1), None);
         let (soft, hard) = (l.soft_time().unwrap(), l.hard_time().unwrap());
-        assert!(soft >= Duration::from_secs(2) && soft <= Duration::from_secs(3));
+        assert!(soft >= Duration::from_secs(2) && soft <= Duration::from_secs(4));
         assert!(hard >= soft && hard <= Duration::from_secs(30));
+        assert!(l.budget().unwrap().saves_time);
         // Nearly flagged: never plan beyond the clock.
         let l = Limits::new().with_clock(Duration::from_millis(20), Duration::ZERO, Some(1));
         assert!(l.hard_time().unwrap() < Duration::from_millis(20));
@@ -449,5 +480,23 @@ mod tests {
         // Absurd clocks do not overflow.
         let l = Limits::new().with_clock(Duration::MAX, Duration::MAX, Some(0));
         assert!(l.soft_time().unwrap() <= l.hard_time().unwrap());
+        // Explicit times replace the budget and its management.
+        let l = l.with_hard_time(Duration::from_secs(1));
+        assert_eq!(l.budget(), None);
+        // No time at all leaves the limits as they were.
+        let l = Limits::new().with_time_control(TimeControl::default());
+        assert_eq!(
+            (l.soft_time(), l.hard_time(), l.budget()),
+            (None, None, None)
+        );
+        // The deadline counts from the given start.
+        let t0 = Instant::now();
+        let l = Limits::new()
+            .with_move_time(Duration::from_millis(10))
+            .with_start(t0);
+        assert_eq!(
+            l.hard_deadline(t0 + Duration::from_secs(5)),
+            Some(t0 + Duration::from_millis(10))
+        );
     }
 }

@@ -128,6 +128,9 @@ pub enum StopReason {
     Proven,
     /// The root position is finished, or has no legal move.
     GameOver,
+    /// Under a managed time budget, the root had a single candidate move: it was played
+    /// after one iteration.
+    Forced,
 }
 
 /// The outcome of a search.

@@ -136,7 +136,8 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         limits: &Limits,
         mut on_iteration: impl FnMut(&IterationReport<P::Move>),
     ) -> SearchResult<P::Move> {
-        let start = Instant::now();
+        // The move's clock: from when the caller read its command, if it says.
+        let start = limits.start().unwrap_or_else(Instant::now);
         let mut result = SearchResult {
             best_move: None,
             score: Score::DRAW,
@@ -206,6 +207,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             shared: &shared,
             max_depth,
             soft_time: limits.soft_time(),
+            budget: limits.budget(),
             history: &self.game_history,
         };
         let main_tables = &mut self.main_tables;
@@ -277,6 +279,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
             End::Depth => StopReason::Depth,
             End::Proven => StopReason::Proven,
             End::SoftTime => StopReason::SoftTime,
+            End::Forced => StopReason::Forced,
             End::Aborted => shared.interrupt_reason(),
         };
         result.iterations = main.reports;

@@ -26,6 +26,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use zerocopy::FromZeros;
+
 use crate::options::OptionsError;
 
 /// What a stored score says about the true value.
@@ -109,11 +111,20 @@ fn unpack(data: u64) -> Option<TtEntry> {
 }
 
 /// A fixed-size table shared by all search threads.
+///
+/// The table is allocated zeroed by the allocator (`calloc`): for a large table the
+/// operating system maps zero pages lazily, so building the engine (Gomocup `START`, UGI
+/// `position`) costs no time, and a page is only cleared when a search first writes it
+/// (on that move's clock, which the search measures). [`TranspositionTable::clear`] zeroes
+/// the table in place only if a search has written it since it was allocated or last
+/// cleared, at new-game time (`RESTART`, `uginewgame`), not on a move's clock.
 #[derive(Debug)]
 pub(crate) struct TranspositionTable {
-    words: Vec<AtomicU64>,
+    words: Box<[AtomicU64]>,
     mask: usize,
     generation: u8,
+    /// A search may have written entries since the table was zeroed.
+    dirty: bool,
 }
 
 impl TranspositionTable {
@@ -126,27 +137,30 @@ impl TranspositionTable {
             .ok()
             .and_then(|b| b.checked_mul(WORDS_PER_BUCKET))
             .ok_or(OptionsError::HashAllocation { mb })?;
-        let mut v: Vec<AtomicU64> = Vec::new();
-        v.try_reserve_exact(words)
+        let v = <[AtomicU64]>::new_box_zeroed_with_elems(words)
             .map_err(|_| OptionsError::HashAllocation { mb })?;
-        v.resize_with(words, || AtomicU64::new(0));
         Ok(TranspositionTable {
             words: v,
             mask: words / WORDS_PER_BUCKET - 1,
             generation: 0,
+            dirty: false,
         })
     }
 
-    /// Empties the table.
+    /// Empties the table (nothing to do if no search has written it since it was zeroed).
     pub fn clear(&mut self) {
-        for w in &mut self.words {
-            *w.get_mut() = 0;
+        if self.dirty {
+            for w in self.words.iter_mut() {
+                *w.get_mut() = 0;
+            }
+            self.dirty = false;
         }
         self.generation = 0;
     }
 
     /// Starts a new search: entries of earlier searches become preferred victims.
     pub fn new_search(&mut self) {
+        self.dirty = true;
         self.generation = self.generation.wrapping_add(1);
     }
 
@@ -187,7 +201,8 @@ impl TranspositionTable {
         None
     }
 
-    /// Stores a search result (score already node-relative). A result without a move keeps
+    /// Stores a search result (score already node-relative). Only during a search, after
+    /// [`TranspositionTable::new_search`] (which marks the table as written). A result without a move keeps
     /// the move of an entry for the same position.
     #[inline]
     pub fn store(&self, key: u64, depth: u8, bound: Bound, score: i32, move_index: Option<u32>) {
@@ -271,6 +286,8 @@ mod tests {
         assert_eq!(tt.probe(42), None);
         // An empty table never matches key 0.
         assert_eq!(tt.probe(0), None);
+        // Entries are stored during searches, each announced by `new_search`.
+        tt.new_search();
         tt.store(42, 5, Bound::Exact, 17, Some(3));
         assert_eq!(
             tt.probe(42),

@@ -23,6 +23,7 @@ use crate::{
     ordering::OrderingTables,
     report::{IterationReport, StopReason, nps, ratio},
     score::{INFINITY, Score, clamp_eval, from_node, to_node, win_at},
+    time::{Decision, IterationClock, IterationEnd, TimeBudget},
     tt::{Bound, TranspositionTable},
 };
 
@@ -110,6 +111,8 @@ pub(crate) struct Context<'a, E> {
     pub shared: &'a Shared<'a>,
     pub max_depth: u32,
     pub soft_time: Option<Duration>,
+    /// A managed budget: the main thread's iterations follow an [`IterationClock`].
+    pub budget: Option<TimeBudget>,
     /// Game positions before the root (for repetition detection).
     pub history: &'a [u64],
 }
@@ -171,6 +174,7 @@ pub(crate) enum End {
     Depth,
     Proven,
     SoftTime,
+    Forced,
     Aborted,
 }
 
@@ -372,6 +376,8 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         let mut best: Option<Completed<P::Move>> = None;
         let mut reports = Vec::new();
         let mut depth = first;
+        let mut clock = cx.budget.filter(|_| main).map(IterationClock::new);
+        let mut previous_best: Option<P::Move> = None;
         let end = loop {
             if main {
                 cx.shared.main_depth.store(depth, Relaxed);
@@ -442,7 +448,24 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
             if depth >= max {
                 break End::Depth;
             }
-            if main && cx.soft_time.is_some_and(|t| cx.shared.start.elapsed() >= t) {
+            if let Some(clock) = clock.as_mut() {
+                if self.root_moves.len() == 1 {
+                    break End::Forced;
+                }
+                let best_move = best.as_ref().and_then(|b| b.pv.first().copied());
+                let decision = clock.next(IterationEnd {
+                    elapsed: cx.shared.start.elapsed(),
+                    best_changed: previous_best.is_some() && previous_best != best_move,
+                    score,
+                    decisive: is_decisive(score),
+                });
+                previous_best = best_move;
+                match decision {
+                    Decision::Continue => {}
+                    Decision::Stop => break End::SoftTime,
+                    Decision::Proven => break End::Proven,
+                }
+            } else if main && cx.soft_time.is_some_and(|t| cx.shared.start.elapsed() >= t) {
                 break End::SoftTime;
             }
             depth += 1;

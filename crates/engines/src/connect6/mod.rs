@@ -48,7 +48,7 @@ pub use state::WindowState;
 
 use search::{OptionsError, SearchOptions};
 
-use crate::{Agent, EngineGame, SearchAgent, TimeMargin};
+use crate::{Agent, EngineGame, SearchAgent};
 
 /// The game's position type.
 pub type Position = rules_connect6::Connect6Position;
@@ -68,18 +68,16 @@ pub const BENCH_POSITIONS: &[(&str, &str)] = &[
 /// CPU single-threaded in release; 4,000–23,000 nodes).
 pub const BENCH_DEPTH: u32 = 4;
 
-/// Share of the caller's hard time the engine's search gets, in percent: a connect6 node
-/// is heavy (candidate pairs, threat checks) and the root threat-space search runs before
-/// the search's own clock checks, so a fifth of the budget is the margin.
-const HARD_TIME_SHARE: u32 = 80;
-
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
-        Ok(Box::new(TimeMargin::new(
-            SearchAgent::new("engine", Connect6Eval::default(), options, wrap)?,
-            HARD_TIME_SHARE,
-            100,
-        )))
+        // Time is the caller's: a protocol's budget keeps its own reserve, and the root
+        // threat-space search runs on the move's clock (under its own deadline).
+        Ok(Box::new(SearchAgent::new(
+            "engine",
+            Connect6Eval::default(),
+            options,
+            wrap,
+        )?))
     }
 
     fn baseline() -> Box<dyn Agent<Position>> {

@@ -38,7 +38,7 @@ mod tests;
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
 pub use engine::{EnginePosition, GomokuEval, GomokuState, MAX_CANDIDATES, find_vcf, wrap};
 use rules_gomoku::Move;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use board_core::Position as _;
 use search::{
@@ -62,18 +62,12 @@ pub const BENCH_POSITIONS: &[(&str, &str)] = &[
 /// Depth at which `boardlab bench` searches [`BENCH_POSITIONS`].
 pub const BENCH_DEPTH: u32 = 10;
 
-/// The engine with a safety margin on time: the search gets [`HARD_TIME_SHARE`] (60%) of the
-/// caller's hard time (and at most [`SOFT_TIME_SHARE`] of its soft time), so that the
-/// root VCF, the last iteration's unwinding and a loaded machine's scheduling delays still
-/// fit in the caller's budget.
+/// The engine: a root VCF under a share of the move's time, then the search, both on the
+/// move's clock (the caller's [`Limits::start`], or when `think` is called), so the search
+/// gets what the VCF left of the caller's budget.
 pub struct TimedEngine {
     inner: SearchAgent<Position, EnginePosition, GomokuEval>,
 }
-
-/// Share of the caller's hard time the search may use, in percent.
-pub const HARD_TIME_SHARE: u32 = 60;
-/// Share of the caller's soft time after which no new iteration starts, in percent.
-pub const SOFT_TIME_SHARE: u32 = 70;
 
 impl TimedEngine {
     /// The engine under `options`.
@@ -81,13 +75,6 @@ impl TimedEngine {
         Ok(TimedEngine {
             inner: SearchAgent::new("engine", GomokuEval::new(), options, wrap)?,
         })
-    }
-
-    /// The limits the search actually gets.
-    pub fn tighten(limits: &Limits) -> Limits {
-        limits
-            .clone()
-            .with_time_margin(HARD_TIME_SHARE, SOFT_TIME_SHARE)
     }
 }
 
@@ -110,11 +97,11 @@ impl Agent<Position> for TimedEngine {
         limits: &Limits,
         report: &mut dyn FnMut(&IterationReport<Move>),
     ) -> SearchResult<Move> {
-        let start = Instant::now();
+        let start = limits.start().unwrap_or_else(Instant::now);
         if pos.outcome().is_none() {
             let deadline = limits
                 .hard_time()
-                .map(|h| start + h * ROOT_VCF_TIME_SHARE / 100);
+                .and_then(|h| start.checked_add(h * ROOT_VCF_TIME_SHARE / 100));
             if let Some(fw) = find_vcf(&wrap(pos), ROOT_VCF_NODES, true, deadline)
                 && pos.validate(&fw.mv).is_ok()
             {
@@ -137,14 +124,8 @@ impl Agent<Position> for TimedEngine {
             .searcher_mut()
             .evaluator()
             .set_root_ply(pos.ply());
-        let mut limits = TimedEngine::tighten(limits);
-        if let Some(h) = limits.hard_time() {
-            // The VCF's time counts against the move's budget.
-            let spent = start.elapsed();
-            let rest = h.saturating_sub(spent);
-            let soft = limits.soft_time().map(|s| s.saturating_sub(spent));
-            limits = retime(&limits, soft, rest);
-        }
+        // The VCF's time counts against the move's budget.
+        let limits = limits.clone().with_start(start);
         self.inner.think(pos, &limits, report)
     }
 }
@@ -153,24 +134,6 @@ impl Agent<Position> for TimedEngine {
 pub const ROOT_VCF_NODES: u32 = 20_000;
 /// Share of the hard time the root VCF may take, in percent.
 pub const ROOT_VCF_TIME_SHARE: u32 = 20;
-
-/// `limits` with new soft and hard times.
-fn retime(limits: &Limits, soft: Option<Duration>, hard: Duration) -> Limits {
-    let mut l = Limits::new().with_hard_time(hard);
-    if let Some(d) = limits.depth() {
-        l = l.with_depth(d);
-    }
-    if let Some(n) = limits.nodes() {
-        l = l.with_nodes(n);
-    }
-    if let Some(s) = soft {
-        l = l.with_soft_time(s);
-    }
-    if let Some(flag) = limits.stop_flag() {
-        l = l.with_stop_flag(flag.clone());
-    }
-    l
-}
 
 /// The search result of a VCF found at the root.
 fn proven(fw: search::ForcedWin<Move>, start: Instant) -> SearchResult<Move> {

@@ -8,7 +8,7 @@ const EXAMPLE: &str = "3\n-1 -1 -1 -1 -1 -1\n5 0 3 2 6 5\n0 5 4 5 3 4\n0 2 0 3 3
 fn quick(keep_running: bool) -> BotzoneBot {
     BotzoneBot::new(AgentKind::Random, keep_running)
         .expect("bot")
-        .with_budgets(Duration::from_millis(200), Duration::from_millis(100))
+        .with_turn_limits(Duration::from_millis(200), Duration::from_millis(100))
 }
 
 fn algebraic(moves: &[&str]) -> AmazonsPosition {
@@ -77,7 +77,7 @@ fn simple_turn_answers_a_legal_move_line() {
 fn the_engine_answers_within_budget() {
     let mut bot = BotzoneBot::new(AgentKind::Engine, false)
         .expect("bot")
-        .with_budgets(Duration::from_millis(400), Duration::from_millis(300));
+        .with_turn_limits(Duration::from_millis(400), Duration::from_millis(300));
     let start = Instant::now();
     let reply = bot.handle(EXAMPLE, start).expect("reply");
     let elapsed = start.elapsed();
@@ -138,22 +138,36 @@ fn json_in_and_out() {
             .expect("debug")
             .starts_with(&reply.notation)
     );
-    // time_limit lowers the budget.
-    assert_eq!(bot.turn_budget(&turn), Duration::from_millis(100));
+    // time_limit lowers the limit (the quick bot's 100 ms stay).
+    assert_eq!(bot.turn_limit(&turn), Duration::from_millis(100));
     let eng = BotzoneBot::new(AgentKind::Random, false).expect("bot");
-    assert_eq!(eng.turn_budget(&turn), Duration::from_millis(850));
+    assert_eq!(eng.turn_limit(&turn), TURN_LIMIT);
     let one = TurnInput {
         time_limit: Some(0.5),
         requests: vec![FIRST_MOVE],
         responses: vec![],
         format: Format::Json,
     };
-    assert_eq!(eng.turn_budget(&one), Duration::from_millis(425));
+    assert_eq!(eng.turn_limit(&one), Duration::from_millis(500));
     let one = TurnInput {
         time_limit: None,
         ..one
     };
-    assert_eq!(eng.turn_budget(&one), FIRST_TURN_BUDGET);
+    assert_eq!(eng.turn_limit(&one), FIRST_TURN_LIMIT);
+}
+
+#[test]
+fn turn_budgets_keep_the_reserve() {
+    let ms = Duration::from_millis;
+    let us = Duration::from_micros;
+    // 1 s turns and 2 s on the first: searched to the limit less the reserve (30 ms and
+    // a 32nd).
+    let later = turn_budget(TURN_LIMIT);
+    assert_eq!((later.target, later.hard), (us(938_750), us(938_750)));
+    assert!(!later.saves_time);
+    assert_eq!(turn_budget(FIRST_TURN_LIMIT).hard, us(1_907_500));
+    // A tiny limit: nothing left after the 30 ms of the reserve.
+    assert_eq!(turn_budget(ms(20)).hard, Duration::ZERO);
 }
 
 #[test]

@@ -307,30 +307,48 @@ fn rules_other_than_freestyle_and_exact_five_are_refused_at_the_move_request() {
 
 #[test]
 fn time_budget_respects_turn_and_match_limits() {
+    let us = Duration::from_micros;
     let mut s = random_brain();
+    // Never announced: 5 s a turn, less the reserve (30 ms and a 32nd); nothing to save.
+    let b = s.move_budget();
     assert_eq!(
-        s.move_budget(),
-        Duration::from_millis(DEFAULT_TIMEOUT_TURN_MS - DEFAULT_TIMEOUT_TURN_MS / 8)
+        (b.target, b.hard, b.saves_time),
+        (us(4_813_750), us(4_813_750), false)
     );
     s.handle("INFO timeout_turn 200");
-    assert_eq!(s.move_budget(), Duration::from_millis(140));
+    assert_eq!(s.move_budget().hard, us(163_750));
+    // Gomocup's league: 30 s a turn, 180 s a match. The match clock sets the target (a
+    // twentieth of what is left after the reserve), the turn the hard stop; time is saved.
     s.handle("INFO timeout_turn 30000");
     s.handle("INFO timeout_match 180000");
     s.handle("INFO time_left 180000");
-    assert_eq!(s.move_budget(), Duration::from_millis(9000 - 9000 / 8));
+    let b = s.move_budget();
+    assert_eq!(
+        (b.target, b.hard, b.saves_time),
+        (us(8_717_250), us(29_032_500), true)
+    );
+    // Nearly out of match time: the clock caps the hard stop far below the turn limit.
     s.handle("INFO time_left 1000");
-    assert_eq!(s.move_budget(), Duration::ZERO);
+    let b = s.move_budget();
+    assert_eq!(
+        (b.target, b.hard),
+        (Duration::from_nanos(46_937_500), us(187_750))
+    );
+    // An exhausted (negative) clock: answer at once.
     s.handle("INFO time_left -5000");
-    assert_eq!(s.move_budget(), Duration::ZERO);
+    assert_eq!(s.move_budget().hard, Duration::ZERO);
+    // "Unlimited", or no match limit: the turn alone.
     s.handle("INFO time_left 2147483647");
-    assert_eq!(s.move_budget(), Duration::from_millis(30000 - 30000 / 8));
+    assert_eq!(s.move_budget().hard, us(29_032_500));
+    assert!(!s.move_budget().saves_time);
     s.handle("INFO timeout_match 0");
     s.handle("INFO time_left 1000");
-    assert_eq!(s.move_budget(), Duration::from_millis(30000 - 30000 / 8));
+    assert_eq!(s.move_budget().hard, us(29_032_500));
+    // timeout_turn 0: play at once.
     s.handle("INFO timeout_turn 0");
-    assert_eq!(s.move_budget(), Duration::ZERO);
+    assert_eq!(s.move_budget().hard, Duration::ZERO);
     s.handle("INFO timeout_turn 99999999999999999999999");
-    assert!(s.move_budget() > Duration::from_secs(1_000_000));
+    assert!(s.move_budget().hard > Duration::from_secs(1_000_000));
 }
 
 #[test]
@@ -345,6 +363,25 @@ fn hash_follows_max_memory() {
     assert_eq!(s.hash_mb(), 1);
     s.handle("INFO max_memory 0");
     assert_eq!(s.hash_mb(), DEFAULT_HASH_MB);
+}
+
+#[test]
+fn the_table_is_rebuilt_when_the_info_arrives_not_on_the_first_move() {
+    let mut s = random_brain();
+    let built = |s: &PbrainSession| s.game.as_ref().map(|g| g.built);
+    send(&mut s, &["START 15"]);
+    assert_eq!(built(&s), Some((DEFAULT_HASH_MB, 1)));
+    // Gomocup sends the limits after START: the agent follows at once.
+    assert!(send(&mut s, &["INFO max_memory 83886080"]).is_empty());
+    assert_eq!(built(&s), Some((20, 1)));
+    assert!(send(&mut s, &["INFO thread_num 2"]).is_empty());
+    assert_eq!(built(&s), Some((20, 2)));
+    // An unchanged value keeps the agent; before START there is nothing to rebuild.
+    send(&mut s, &["INFO max_memory 83886080"]);
+    assert_eq!(built(&s), Some((20, 2)));
+    let mut fresh = random_brain();
+    assert!(send(&mut fresh, &["INFO max_memory 83886080"]).is_empty());
+    assert_eq!(built(&fresh), None);
 }
 
 #[test]

@@ -188,11 +188,34 @@ fn go_params_pick_the_clock_of_the_side_to_move() {
     let second = p.limits(Player::Second).hard_time().expect("timed");
     assert!(first > second, "{first:?} {second:?}");
     assert!(second < Duration::from_millis(1000));
+    // movetime with a large clock: the movetime binds, less its reserve (30 ms and a
+    // 32nd), and nothing is saved.
     let p = GoParams::parse("movetime 250 wtime 600000").expect("parses");
+    let b = p.limits(Player::First).budget().expect("managed");
     assert_eq!(
-        p.limits(Player::First).hard_time(),
-        Some(Duration::from_millis(250))
+        (b.target, b.hard, b.saves_time),
+        (
+            Duration::from_nanos(212_187_500),
+            Duration::from_nanos(212_187_500),
+            false
+        )
     );
+    // movetime 1000 alone (connect6's tournament setting).
+    let p = GoParams::parse("movetime 1000").expect("parses");
+    assert_eq!(
+        p.limits(Player::Second).hard_time(),
+        Some(Duration::from_micros(938_750))
+    );
+    // A clock alone: a share of it as the target, time saved, the increment counted.
+    let p =
+        GoParams::parse("wtime 10000 btime 10000 winc 1000 binc 0 movestogo 10").expect("parses");
+    let w = p.limits(Player::First).budget().expect("managed");
+    let b = p.limits(Player::Second).budget().expect("managed");
+    assert!(w.saves_time && b.saves_time);
+    // (10 s − 342.5 ms reserve) / 10, plus ¾ of White's increment.
+    assert_eq!(b.target, Duration::from_micros(965_750));
+    assert_eq!(w.target, Duration::from_micros(965_750 + 750_000));
+    assert!(w.hard > w.target && w.hard < Duration::from_millis(10_000) / 3);
     let p = GoParams::parse("infinite movetime 5").expect("parses");
     assert_eq!(p.limits(Player::First).hard_time(), None);
     assert!(

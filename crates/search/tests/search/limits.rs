@@ -11,7 +11,7 @@ use std::{
 };
 
 use board_core::{Outcome, Position};
-use search::{Limits, Score, SearchOptions, Searcher, StopReason};
+use search::{Evaluator, Limits, Score, SearchOptions, Searcher, StopReason, TimeControl};
 
 use crate::games::{TicTacToe, Tree, TreeEval, ttt_eval};
 
@@ -235,4 +235,67 @@ fn time_to_depth_reports_each_depth() {
         assert!(search::ttd::speedup(&base, &smp, 4).is_some_and(|s| s > 0.0));
     }
     assert_eq!(search::ttd::speedup(&base, &smp, 99), None);
+}
+
+/// The tree's evaluator with a single candidate at every node: every reply is forced.
+struct Forced(TreeEval);
+
+impl Evaluator<Tree> for Forced {
+    fn evaluate(&self, pos: &Tree) -> i32 {
+        self.0.evaluate(pos)
+    }
+    fn candidates(&self, pos: &Tree, moves: &mut Vec<u8>) {
+        pos.generate_moves(moves);
+        moves.truncate(1);
+    }
+}
+
+#[test]
+fn a_managed_search_plays_a_forced_reply_at_once() {
+    let pos = big();
+    let opts = SearchOptions::default().with_hash_mb(1).expect("in range");
+    let mut s = Searcher::new(Forced(TreeEval::default()), opts).expect("valid options");
+    let budget = Limits::new().with_time_control(TimeControl::per_move(Duration::from_secs(20)));
+    let t = Instant::now();
+    let r = s.search_with(&pos, &budget, |_| {});
+    assert!(t.elapsed() < Duration::from_secs(5));
+    assert_eq!((r.stop_reason, r.depth), (StopReason::Forced, 1));
+    let mut legal = Vec::new();
+    pos.generate_moves(&mut legal);
+    assert_eq!(r.best_move, legal.first().copied());
+    // Unmanaged limits search the forced line as deep as asked.
+    let r = s.search_with(&pos, &Limits::new().with_depth(6), |_| {});
+    assert_eq!((r.stop_reason, r.depth), (StopReason::Depth, 6));
+}
+
+#[test]
+fn a_per_move_budget_is_searched_to_its_hard_stop() {
+    let pos = big();
+    let limits = Limits::new().with_time_control(TimeControl::per_move(Duration::from_millis(200)));
+    let hard = limits.hard_time().expect("timed");
+    assert_eq!(hard, Duration::from_micros(163_750));
+    let t = Instant::now();
+    let r = searcher(1).search_with(&pos, &limits, |_| {});
+    let elapsed = t.elapsed();
+    // Unused time would be lost: no early stop while the position is unclear.
+    assert_eq!(r.stop_reason, StopReason::HardTime);
+    assert!(elapsed >= hard, "{elapsed:?}");
+    assert!(elapsed < hard + MARGIN, "{elapsed:?}");
+}
+
+#[test]
+fn the_clock_counts_from_the_given_start() {
+    let pos = big();
+    let start = Instant::now();
+    thread::sleep(Duration::from_millis(60));
+    let limits = Limits::new()
+        .with_hard_time(Duration::from_millis(100))
+        .with_start(start);
+    let r = searcher(1).search_with(&pos, &limits, |_| {});
+    let elapsed = start.elapsed();
+    assert_eq!(r.stop_reason, StopReason::HardTime);
+    assert!(elapsed >= Duration::from_millis(100));
+    assert!(elapsed < Duration::from_millis(100) + MARGIN, "{elapsed:?}");
+    // Reports count from the start too.
+    assert!(r.stats.time >= Duration::from_millis(100));
 }
