@@ -30,6 +30,7 @@
 //! scores.
 
 mod baseline;
+mod board;
 mod classes;
 mod engine;
 #[cfg(test)]
@@ -79,7 +80,12 @@ impl TimedEngine {
     /// The engine under `options`.
     pub fn new(options: SearchOptions) -> Result<TimedEngine, OptionsError> {
         Ok(TimedEngine {
-            inner: SearchAgent::new("engine", GomokuEval::new(), options, wrap)?,
+            inner: SearchAgent::new(
+                "engine",
+                GomokuEval::new(),
+                options.with_late_move_reductions(engine::knob(2) != 0),
+                wrap,
+            )?,
         })
     }
 
