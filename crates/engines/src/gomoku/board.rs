@@ -20,9 +20,7 @@ use board_core::{Player, Position as _, Square, SquareSet};
 use rules_gomoku::{GomokuPosition, Move};
 use search::EvalState;
 
-use super::classes::{
-    BROKEN_THREE, ClassTable, FIVE, FOUR, OPEN_FOUR, OPEN_THREE, threat_value,
-};
+use super::classes::{BROKEN_THREE, ClassTable, FIVE, FOUR, OPEN_FOUR, OPEN_THREE, threat_value};
 
 /// Cells of padding around the board (the reach of a key).
 const PAD: i32 = 5;
@@ -54,12 +52,15 @@ pub(crate) struct CodeTables {
     pub order: [i32; CODES],
 }
 
-/// Evaluation weight of each line class on an empty cell (the colour's potential there).
-const LINE_EVAL: [[i32; 9]; 3] = [
-    [0, 2, 8, 6, 20, 24, 28, 120, 400],
-    [0, 1, 2, 5, 25, 30, 60, 350, 600],
-    [0, 1, 3, 6, 30, 36, 45, 200, 500],
-];
+/// Evaluation weight of each line class on an empty cell (the colour's potential there),
+/// by class: none, closed two, open two, closed three, broken three, open three, four,
+/// open four, five. Twos weigh little: a lone stone already makes twos on many cells, and
+/// weighing them high made the engine scatter stones (see `docs/strength.md`).
+const LINE_EVAL: [i32; 9] = [0, 1, 3, 6, 30, 36, 45, 200, 500];
+/// Extra weight of a cell where a stone makes two open threes.
+const THREE2_BONUS: i32 = 100;
+/// Extra weight of a cell where a stone makes a four and an open three.
+const FOUR3_BONUS: i32 = 200;
 
 fn code_classes(code: usize) -> [u8; 4] {
     [
@@ -112,14 +113,12 @@ impl CodeTables {
                 let c = code_classes(code);
                 let kind = kind_of(c);
                 t.kind[code] = kind as u8;
-                let v = super::engine::knob(4) as usize;
                 let bonus = match kind {
-                    K_THREE2 => [60, 150, 100][v],
-                    K_FOUR3 => [150, 300, 200][v],
+                    K_THREE2 => THREE2_BONUS,
+                    K_FOUR3 => FOUR3_BONUS,
                     _ => 0,
                 };
-                t.eval[code] =
-                    c.iter().map(|&x| LINE_EVAL[v][x as usize]).sum::<i32>() + bonus;
+                t.eval[code] = c.iter().map(|&x| LINE_EVAL[x as usize]).sum::<i32>() + bonus;
                 t.order[code] = threat_value(c);
             }
             t
@@ -213,12 +212,10 @@ pub struct GomokuState {
     fives: [CellSet; 2],
     /// Per colour: the cells where it makes a four (kinds four to flex four).
     fours: [CellSet; 2],
-    /// How many of the last moves were fours or blocks of a four (quiescence depth).
-    chain: u8,
 }
 
 impl PartialEq for GomokuState {
-    /// Equal boards and derived data; the move-history field `chain` is not compared.
+    /// Equal boards and derived data (the class tables are shared per rule).
     fn eq(&self, o: &Self) -> bool {
         self.n == o.n
             && std::ptr::eq(self.table, o.table)
@@ -256,7 +253,6 @@ impl GomokuState {
             kinds: [[0; KINDS]; 2],
             fives: [CellSet::default(); 2],
             fours: [CellSet::default(); 2],
-            chain: 0,
         };
         for r in 0..n {
             for c in 0..n {
@@ -319,10 +315,7 @@ impl GomokuState {
         let t = self.tables;
         self.cells[p].code[c] = new;
         self.sum[c] += t.eval[new as usize] - t.eval[old as usize];
-        let (ko, kn) = (
-            t.kind[old as usize] as usize,
-            t.kind[new as usize] as usize,
-        );
+        let (ko, kn) = (t.kind[old as usize] as usize, t.kind[new as usize] as usize);
         if ko != kn {
             self.kinds[c][ko] -= 1;
             self.kinds[c][kn] += 1;
@@ -466,12 +459,6 @@ impl GomokuState {
         )
     }
 
-    /// How many of the last moves were fours or blocks of fours.
-    #[inline]
-    pub(crate) fn chain(&self) -> u8 {
-        self.chain
-    }
-
     /// Appends the empty squares within distance 2 of a stone, each with
     /// `(own order value, opponent order value)` for `me`.
     pub(crate) fn near_cells(&self, me: Player, out: &mut Vec<(i32, i32, Square)>) {
@@ -509,8 +496,8 @@ pub(crate) fn classes_at(st: &GomokuState, player: Player, sq: Square) -> [u8; 4
 }
 
 impl EvalState<GomokuPosition> for GomokuState {
-    /// The stone placed (padded cell, colour) and the previous chain length.
-    type Undo = Option<(usize, usize, u8)>;
+    /// The stone placed: padded cell and colour.
+    type Undo = Option<(usize, usize)>;
 
     fn from_position(pos: &GomokuPosition) -> Self {
         let mut st = GomokuState::empty(pos.size() as i32, pos.rule());
@@ -534,21 +521,13 @@ impl EvalState<GomokuPosition> for GomokuState {
         if self.cells[p].stone != EMPTY {
             return None;
         }
-        let blocked = !self.fives[1 - c].is_empty();
         self.place(p, c);
-        let prev = self.chain;
-        self.chain = if blocked || !self.fives[c].is_empty() {
-            prev.saturating_add(1)
-        } else {
-            0
-        };
-        Some((p, c, prev))
+        Some((p, c))
     }
 
     fn unmake(&mut self, undo: Self::Undo) {
-        if let Some((p, c, prev)) = undo {
+        if let Some((p, c)) = undo {
             self.remove(p, c);
-            self.chain = prev;
         }
     }
 }

@@ -198,7 +198,11 @@ mod tests {
         let t = ClassTable::get(rules_gomoku::Rule::Freestyle);
         for key in 0..ENTRIES as u32 {
             let inner = key - key % 3 - (key / 19_683) * 19_683;
-            assert_eq!(t.class_at(key as u16), t.class_at(inner as u16), "key {key}");
+            assert_eq!(
+                t.class_at(key as u16),
+                t.class_at(inner as u16),
+                "key {key}"
+            );
         }
         let e = ClassTable::get(rules_gomoku::Rule::Exact5);
         // Own stones at -4..-1 and +5: the centre makes five only if +5 is not own.

@@ -5,10 +5,7 @@
 
 use std::{
     collections::HashSet,
-    sync::{
-        OnceLock,
-        atomic::{AtomicU32, Ordering},
-    },
+    sync::atomic::{AtomicU32, Ordering},
     time::Instant,
 };
 
@@ -37,9 +34,6 @@ pub const ROOT_DEPTH: u32 = 20;
 /// Most candidates searched at a quiet node (best by threat value), by distance from the
 /// root in turns (the last entry for everything deeper).
 pub const MAX_CANDIDATES: [usize; 4] = [24, 16, 12, 9];
-
-/// Longest run of fours and blocks that quiescence extends.
-pub const QUIESCENCE_CHAIN: u8 = 10;
 
 /// The engine's evaluator: see the module docs.
 #[derive(Debug, Default)]
@@ -70,24 +64,6 @@ impl GomokuEval {
     }
 }
 
-/// Experiment knobs (temporary).
-pub fn knob(i: usize) -> i32 {
-    static K: OnceLock<Vec<i32>> = OnceLock::new();
-    let k = K.get_or_init(|| {
-        let d = [1, 5, 0, 1, 0, 0, 0, 0];
-        let mut v = d.to_vec();
-        if let Ok(s) = std::env::var("GOMOKU_KNOBS") {
-            for (j, x) in s.split(',').enumerate() {
-                if let (Some(slot), Ok(n)) = (v.get_mut(j), x.parse()) {
-                    *slot = n;
-                }
-            }
-        }
-        v
-    });
-    k[i]
-}
-
 /// A five next move for the side to move.
 const WIN_NEXT: i32 = 20_000;
 /// An open four or double four for the side to move, the opponent without a four.
@@ -115,7 +91,7 @@ pub fn static_value(st: &GomokuState, me: Player) -> i32 {
     if op_fives >= 2 {
         return -WIN_NEXT;
     }
-    let base = st.potential(me) * knob(1) / 4 - st.potential(op);
+    let base = st.potential(me) * 5 / 4 - st.potential(op);
     if op_fives == 1 {
         // A forced block: quiescence searches it; as a leaf, below any real value.
         return base - FLEX4_WIN;
@@ -150,10 +126,7 @@ impl Evaluator<EnginePosition> for GomokuEval {
             return -1;
         }
         let (a, d) = pos.state().order_values(p.side_to_move(), mv.square());
-        let v = a + d * 4 / 5;
-        // Threats (and their blocks) are forcing; quieter moves are left to the killer,
-        // countermove and history tables, and may be reduced.
-        if v >= knob(5) { 1 + v } else { 0 }
+        1 + a + d * 4 / 5
     }
 
     fn noisy(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
@@ -163,7 +136,7 @@ impl Evaluator<EnginePosition> for GomokuEval {
     fn forced_win(&self, pos: &EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
         // The root (searched to an unbounded or deep limit) is `TimedEngine`'s job, under a
         // wall-clock deadline; interior nodes get a small node budget.
-        if knob(3) == 0 || !(2..ROOT_DEPTH).contains(&depth) {
+        if !(2..ROOT_DEPTH).contains(&depth) {
             return None;
         }
         find_vcf(pos, (depth * depth * 6).min(INTERIOR_VCF_MAX), false, None)
@@ -179,8 +152,9 @@ pub(crate) fn move_value(t: &ClassTable, p: &GomokuPosition, me: Player, sq: Squ
     a + d * 4 / 5
 }
 
-/// Quiescence moves: our five; else the blocks of the opponent's five points; else, unless
-/// the evaluation already reads a forced win, our fours (within [`QUIESCENCE_CHAIN`]).
+/// Quiescence moves: our five; else the blocks of the opponent's five points, so that a
+/// four is never left unanswered at a leaf. (Searching our own fours here as well, a VCF
+/// at the leaves, lost in a match: see `docs/strength.md`.)
 pub fn noisy(pos: &EnginePosition, moves: &mut Vec<Move>) {
     moves.clear();
     let st = pos.state();
@@ -190,17 +164,7 @@ pub fn noisy(pos: &EnginePosition, moves: &mut Vec<Move>) {
         return;
     }
     let op = me.other();
-    if !st.fives(op).is_empty() {
-        moves.extend(st.fives(op).iter().map(Move::new));
-        return;
-    }
-    if knob(0) == 0 {
-        return;
-    }
-    if st.chain() >= QUIESCENCE_CHAIN || st.kind_count(me, K_FLEX4) > 0 {
-        return;
-    }
-    moves.extend(st.fours(me).iter().map(Move::new));
+    moves.extend(st.fives(op).iter().map(Move::new));
 }
 
 /// The engine's candidates (see the module docs): the five if we have one; the blocks if

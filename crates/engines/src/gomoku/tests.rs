@@ -323,5 +323,8 @@ fn cell_kinds_of_an_open_three_and_a_four() {
     // After g8 (open four), l8 and f8 are five points.
     let pos = wrap(&play(15, Rule::Freestyle, "h8 a1 i8 a3 j8 a5 g8"));
     let fives: Vec<Square> = pos.state().fives(Player::First).iter().collect();
-    assert_eq!(fives, vec![sq(pos.position(), "f8"), sq(pos.position(), "k8")]);
+    assert_eq!(
+        fives,
+        vec![sq(pos.position(), "f8"), sq(pos.position(), "k8")]
+    );
 }
