@@ -332,6 +332,7 @@ impl GomokuState {
 
     /// Recomputes both colours' line classes and codes of the empty cell `p` from its keys.
     #[inline]
+    #[allow(clippy::needless_range_loop)] // `a` indexes the key, the class and POW9 alike
     fn classify(&mut self, p: usize) {
         for c in 0..2 {
             let mut code = 0u16;
@@ -367,6 +368,7 @@ impl GomokuState {
 
     /// Adds (or removes) the digits of a stone of colour `c` at `p` to the keys around it
     /// and reclassifies the empty cells among them.
+    #[allow(clippy::needless_range_loop)] // `a` indexes steps, keys, classes and POW9
     fn spread(&mut self, p: usize, c: usize, add: bool) {
         for a in 0..4 {
             let s = self.step[a] as isize;
@@ -487,12 +489,6 @@ impl GomokuState {
     pub fn is_near(&self, sq: Square) -> bool {
         self.cells[self.pad_of(sq)].near > 0
     }
-}
-
-/// The line classes a stone would make, for tests: (`player`, `sq`) → classes per axis.
-#[cfg(test)]
-pub(crate) fn classes_at(st: &GomokuState, player: Player, sq: Square) -> [u8; 4] {
-    code_classes(st.cells[st.pad_of(sq)].code[player.index()] as usize)
 }
 
 impl EvalState<GomokuPosition> for GomokuState {

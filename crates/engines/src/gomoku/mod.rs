@@ -11,7 +11,7 @@
 //!   value. A move updates only the cells within 4 (freestyle) or 5 (exact-five) steps
 //!   along its four lines, plus per-colour sums, kind counts and the sets of five and four
 //!   points; per cell also the number of stones within distance 2 (the candidate area).
-//! - **Evaluation** ([`engine::static_value`]): the forcing threats first, in the order
+//! - **Evaluation** (`engine::static_value`): the forcing threats first, in the order
 //!   they would be played, the side to move first (its initiative): our five point wins;
 //!   two opponent five points lose; one must be blocked; our flex four wins unless the
 //!   opponent has a four to answer with; our four-three, or double three, wins if the
@@ -33,7 +33,7 @@
 //!   `6·depth²` nodes, at most 200, from depth 2).
 
 //! # Baseline
-//! See [`baseline`]: the article's depth-4 alpha-beta over radius-2 candidates with its run
+//! See [`baseline_eval`] and [`baseline_candidates`]: the article's depth-4 alpha-beta over radius-2 candidates with its run
 //! scores.
 
 mod baseline;
