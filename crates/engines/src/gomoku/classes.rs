@@ -61,6 +61,7 @@ fn ternary() -> &'static [u16; 1024] {
 
 /// The class table of one rule.
 pub(crate) struct ClassTable {
+    rule: Rule,
     classes: Box<[u8]>,
     ternary: &'static [u16; 1024],
 }
@@ -103,9 +104,16 @@ impl ClassTable {
             }
         }
         ClassTable {
+            rule,
             classes: classes.into_boxed_slice(),
             ternary: ternary(),
         }
+    }
+
+    /// The class of a key: digits for cells -5..-1, +1..+5 (0 empty, 1 own, 2 blocked).
+    #[inline]
+    pub(crate) fn class_at(&self, key: u16) -> u8 {
+        self.classes.get(usize::from(key)).copied().unwrap_or(NONE)
     }
 
     /// The classes a stone of `player` on the empty square `sq` makes on its four lines
@@ -128,6 +136,12 @@ impl ClassTable {
             out[a] = self.classes.get(idx).copied().unwrap_or(NONE);
         }
         out
+    }
+}
+
+impl std::fmt::Debug for ClassTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ClassTable({:?})", self.rule)
     }
 }
 
@@ -173,8 +187,31 @@ pub(crate) fn threat_value(c: [u8; 4]) -> i32 {
     v
 }
 
-/// True if the classes contain a four (a stone there makes a five point).
-#[inline]
-pub(crate) fn makes_four(c: [u8; 4]) -> bool {
-    c.iter().any(|&x| x >= FOUR)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The incremental board keeps only 4 cells each side under freestyle: the class must
+    /// not depend on the fifth (digits 0 and 9), while under exact-five it must (overlines).
+    #[test]
+    fn freestyle_classes_ignore_the_fifth_cell() {
+        let t = ClassTable::get(rules_gomoku::Rule::Freestyle);
+        for key in 0..ENTRIES as u32 {
+            let inner = key - key % 3 - (key / 19_683) * 19_683;
+            assert_eq!(
+                t.class_at(key as u16),
+                t.class_at(inner as u16),
+                "key {key}"
+            );
+        }
+        let e = ClassTable::get(rules_gomoku::Rule::Exact5);
+        // Own stones at -4..-1 and +5: the centre makes five only if +5 is not own.
+        let four_left: u32 = 3 + 9 + 27 + 81; // digits 1..4 = own
+        assert_eq!(e.class_at(four_left as u16), FIVE);
+        // An own stone at +5 is not adjacent (+1 is empty): still a five.
+        assert_eq!(e.class_at((four_left + 19_683) as u16), FIVE);
+        // An own stone at -5 makes it six in a row: no five under exact-five.
+        assert_ne!(e.class_at((four_left + 1) as u16), FIVE);
+        assert_eq!(t.class_at((four_left + 1) as u16), FIVE);
+    }
 }

@@ -1,21 +1,21 @@
-//! The strong gomoku engine: incremental line patterns, threat-ordered candidates near the
-//! stones, forced replies, and a VCF (victory by continuous fours) threat search.
+//! The strong gomoku engine: per-cell line patterns kept incrementally ([`GomokuState`]),
+//! an evaluation from them that counts the side to move's initiative, a staged move picker
+//! (win, forced defence, scored quiet moves near the stones), fours as quiescence moves, and
+//! a VCF (victory by continuous fours) threat search.
 
 use std::{
     collections::HashSet,
-    sync::{
-        OnceLock,
-        atomic::{AtomicU32, Ordering},
-    },
+    sync::atomic::{AtomicU32, Ordering},
     time::Instant,
 };
 
-use board_core::{Direction, Player, Position as _, Square, SquareSet};
-use eval::{LinePatterns, Pattern, PatternCounts, PatternWeights, Rule};
+use board_core::{Player, Position as _, Square, SquareSet};
 use rules_gomoku::{GomokuPosition, Move};
-use search::{EvalState, Evaluator, ForcedWin, Incremental};
+use search::{Evaluator, ForcedWin, Incremental};
 
-use super::classes::{ClassTable, OPEN_FOUR, makes_four, threat_value};
+pub use super::board::GomokuState;
+use super::board::{CodeTables, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2};
+use super::classes::{ClassTable, threat_value};
 
 /// The engine's position: the rules position plus [`GomokuState`].
 pub type EnginePosition = Incremental<GomokuPosition, GomokuState>;
@@ -24,152 +24,6 @@ pub type EnginePosition = Incremental<GomokuPosition, GomokuState>;
 pub fn wrap(pos: &GomokuPosition) -> EnginePosition {
     Incremental::new(pos.clone())
 }
-
-/// Chebyshev radius of the candidate neighbourhood.
-const RADIUS: i32 = 2;
-
-/// Evaluation state kept in step with the position: the line patterns of both colours
-/// (counts and five points, `eval::LinePatterns`) and, per square, how many stones lie
-/// within Chebyshev distance 2 (the candidate neighbourhood).
-#[derive(Clone, Debug)]
-pub struct GomokuState {
-    lp: Option<LinePatterns>,
-    near: Vec<u16>,
-    size: i32,
-}
-
-impl PartialEq for GomokuState {
-    fn eq(&self, other: &Self) -> bool {
-        let lp_eq = match (&self.lp, &other.lp) {
-            (Some(a), Some(b)) => Player::BOTH.into_iter().all(|p| {
-                let mut fa: Vec<Square> = a.five_points(p).collect();
-                let mut fb: Vec<Square> = b.five_points(p).collect();
-                fa.sort();
-                fb.sort();
-                a.counts(p) == b.counts(p) && fa == fb
-            }),
-            (None, None) => true,
-            _ => false,
-        };
-        lp_eq && self.near == other.near && self.size == other.size
-    }
-}
-
-fn lp_rule(rule: rules_gomoku::Rule) -> Rule {
-    match rule {
-        rules_gomoku::Rule::Freestyle => Rule::Freestyle,
-        rules_gomoku::Rule::Exact5 => Rule::Exact,
-    }
-}
-
-impl GomokuState {
-    fn bump(&mut self, sq: Square, delta: i32) {
-        let n = self.size;
-        let (c, r) = (sq.index() as i32 % n, sq.index() as i32 / n);
-        for dr in -RADIUS..=RADIUS {
-            let rr = r + dr;
-            if rr < 0 || rr >= n {
-                continue;
-            }
-            for dc in -RADIUS..=RADIUS {
-                let cc = c + dc;
-                if cc < 0 || cc >= n {
-                    continue;
-                }
-                if let Some(v) = self.near.get_mut((rr * n + cc) as usize) {
-                    *v = v.wrapping_add_signed(delta as i16);
-                }
-            }
-        }
-    }
-
-    /// The threat counts of `player` (all zero if unavailable).
-    pub fn counts(&self, player: Player) -> PatternCounts {
-        self.lp
-            .as_ref()
-            .map_or_else(PatternCounts::default, |lp| *lp.counts(player))
-    }
-
-    /// An empty square where `player` makes a five, if any.
-    pub fn five_point(&self, pos: &GomokuPosition, player: Player) -> Option<Square> {
-        let lp = self.lp.as_ref()?;
-        if lp.counts(player).fours() == 0 {
-            return None;
-        }
-        lp.five_points(player).find(|&s| pos.is_empty_square(s))
-    }
-
-    /// Every distinct empty square where `player` makes a five, sorted.
-    pub fn five_points(&self, pos: &GomokuPosition, player: Player, out: &mut Vec<Square>) {
-        out.clear();
-        let Some(lp) = self.lp.as_ref() else { return };
-        if lp.counts(player).fours() == 0 {
-            return;
-        }
-        out.extend(lp.five_points(player).filter(|&s| pos.is_empty_square(s)));
-        out.sort_unstable();
-        out.dedup();
-    }
-
-    /// Whether `sq` is within distance 2 of a stone.
-    #[inline]
-    pub fn is_near(&self, sq: Square) -> bool {
-        self.near.get(sq.index()).is_some_and(|&v| v > 0)
-    }
-}
-
-impl EvalState<GomokuPosition> for GomokuState {
-    /// The stone placed, if one was.
-    type Undo = Option<(Player, Square)>;
-
-    fn from_position(pos: &GomokuPosition) -> Self {
-        let g = pos.geometry();
-        let lp = LinePatterns::from_sets(
-            g,
-            5,
-            lp_rule(pos.rule()),
-            PatternWeights::gomoku(),
-            [pos.stones(Player::First), pos.stones(Player::Second)],
-        )
-        .ok();
-        let mut st = GomokuState {
-            lp,
-            near: vec![0; g.cells()],
-            size: pos.size() as i32,
-        };
-        for p in Player::BOTH {
-            for sq in pos.stones(p).squares() {
-                st.bump(sq, 1);
-            }
-        }
-        st
-    }
-
-    fn make(&mut self, pos: &GomokuPosition, mv: Move, _undo: &rules_gomoku::Undo) -> Self::Undo {
-        let sq = mv.square();
-        let player = pos.stone_at(sq)?;
-        if player != pos.side_to_move().other() {
-            return None;
-        }
-        let lp = self.lp.as_mut()?;
-        lp.place(player, sq).ok()?;
-        self.bump(sq, 1);
-        Some((player, sq))
-    }
-
-    fn unmake(&mut self, undo: Self::Undo) {
-        if let Some((player, sq)) = undo {
-            if let Some(lp) = self.lp.as_mut() {
-                let _ = lp.remove(player, sq);
-            }
-            self.bump(sq, -1);
-        }
-    }
-}
-
-/// Weights of the static evaluation (per pattern, side to move's and the opponent's).
-const OWN: [i32; 8] = [0, 0, 1_000, 1_200, 1_000, 150, 120, 20];
-const OPP: [i32; 8] = [0, 0, 1_000, 900, 750, 120, 100, 15];
 
 /// Largest VCF node budget at an interior node (`6·depth²` below it).
 pub const INTERIOR_VCF_MAX: u32 = 200;
@@ -194,12 +48,7 @@ impl GomokuEval {
         // Build the shared tables now, not during the first move's time.
         ClassTable::get(rules_gomoku::Rule::Freestyle);
         ClassTable::get(rules_gomoku::Rule::Exact5);
-        // `LinePatterns` builds its segment tables on first use, per rule.
-        if let Ok(g) = board_core::Geometry::square(15) {
-            for rule in [Rule::Freestyle, Rule::Exact] {
-                let _ = LinePatterns::new(g, 5, rule, PatternWeights::gomoku());
-            }
-        }
+        CodeTables::get();
         GomokuEval::default()
     }
 
@@ -215,36 +64,56 @@ impl GomokuEval {
     }
 }
 
-/// Static value from the side to move's point of view, from the pattern counts alone.
-pub fn static_value(my: &PatternCounts, op: &PatternCounts) -> i32 {
-    if my.fours() > 0 {
-        return 60_000; // a five next move
+/// A five next move for the side to move.
+const WIN_NEXT: i32 = 20_000;
+/// An open four or double four for the side to move, the opponent without a four.
+const FLEX4_WIN: i32 = 15_000;
+/// A four-three for the side to move, the opponent without any four.
+const FOUR3_WIN: i32 = 10_000;
+/// A double three for the side to move, the opponent without any four or three.
+const THREE2_WIN: i32 = 5_000;
+
+/// Whether `player` can make any four (or five).
+#[inline]
+fn has_four_move(st: &GomokuState, player: Player) -> bool {
+    !st.fours(player).is_empty() || !st.fives(player).is_empty()
+}
+
+/// Static value from the side to move's point of view (see the module docs): the forcing
+/// threats decide first, in the order they would be played (the side to move moves first:
+/// that is its initiative); otherwise the difference of the cells' potentials.
+pub fn static_value(st: &GomokuState, me: Player) -> i32 {
+    let op = me.other();
+    if st.kind_count(me, K_FIVE) > 0 {
+        return WIN_NEXT;
     }
-    if op.get(Pattern::OpenFour) > 0 || op.fours() >= 2 {
-        return -50_000; // two five points (nearly always): cannot block both
+    let op_fives = st.kind_count(op, K_FIVE);
+    if op_fives >= 2 {
+        return -WIN_NEXT;
     }
-    if op.fours() == 0 && my.open_threes() > 0 {
-        return 30_000; // an open four next move
+    let base = st.potential(me) * 5 / 4 - st.potential(op);
+    if op_fives == 1 {
+        // A forced block: quiescence searches it; as a leaf, below any real value.
+        return base - FLEX4_WIN;
     }
-    let mut v: i32 = 0;
-    for p in Pattern::ALL {
-        let i = p.index();
-        v += my.get(p) as i32 * OWN[i] - op.get(p) as i32 * OPP[i];
+    let op_four = has_four_move(st, op);
+    if st.kind_count(me, K_FLEX4) > 0 {
+        return if op_four { FLEX4_WIN / 2 } else { FLEX4_WIN };
     }
-    if op.fours() == 0 && op.open_threes() >= 2 && my.get(Pattern::ClosedThree) == 0 {
-        v -= 8_000; // a double open three we can only half block
+    if !op_four {
+        if st.kind_count(me, K_FOUR3) > 0 {
+            return FOUR3_WIN;
+        }
+        if st.kind_count(me, K_THREE2) > 0 && st.kind_count(op, K_FLEX4) == 0 {
+            return THREE2_WIN;
+        }
     }
-    if op.fours() >= 1 && op.open_threes() >= 1 && my.open_threes() == 0 {
-        v -= 8_000; // a four-three: after our forced block, the three becomes an open four
-    }
-    v
+    base
 }
 
 impl Evaluator<EnginePosition> for GomokuEval {
     fn evaluate(&self, pos: &EnginePosition) -> i32 {
-        let st = pos.state();
-        let me = pos.side_to_move();
-        static_value(&st.counts(me), &st.counts(me.other()))
+        static_value(pos.state(), pos.side_to_move())
     }
 
     fn candidates(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
@@ -256,9 +125,12 @@ impl Evaluator<EnginePosition> for GomokuEval {
         if !p.is_empty_square(mv.square()) {
             return -1;
         }
-        let t = ClassTable::get(p.rule());
-        let me = p.side_to_move();
-        1 + move_value(t, p, me, mv.square())
+        let (a, d) = pos.state().order_values(p.side_to_move(), mv.square());
+        1 + a + d * 4 / 5
+    }
+
+    fn noisy(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
+        noisy(pos, moves);
     }
 
     fn forced_win(&self, pos: &EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
@@ -271,12 +143,28 @@ impl Evaluator<EnginePosition> for GomokuEval {
     }
 }
 
-/// The ordering value of playing `sq`: attack plus most of the defence.
+/// The ordering value of playing `sq` by scanning the lines (the baseline's move hint):
+/// attack plus most of the defence.
 #[inline]
 pub(crate) fn move_value(t: &ClassTable, p: &GomokuPosition, me: Player, sq: Square) -> i32 {
     let a = threat_value(t.classes(p, me, sq));
     let d = threat_value(t.classes(p, me.other(), sq));
     a + d * 4 / 5
+}
+
+/// Quiescence moves: our five; else the blocks of the opponent's five points, so that a
+/// four is never left unanswered at a leaf. (Searching our own fours here as well, a VCF
+/// at the leaves, lost in a match: see `docs/strength.md`.)
+pub fn noisy(pos: &EnginePosition, moves: &mut Vec<Move>) {
+    moves.clear();
+    let st = pos.state();
+    let me = pos.side_to_move();
+    if let Some(sq) = st.five_point(me) {
+        moves.push(Move::new(sq));
+        return;
+    }
+    let op = me.other();
+    moves.extend(st.fives(op).iter().map(Move::new));
 }
 
 /// The engine's candidates (see the module docs): the five if we have one; the blocks if
@@ -291,175 +179,74 @@ pub fn candidates(pos: &EnginePosition, moves: &mut Vec<Move>, width: usize) {
     let st = pos.state();
     let me = p.side_to_move();
     let op = me.other();
-    if let Some(sq) = st.five_point(p, me) {
+    if let Some(sq) = st.five_point(me) {
         moves.push(Move::new(sq));
         return;
     }
-    let mut fp = Vec::new();
-    st.five_points(p, op, &mut fp);
-    if !fp.is_empty() {
-        moves.extend(fp.into_iter().map(Move::new));
+    if !st.fives(op).is_empty() {
+        moves.extend(st.fives(op).iter().map(Move::new));
         return;
     }
-    let g = p.geometry();
     if p.occupied().is_empty() {
         let c = p.size() / 2;
-        if let Some(sq) = g.square_at(c, c) {
+        if let Some(sq) = p.geometry().square_at(c, c) {
             moves.push(Move::new(sq));
         }
         return;
     }
-    let t = ClassTable::get(p.rule());
-    let defend = st.counts(op).open_threes() > 0;
     let mut scored: Vec<(i32, Square)> = Vec::with_capacity(64);
-    for sq in p.empty_squares().squares() {
-        if !st.is_near(sq) {
-            continue;
+    if st.kind_count(op, K_FLEX4) > 0 {
+        // Against an open three: its defence points (where the opponent would make a
+        // four) and our own fours.
+        for sq in st.fours(op).iter().chain(st.fours(me).iter()) {
+            let (a, d) = st.order_values(me, sq);
+            scored.push((a + d * 4 / 5, sq));
         }
-        let mine = t.classes(p, me, sq);
-        let theirs = t.classes(p, op, sq);
-        if defend && !makes_four(mine) && !makes_four(theirs) {
-            continue;
-        }
-        let v = threat_value(mine) + threat_value(theirs) * 4 / 5;
-        scored.push((v, sq));
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.dedup_by_key(|x| x.1);
+        moves.extend(scored.into_iter().map(|(_, s)| Move::new(s)));
+        return;
     }
-    if scored.is_empty() {
+    let mut cells = Vec::with_capacity(96);
+    st.near_cells(me, &mut cells);
+    if cells.is_empty() {
         // Nothing near (cannot happen with stones on the board); fall back to all moves.
         p.generate_moves(moves);
         return;
     }
-    scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    if !defend {
-        scored.truncate(width.max(1));
+    scored.extend(cells.into_iter().map(|(a, d, sq)| (a + d * 4 / 5, sq)));
+    let width = width.max(1);
+    let by_value = |a: &(i32, Square), b: &(i32, Square)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+    if scored.len() > width {
+        scored.select_nth_unstable_by(width - 1, by_value);
+        scored.truncate(width);
     }
+    scored.sort_unstable_by(by_value);
     moves.extend(scored.into_iter().map(|(_, s)| Move::new(s)));
 }
 
-/// Distinct empty squares where `player` would make a five, on the lines through `sq`.
-fn five_points_through(p: &GomokuPosition, player: Player, sq: Square, out: &mut Vec<Square>) {
-    out.clear();
-    let g = p.geometry();
-    for dir in Direction::ALL {
-        let mut cur = sq;
-        for _ in 0..5 {
-            let Some(next) = g.step(cur, dir) else { break };
-            cur = next;
-            if p.is_winning_move(player, cur) && !out.contains(&cur) {
-                out.push(cur);
-            }
-        }
-    }
-}
-
-/// One line of the board: its squares in bit order and its axis.
-pub(crate) type BoardLine = (Vec<Square>, Direction);
-
-/// Every line of the board with at least 5 squares: its squares in bit order (as
-/// [`GomokuPosition::line_through`] numbers them) and its axis. Built once per size.
-pub(crate) fn board_lines(p: &GomokuPosition) -> &'static [BoardLine] {
-    static TABLES: [OnceLock<Vec<BoardLine>>; 27] = [const { OnceLock::new() }; 27];
-    let n = p.size();
-    let g = p.geometry();
-    let Some(slot) = TABLES.get(n as usize) else {
-        return &[];
-    };
-    slot.get_or_init(|| {
-        let mut lines = Vec::new();
-        for (c, r, axis) in super::baseline::line_heads(n) {
-            let Some(head) = g.square_at(c, r) else {
-                continue;
-            };
-            let squares: Vec<Square> = std::iter::once(head).chain(g.ray(head, axis)).collect();
-            if squares.len() >= 5 {
-                lines.push((squares, axis));
-            }
-        }
-        lines
-    })
-}
-
-/// A VCF search: the attacker plays only fours (each forcing one reply) until it makes an
-/// open four, a double four or a five.
+/// A VCF search on the incremental position: the attacker plays only fours (each forcing
+/// one reply) until it makes two five points (an open four or a double four) while the
+/// defender has none. The defender's counter-fours are respected: a defender five point
+/// must be blocked, and only by a four.
 struct Vcf<'a> {
-    pos: GomokuPosition,
-    table: &'a ClassTable,
+    pos: &'a mut EnginePosition,
     attacker: Player,
     nodes: u32,
     budget: u32,
     failed: Option<HashSet<u64>>,
     deadline: Option<Instant>,
-    near: Vec<Square>,
-    count: Vec<u8>,
-    lines: &'static [BoardLine],
 }
 
 /// Maximum number of attacker fours in a VCF line.
 const VCF_MAX_FOURS: u32 = 16;
 
 impl Vcf<'_> {
-    /// Squares where the attacker makes a four: the empty cells of every admissible
-    /// five-cell window holding three attacker stones and no defender stone, found line by
-    /// line on the line bitboards; double fours and open fours first.
-    fn four_moves(&mut self, out: &mut Vec<(i32, Square)>) {
-        out.clear();
-        self.near.clear();
-        let exact = self.pos.rule() == rules_gomoku::Rule::Exact5;
-        for (squares, axis) in self.lines.iter() {
-            let Some(lv) = squares
-                .first()
-                .and_then(|&s| self.pos.line_through(s, *axis))
-            else {
-                continue;
-            };
-            let own = lv.stones(self.attacker);
-            if own.count_ones() < 3 {
-                continue;
-            }
-            let opp = lv.stones(self.attacker.other());
-            let empty = lv.empty();
-            let mut cand = 0u32;
-            for start in 0..=lv.len.saturating_sub(5) {
-                let m = 0x1Fu32 << start;
-                if m & opp != 0 || (own & m).count_ones() != 3 {
-                    continue;
-                }
-                if exact
-                    && ((start > 0 && own >> (start - 1) & 1 == 1)
-                        || (start + 5 < lv.len && own >> (start + 5) & 1 == 1))
-                {
-                    continue;
-                }
-                cand |= m & empty;
-            }
-            while cand != 0 {
-                let bit = cand.trailing_zeros();
-                cand &= cand - 1;
-                if let Some(&sq) = squares.get(bit as usize) {
-                    let i = sq.index();
-                    if self.count[i] == 0 {
-                        self.near.push(sq);
-                    }
-                    self.count[i] = self.count[i].saturating_add(1);
-                }
-            }
-        }
-        for &sq in &self.near {
-            let lines = self.count[sq.index()];
-            self.count[sq.index()] = 0;
-            let c = self.table.classes(&self.pos, self.attacker, sq);
-            let strong = lines >= 2 || c.contains(&OPEN_FOUR);
-            let v = threat_value(c) + if strong { 1_000_000 } else { 0 };
-            out.push((v, sq));
-        }
-        out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    }
-
-    /// With the attacker to move (and no five point of its own), `forced` the defender's
-    /// single five point if it has one: the turns to a win, and the first move.
-    fn search(&mut self, fours_left: u32, forced: Option<Square>) -> Option<(u32, Square)> {
+    /// With the attacker to move and no five point of its own: the turns to a win and the
+    /// first move.
+    fn search(&mut self, fours_left: u32) -> Option<(u32, Square)> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(32) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.budget = 0;
         }
         if self.nodes > self.budget || fours_left == 0 {
@@ -469,43 +256,41 @@ impl Vcf<'_> {
         if self.failed.as_ref().is_some_and(|f| f.contains(&key)) {
             return None;
         }
-        let mut moves = Vec::new();
-        self.four_moves(&mut moves);
-        let mut fives = Vec::new();
-        let mut def_fives = Vec::new();
-        let defender = self.attacker.other();
+        let a = self.attacker;
+        let d = a.other();
+        let st = self.pos.state();
+        let forced = st.five_point(d);
+        if forced.is_some() && st.fives(d).iter().nth(1).is_some() {
+            return None;
+        }
+        let mut moves: Vec<(i32, Square)> = st
+            .fours(a)
+            .iter()
+            .filter(|&m| forced.is_none_or(|f| f == m))
+            .map(|m| (st.order_values(a, m).0, m))
+            .collect();
+        moves.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
         for &(_, m) in &moves {
-            if forced.is_some_and(|f| f != m) {
-                continue;
-            }
             let mv = Move::new(m);
             let u1 = self.pos.make_move(mv);
-            if self.pos.outcome().is_some() {
-                // A five (the caller handles fives; be safe anyway).
-                self.pos.unmake_move(mv, u1);
-                return Some((1, m));
-            }
-            five_points_through(&self.pos, self.attacker, m, &mut fives);
-            let result = match fives.len() {
-                0 => None,
-                1 => {
-                    let f = fives[0];
-                    let fm = Move::new(f);
-                    let u2 = self.pos.make_move(fm);
+            let (first, second) = {
+                let mut fives = self.pos.state().fives(a).iter();
+                (fives.next(), fives.next())
+            };
+            let result = match (first, second) {
+                (None, _) => None,
+                (Some(_), Some(_)) => Some((3, m)),
+                (Some(b), None) => {
+                    let bm = Move::new(b);
+                    let u2 = self.pos.make_move(bm);
                     let r = if self.pos.outcome().is_some() {
                         None
                     } else {
-                        five_points_through(&self.pos, defender, f, &mut def_fives);
-                        match def_fives.len() {
-                            0 => self.search(fours_left - 1, None),
-                            1 => self.search(fours_left - 1, Some(def_fives[0])),
-                            _ => None,
-                        }
+                        self.search(fours_left - 1)
                     };
-                    self.pos.unmake_move(fm, u2);
+                    self.pos.unmake_move(bm, u2);
                     r.map(|(t, _)| (t + 2, m))
                 }
-                _ => Some((3, m)),
             };
             self.pos.unmake_move(mv, u1);
             if result.is_some() {
@@ -524,6 +309,11 @@ impl Vcf<'_> {
     }
 }
 
+thread_local! {
+    /// A scratch position per thread for the VCF, so that a search does not allocate.
+    static SCRATCH: std::cell::RefCell<Option<EnginePosition>> = const { std::cell::RefCell::new(None) };
+}
+
 /// A forced win for the side to move by continuous fours, within `budget` VCF nodes and
 /// before `deadline`; `memo` remembers failed positions.
 pub fn find_vcf(
@@ -538,38 +328,38 @@ pub fn find_vcf(
     }
     let st = pos.state();
     let me = p.side_to_move();
-    if let Some(sq) = st.five_point(p, me) {
+    if let Some(sq) = st.five_point(me) {
         return Some(ForcedWin {
             mv: Move::new(sq),
             turns: 1,
         });
     }
-    let my = st.counts(me);
-    // A four needs three own stones in a window: no three-class pattern, no four.
-    if my.get(Pattern::OpenThree) + my.get(Pattern::BrokenThree) + my.get(Pattern::ClosedThree) == 0
-    {
+    if st.fours(me).is_empty() {
         return None;
     }
-    let mut fp = Vec::new();
-    st.five_points(p, me.other(), &mut fp);
-    if fp.len() >= 2 {
+    if st.fives(me.other()).iter().nth(1).is_some() {
         return None;
     }
-    let mut vcf = Vcf {
-        pos: p.clone(),
-        table: ClassTable::get(p.rule()),
-        attacker: me,
-        nodes: 0,
-        budget,
-        failed: memo.then(HashSet::new),
-        deadline,
-        near: Vec::with_capacity(64),
-        count: vec![0; p.geometry().cells()],
-        lines: board_lines(p),
-    };
-    vcf.search(VCF_MAX_FOURS, fp.first().copied())
-        .map(|(turns, sq)| ForcedWin {
+    SCRATCH.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let scratch = match slot.as_mut() {
+            Some(s) => {
+                s.clone_from(pos);
+                s
+            }
+            None => slot.insert(pos.clone()),
+        };
+        let mut vcf = Vcf {
+            pos: scratch,
+            attacker: me,
+            nodes: 0,
+            budget,
+            failed: memo.then(HashSet::new),
+            deadline,
+        };
+        vcf.search(VCF_MAX_FOURS).map(|(turns, sq)| ForcedWin {
             mv: Move::new(sq),
             turns,
         })
+    })
 }

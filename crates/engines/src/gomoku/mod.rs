@@ -3,33 +3,41 @@
 //! # Engine
 //! [`TimedEngine`]: a [`SearchAgent`] over [`EnginePosition`] (`search::Incremental` of the rules position
 //! and [`GomokuState`]) with [`GomokuEval`]:
-//! - **State**: `eval::LinePatterns` (fives, open/closed fours, open/broken/closed threes,
-//!   twos, five points, per colour; `Rule::Exact` under `exact5`) updated on the four lines
-//!   through each move, and per square the number of stones within distance 2.
-//! - **Evaluation** ([`engine::static_value`]): a five point of the side to move is a win
-//!   next move; an open four or two fours of the opponent is lost; an open three of the side
-//!   to move (opponent without a four) becomes an open four; otherwise weighted pattern
-//!   counts (own weighted higher: it is our turn), minus a double-open-three term.
-//! - **Candidates**: our five if we have one; else every square blocking an opponent five
-//!   point (only blocks: our own four would not stop the opponent's five); else, against an
-//!   opponent open three, only squares where either side makes a four (the blocks of the
-//!   three and our counter-fours); else the best [`engine::MAX_CANDIDATES`] (24, 16, 12,
-//!   then 9 by distance from the root) empty squares
-//!   within Chebyshev distance 2 of a stone, by threat value (what a stone there makes for
-//!   us plus 4/5 of what it would make for the opponent, from a 3^10-entry table of line
-//!   neighbourhoods built from the `eval` pattern definitions).
+//! - **State** (`board.rs`): per cell, colour and axis a key of the ten cells around it; a
+//!   table gives the line class a stone there would make (five, open four, four, open,
+//!   broken and closed three, twos; exact-five refuses overlines), and the four classes
+//!   combine into one code per cell and colour with its kind (five, flex four = open or
+//!   double four, four-three, four, double three, three), evaluation weight and ordering
+//!   value. A move updates only the cells within 4 (freestyle) or 5 (exact-five) steps
+//!   along its four lines, plus per-colour sums, kind counts and the sets of five and four
+//!   points; per cell also the number of stones within distance 2 (the candidate area).
+//! - **Evaluation** (`engine::static_value`): the forcing threats first, in the order
+//!   they would be played, the side to move first (its initiative): our five point wins;
+//!   two opponent five points lose; one must be blocked; our flex four wins unless the
+//!   opponent has a four to answer with; our four-three, or double three, wins if the
+//!   opponent has no four (nor open three). Otherwise the sum of our cells' weights (5/4 of
+//!   it: it is our move) minus the opponent's.
+//! - **Candidates** (the staged picker; the search tries the TT move first): our five; else
+//!   the blocks of the opponent's five points; else, against an open three (or double-four
+//!   point), only its defence points (where the opponent would make a four) and our own
+//!   fours; else the best [`engine::MAX_CANDIDATES`] (24, 16, 12, then 9 by distance from
+//!   the root) empty squares within distance 2 of a stone, by threat value (what a stone
+//!   there makes for us plus 4/5 of what it makes for the opponent).
 //! - **Ordering**: the same threat value as a move hint (ahead of killers/history).
+//! - **Quiescence**: at the horizon our five, or the blocks of the opponent's five points,
+//!   are searched (a four is never left hanging at a leaf).
 //! - **Threat search**: VCF (continuous fours, each with its single forced reply, the
-//!   defender's counter-fours respected) at the root, run by [`TimedEngine`] before the
-//!   search (up to 20,000 nodes or 20% of the hard time, failed positions memoised), and
-//!   through `Evaluator::forced_win` at interior nodes (budget
+//!   defender's counter-fours respected) on the incremental state, at the root, run by
+//!   [`TimedEngine`] before the search (up to 20,000 nodes or 20% of the hard time, failed
+//!   positions memoised), and through `Evaluator::forced_win` at interior nodes (budget
 //!   `6·depth²` nodes, at most 200, from depth 2).
-//!
+
 //! # Baseline
-//! See [`baseline`]: the article's depth-4 alpha-beta over radius-2 candidates with its run
+//! See [`baseline_eval`] and [`baseline_candidates`]: the article's depth-4 alpha-beta over radius-2 candidates with its run
 //! scores.
 
 mod baseline;
+mod board;
 mod classes;
 mod engine;
 #[cfg(test)]

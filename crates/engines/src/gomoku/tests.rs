@@ -119,10 +119,10 @@ fn exact5_overline_is_not_a_five() {
     // Black: f8 g8 _ i8 j8 k8 ... h8 would make six: not a five under exact5.
     let pos = play(15, Rule::Exact5, "f8 a1 g8 a3 i8 a5 j8 a7 k8 a9");
     let st = GomokuState::from_position(&pos);
-    assert!(st.five_point(&pos, Player::First).is_none());
+    assert!(st.five_point(Player::First).is_none());
     let free = play(15, Rule::Freestyle, "f8 a1 g8 a3 i8 a5 j8 a7 k8 a9");
     let st = GomokuState::from_position(&free);
-    assert_eq!(st.five_point(&free, Player::First), Some(sq(&free, "h8")));
+    assert_eq!(st.five_point(Player::First), Some(sq(&free, "h8")));
 }
 
 #[test]
@@ -240,24 +240,6 @@ fn bench_positions_are_valid() {
 }
 
 #[test]
-fn board_lines_follow_line_bit_order() {
-    for size in [5, 15, 20, 26] {
-        let pos = play(size, Rule::Freestyle, "");
-        let lines = super::engine::board_lines(&pos);
-        // 2 axis-parallel families of n, two diagonal families of 2n - 9 lines of >= 5.
-        assert_eq!(lines.len() as u32, 2 * size + 2 * (2 * size - 9));
-        for (squares, axis) in lines {
-            for (i, &s) in squares.iter().enumerate() {
-                let lv = pos.line_through(s, *axis).expect("on board");
-                assert_eq!(lv.pos as usize, i);
-                assert_eq!(lv.len as usize, squares.len());
-            }
-        }
-    }
-}
-
-/// Plays engine vs baseline from random two-move openings and prints lost games.
-#[test]
 #[ignore = "slow diagnostic"]
 fn diagnose_losses() {
     let mut rng = ChaCha8Rng::seed_from_u64(99);
@@ -319,4 +301,30 @@ fn diagnose_losses() {
             record.join(" ")
         );
     }
+}
+
+#[test]
+fn cell_kinds_of_an_open_three_and_a_four() {
+    use super::board::{K_FIVE, K_FLEX4, K_FOUR};
+    // Black open three h8 i8 j8: g8 and k8 make open fours, f8 and l8 fours.
+    let pos = wrap(&play(15, Rule::Freestyle, "h8 a1 i8 a3 j8"));
+    let st = pos.state();
+    let flex: Vec<Square> = ["g8", "k8"].iter().map(|s| sq(pos.position(), s)).collect();
+    assert_eq!(st.kind_count(Player::First, K_FLEX4), 2);
+    for &s in &flex {
+        assert!(st.fours(Player::First).iter().any(|x| x == s));
+    }
+    let fours: Vec<Square> = st.fours(Player::First).iter().collect();
+    assert_eq!(fours.len(), 4, "{fours:?}");
+    assert_eq!(st.kind_count(Player::First, K_FOUR), 2);
+    assert_eq!(st.kind_count(Player::First, K_FIVE), 0);
+    // White's a1 a3: a2 makes a closed... nothing forcing.
+    assert!(st.fours(Player::Second).is_empty());
+    // After g8 (open four), l8 and f8 are five points.
+    let pos = wrap(&play(15, Rule::Freestyle, "h8 a1 i8 a3 j8 a5 g8"));
+    let fives: Vec<Square> = pos.state().fives(Player::First).iter().collect();
+    assert_eq!(
+        fives,
+        vec![sq(pos.position(), "f8"), sq(pos.position(), "k8")]
+    );
 }

@@ -1,0 +1,529 @@
+//! Per-cell line patterns kept incrementally (the board machinery of the classical gomoku
+//! engines).
+//!
+//! Every cell keeps, per colour and per axis, a key of the ten cells around it (five on each
+//! side): a base-3 number with digit 1 for the colour's own stone and 2 for a blocked cell
+//! (the other colour's stone or the board edge). [`ClassTable`] maps a key to the strongest
+//! pattern a stone of that colour would make there on that line (under the rule: exact-five
+//! refuses overlines). The four line classes combine into one code per cell and colour,
+//! and tables over that code give the cell's kind (five, flex four, four-three, four,
+//! double three, three), its evaluation weight and its move-ordering value.
+//!
+//! A stone changes only the keys of the cells within five steps along its four lines
+//! (40 cells): the keys are additive (placing adds, removing subtracts the same digits),
+//! so make and unmake update those cells, the per-colour sums and the kind counts, and
+//! never rescan the board.
+
+use std::sync::OnceLock;
+
+use board_core::{Player, Position as _, Square, SquareSet};
+use rules_gomoku::{GomokuPosition, Move};
+use search::EvalState;
+
+use super::classes::{BROKEN_THREE, ClassTable, FIVE, FOUR, OPEN_FOUR, OPEN_THREE, threat_value};
+
+/// Cells of padding around the board (the reach of a key).
+const PAD: i32 = 5;
+/// Words of a cell bitset (26×26 cells at most).
+const WORDS: usize = 11;
+/// Chebyshev radius of the candidate neighbourhood.
+const RADIUS: i32 = 2;
+
+/// What a stone of one colour would make on a cell, over its four lines, strongest first.
+/// `K_FIVE`: a five; `K_FLEX4`: an open four or two fours (a win next turn unless the
+/// opponent answers with fives); `K_FOUR3`: a four and an open three; `K_FOUR`: a four;
+/// `K_THREE2`: two open threes; `K_THREE`: one open three.
+pub(crate) const K_NONE: usize = 0;
+pub(crate) const K_THREE: usize = 1;
+pub(crate) const K_THREE2: usize = 2;
+pub(crate) const K_FOUR: usize = 3;
+pub(crate) const K_FOUR3: usize = 4;
+pub(crate) const K_FLEX4: usize = 5;
+pub(crate) const K_FIVE: usize = 6;
+const KINDS: usize = 7;
+
+/// Number of combined codes: four line classes of 9 values each.
+const CODES: usize = 6561;
+
+/// Tables over the combined code of a cell (`Σ class[axis]·9^axis`).
+pub(crate) struct CodeTables {
+    pub kind: [u8; CODES],
+    pub eval: [i32; CODES],
+    pub order: [i32; CODES],
+}
+
+/// Evaluation weight of each line class on an empty cell (the colour's potential there),
+/// by class: none, closed two, open two, closed three, broken three, open three, four,
+/// open four, five. Twos weigh little: a lone stone already makes twos on many cells, and
+/// weighing them high made the engine scatter stones (see `docs/strength.md`).
+const LINE_EVAL: [i32; 9] = [0, 1, 3, 6, 30, 36, 45, 200, 500];
+/// Extra weight of a cell where a stone makes two open threes.
+const THREE2_BONUS: i32 = 100;
+/// Extra weight of a cell where a stone makes a four and an open three.
+const FOUR3_BONUS: i32 = 200;
+
+fn code_classes(code: usize) -> [u8; 4] {
+    [
+        (code % 9) as u8,
+        (code / 9 % 9) as u8,
+        (code / 81 % 9) as u8,
+        (code / 729 % 9) as u8,
+    ]
+}
+
+fn kind_of(c: [u8; 4]) -> usize {
+    let count = |f: &dyn Fn(u8) -> bool| c.iter().filter(|&&x| f(x)).count();
+    let fives = count(&|x| x == FIVE);
+    let open_fours = count(&|x| x == OPEN_FOUR);
+    let fours = count(&|x| x == FOUR) + open_fours;
+    let threes = count(&|x| x == OPEN_THREE || x == BROKEN_THREE);
+    if fives > 0 {
+        K_FIVE
+    } else if open_fours > 0 || fours >= 2 {
+        K_FLEX4
+    } else if fours == 1 && threes >= 1 {
+        K_FOUR3
+    } else if fours == 1 {
+        K_FOUR
+    } else if threes >= 2 {
+        K_THREE2
+    } else if threes == 1 {
+        K_THREE
+    } else {
+        K_NONE
+    }
+}
+
+impl std::fmt::Debug for CodeTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CodeTables")
+    }
+}
+
+impl CodeTables {
+    pub(crate) fn get() -> &'static CodeTables {
+        static T: OnceLock<Box<CodeTables>> = OnceLock::new();
+        T.get_or_init(|| {
+            let mut t = Box::new(CodeTables {
+                kind: [0; CODES],
+                eval: [0; CODES],
+                order: [0; CODES],
+            });
+            for code in 0..CODES {
+                let c = code_classes(code);
+                let kind = kind_of(c);
+                t.kind[code] = kind as u8;
+                let bonus = match kind {
+                    K_THREE2 => THREE2_BONUS,
+                    K_FOUR3 => FOUR3_BONUS,
+                    _ => 0,
+                };
+                t.eval[code] = c.iter().map(|&x| LINE_EVAL[x as usize]).sum::<i32>() + bonus;
+                t.order[code] = threat_value(c);
+            }
+            t
+        })
+    }
+}
+
+/// A set of cells by square index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct CellSet([u64; WORDS]);
+
+impl CellSet {
+    #[inline]
+    fn set(&mut self, i: usize, on: bool) {
+        let (w, b) = (i / 64, i % 64);
+        if on {
+            self.0[w] |= 1 << b;
+        } else {
+            self.0[w] &= !(1 << b);
+        }
+    }
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+    /// The squares of the set, lowest first.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Square> + '_ {
+        self.0.iter().enumerate().flat_map(|(wi, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let b = w.trailing_zeros();
+                w &= w - 1;
+                Some(Square::new((wi * 64 + b as usize) as u16))
+            })
+        })
+    }
+    #[inline]
+    pub(crate) fn first(&self) -> Option<Square> {
+        self.iter().next()
+    }
+}
+
+/// Cell contents on the padded board.
+const EMPTY: u8 = 0;
+const WALL: u8 = 3;
+
+/// Powers of three (digit weights of a key).
+const POW3: [u16; 10] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683];
+/// Powers of nine (axis weights of a combined code).
+const POW9: [u16; 4] = [1, 9, 81, 729];
+
+/// One cell of the padded board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+struct Cell {
+    /// Per colour and axis: the key of the ten cells around it.
+    key: [[u16; 4]; 2],
+    /// Per colour and axis: the line class (all `NONE` on occupied cells).
+    line: [[u8; 4]; 2],
+    /// Per colour: the combined code of the line classes (0 on occupied cells).
+    code: [u16; 2],
+    /// Stones within Chebyshev distance [`RADIUS`].
+    near: u16,
+    /// Empty, a stone (1 + player index) or a wall.
+    stone: u8,
+}
+
+/// The incremental pattern state of a gomoku position (see the module docs).
+#[derive(Clone, Debug)]
+pub struct GomokuState {
+    /// Board side.
+    n: i32,
+    /// Padded width (`n + 2·PAD`).
+    w: i32,
+    /// Step of each axis on the padded board (east, north, north-east, north-west).
+    step: [i32; 4],
+    /// How far a stone reaches along a line: 4 under freestyle (the patterns through a
+    /// cell lie within 4 steps of it), 5 under exact-five (an overline looks one further).
+    reach: isize,
+    table: &'static ClassTable,
+    tables: &'static CodeTables,
+    /// The padded board.
+    cells: Vec<Cell>,
+    /// Per colour: the sum of the evaluation weights of the empty cells.
+    sum: [i32; 2],
+    /// Per colour: how many empty cells are of each kind.
+    kinds: [[u16; KINDS]; 2],
+    /// Per colour: the cells where it makes a five.
+    fives: [CellSet; 2],
+    /// Per colour: the cells where it makes a four (kinds four to flex four).
+    fours: [CellSet; 2],
+}
+
+impl PartialEq for GomokuState {
+    /// Equal boards and derived data (the class tables are shared per rule).
+    fn eq(&self, o: &Self) -> bool {
+        self.n == o.n
+            && std::ptr::eq(self.table, o.table)
+            && self.cells == o.cells
+            && self.sum == o.sum
+            && self.kinds == o.kinds
+            && self.fives == o.fives
+            && self.fours == o.fours
+    }
+}
+
+impl GomokuState {
+    /// The empty board of side `n` under `rule`.
+    fn empty(n: i32, rule: rules_gomoku::Rule) -> GomokuState {
+        let w = n + 2 * PAD;
+        let cells = (w * w) as usize;
+        let mut st = GomokuState {
+            n,
+            w,
+            step: [1, w, w + 1, w - 1],
+            reach: match rule {
+                rules_gomoku::Rule::Freestyle => 4,
+                rules_gomoku::Rule::Exact5 => 5,
+            },
+            table: ClassTable::get(rule),
+            tables: CodeTables::get(),
+            cells: vec![
+                Cell {
+                    stone: WALL,
+                    ..Cell::default()
+                };
+                cells
+            ],
+            sum: [0; 2],
+            kinds: [[0; KINDS]; 2],
+            fives: [CellSet::default(); 2],
+            fours: [CellSet::default(); 2],
+        };
+        for r in 0..n {
+            for c in 0..n {
+                let p = st.pad(r, c);
+                st.cells[p].stone = EMPTY;
+            }
+        }
+        for r in 0..n {
+            for c in 0..n {
+                let p = st.pad(r, c);
+                for a in 0..4 {
+                    let s = st.step[a] as isize;
+                    for k in 1..=st.reach {
+                        if st.cells[(p as isize - k * s) as usize].stone == WALL {
+                            let d = POW3[(5 - k) as usize] * 2;
+                            st.cells[p].key[0][a] += d;
+                            st.cells[p].key[1][a] += d;
+                        }
+                        if st.cells[(p as isize + k * s) as usize].stone == WALL {
+                            let d = POW3[(4 + k) as usize] * 2;
+                            st.cells[p].key[0][a] += d;
+                            st.cells[p].key[1][a] += d;
+                        }
+                    }
+                }
+                st.kinds[0][K_NONE] += 1;
+                st.kinds[1][K_NONE] += 1;
+                st.classify(p);
+            }
+        }
+        st
+    }
+
+    #[inline]
+    fn pad(&self, r: i32, c: i32) -> usize {
+        ((r + PAD) * self.w + c + PAD) as usize
+    }
+
+    /// The padded index of a square.
+    #[inline]
+    pub(crate) fn pad_of(&self, sq: Square) -> usize {
+        let i = sq.index() as i32;
+        self.pad(i / self.n, i % self.n)
+    }
+
+    /// The square of an on-board padded index.
+    #[inline]
+    fn square_of(&self, p: usize) -> usize {
+        let p = p as i32;
+        ((p / self.w - PAD) * self.n + p % self.w - PAD) as usize
+    }
+
+    /// Sets the code of the cell `p` for colour `c` and updates the aggregates.
+    #[inline]
+    fn set_code(&mut self, p: usize, c: usize, new: u16) {
+        let old = self.cells[p].code[c];
+        if old == new {
+            return;
+        }
+        let t = self.tables;
+        self.cells[p].code[c] = new;
+        self.sum[c] += t.eval[new as usize] - t.eval[old as usize];
+        let (ko, kn) = (t.kind[old as usize] as usize, t.kind[new as usize] as usize);
+        if ko != kn {
+            self.kinds[c][ko] -= 1;
+            self.kinds[c][kn] += 1;
+            let sq = self.square_of(p);
+            if ko == K_FIVE || kn == K_FIVE {
+                self.fives[c].set(sq, kn == K_FIVE);
+            }
+            let is_four = |k: usize| (K_FOUR..=K_FLEX4).contains(&k);
+            if is_four(ko) != is_four(kn) {
+                self.fours[c].set(sq, is_four(kn));
+            }
+        }
+    }
+
+    /// Recomputes both colours' line classes and codes of the empty cell `p` from its keys.
+    #[inline]
+    #[allow(clippy::needless_range_loop)] // `a` indexes the key, the class and POW9 alike
+    fn classify(&mut self, p: usize) {
+        for c in 0..2 {
+            let mut code = 0u16;
+            for a in 0..4 {
+                let class = self.table.class_at(self.cells[p].key[c][a]);
+                self.cells[p].line[c][a] = class;
+                code += u16::from(class) * POW9[a];
+            }
+            self.set_code(p, c, code);
+        }
+    }
+
+    /// Clears the line classes and codes of `p` (it is taken).
+    #[inline]
+    fn clear(&mut self, p: usize) {
+        self.cells[p].line = [[0; 4]; 2];
+        self.set_code(p, 0, 0);
+        self.set_code(p, 1, 0);
+    }
+
+    fn bump(&mut self, p: usize, up: bool) {
+        for dr in -RADIUS..=RADIUS {
+            for dc in -RADIUS..=RADIUS {
+                let q = (p as i32 + dr * self.w + dc) as usize;
+                if up {
+                    self.cells[q].near += 1;
+                } else {
+                    self.cells[q].near -= 1;
+                }
+            }
+        }
+    }
+
+    /// Adds (or removes) the digits of a stone of colour `c` at `p` to the keys around it
+    /// and reclassifies the empty cells among them.
+    #[allow(clippy::needless_range_loop)] // `a` indexes steps, keys, classes and POW9
+    fn spread(&mut self, p: usize, c: usize, add: bool) {
+        for a in 0..4 {
+            let s = self.step[a] as isize;
+            for k in 1..=self.reach {
+                for (t, digit) in [
+                    ((p as isize - k * s) as usize, (4 + k) as usize),
+                    ((p as isize + k * s) as usize, (5 - k) as usize),
+                ] {
+                    let cell = &mut self.cells[t];
+                    if add {
+                        cell.key[c][a] += POW3[digit];
+                        cell.key[1 - c][a] += 2 * POW3[digit];
+                    } else {
+                        cell.key[c][a] -= POW3[digit];
+                        cell.key[1 - c][a] -= 2 * POW3[digit];
+                    }
+                    if cell.stone == EMPTY {
+                        for cc in 0..2 {
+                            let cell = &mut self.cells[t];
+                            let new = self.table.class_at(cell.key[cc][a]);
+                            let old = cell.line[cc][a];
+                            if new != old {
+                                cell.line[cc][a] = new;
+                                let code = cell.code[cc] + u16::from(new) * POW9[a]
+                                    - u16::from(old) * POW9[a];
+                                self.set_code(t, cc, code);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Places a stone of colour `c` on the empty cell `p`.
+    fn place(&mut self, p: usize, c: usize) {
+        self.clear(p);
+        self.cells[p].stone = c as u8 + 1;
+        self.spread(p, c, true);
+        self.bump(p, true);
+    }
+
+    /// Removes the stone of colour `c` from `p`.
+    fn remove(&mut self, p: usize, c: usize) {
+        self.bump(p, false);
+        self.spread(p, c, false);
+        self.cells[p].stone = EMPTY;
+        self.classify(p);
+    }
+
+    /// A square where `player` makes a five, if any.
+    #[inline]
+    pub fn five_point(&self, player: Player) -> Option<Square> {
+        self.fives[player.index()].first()
+    }
+
+    /// The squares where `player` makes a five.
+    #[inline]
+    pub(crate) fn fives(&self, player: Player) -> &CellSet {
+        &self.fives[player.index()]
+    }
+
+    /// The squares where `player` makes a four (not a five).
+    #[inline]
+    pub(crate) fn fours(&self, player: Player) -> &CellSet {
+        &self.fours[player.index()]
+    }
+
+    /// How many empty cells are of `kind` for `player`.
+    #[inline]
+    pub(crate) fn kind_count(&self, player: Player, kind: usize) -> u32 {
+        u32::from(self.kinds[player.index()][kind])
+    }
+
+    /// The sum of the evaluation weights of the empty cells for `player`.
+    #[inline]
+    pub(crate) fn potential(&self, player: Player) -> i32 {
+        self.sum[player.index()]
+    }
+
+    /// The ordering value of `sq` for `player` (its threat value) and for the opponent.
+    #[inline]
+    pub(crate) fn order_values(&self, me: Player, sq: Square) -> (i32, i32) {
+        let p = self.pad_of(sq);
+        let t = self.tables;
+        let codes = self.cells[p].code;
+        (
+            t.order[codes[me.index()] as usize],
+            t.order[codes[me.other().index()] as usize],
+        )
+    }
+
+    /// Appends the empty squares within distance 2 of a stone, each with
+    /// `(own order value, opponent order value)` for `me`.
+    pub(crate) fn near_cells(&self, me: Player, out: &mut Vec<(i32, i32, Square)>) {
+        out.clear();
+        let t = self.tables;
+        let (mi, oi) = (me.index(), me.other().index());
+        for r in 0..self.n {
+            let row = self.pad(r, 0);
+            for c in 0..self.n as usize {
+                let p = row + c;
+                let cell = &self.cells[p];
+                if cell.stone == EMPTY && cell.near > 0 {
+                    let codes = cell.code;
+                    out.push((
+                        t.order[codes[mi] as usize],
+                        t.order[codes[oi] as usize],
+                        Square::new((r * self.n) as u16 + c as u16),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Whether the square is within distance 2 of a stone.
+    #[inline]
+    pub fn is_near(&self, sq: Square) -> bool {
+        self.cells[self.pad_of(sq)].near > 0
+    }
+}
+
+impl EvalState<GomokuPosition> for GomokuState {
+    /// The stone placed: padded cell and colour.
+    type Undo = Option<(usize, usize)>;
+
+    fn from_position(pos: &GomokuPosition) -> Self {
+        let mut st = GomokuState::empty(pos.size() as i32, pos.rule());
+        for p in Player::BOTH {
+            for sq in pos.stones(p).squares() {
+                let pi = st.pad_of(sq);
+                st.place(pi, p.index());
+            }
+        }
+        st
+    }
+
+    fn make(&mut self, pos: &GomokuPosition, mv: Move, _undo: &rules_gomoku::Undo) -> Self::Undo {
+        let sq = mv.square();
+        let player = pos.stone_at(sq)?;
+        if player != pos.side_to_move().other() {
+            return None;
+        }
+        let c = player.index();
+        let p = self.pad_of(sq);
+        if self.cells[p].stone != EMPTY {
+            return None;
+        }
+        self.place(p, c);
+        Some((p, c))
+    }
+
+    fn unmake(&mut self, undo: Self::Undo) {
+        if let Some((p, c)) = undo {
+            self.remove(p, c);
+        }
+    }
+}
