@@ -10,6 +10,9 @@
 //! hook, no repetition rule, so its own defaults (killers, countermoves, history) order
 //! the moves, as they would for a user's game that supplies only an ordered candidate list.
 //!
+//! Time to depth is the search alone: building each search (allocating its table) is
+//! setup that criterion does not time, for either crate.
+//!
 //! Before timing, each position is searched once by each crate on one thread: the table
 //! of nodes and root values goes to stderr, and the values must agree wherever neither
 //! is a forced result. Nodes: ours is `SearchStats::nodes` (calls of the node function,
@@ -29,7 +32,7 @@ use std::{
 };
 
 use board_core::{Outcome, Position};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use engines::{fourshift, gomoku};
 use minimax::{IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Strategy};
 use search::{Evaluator, Limits, SearchOptions, Searcher};
@@ -139,16 +142,28 @@ impl<G: BenchGame> Evaluator<G::Pos> for OurEval<G> {
     }
 }
 
-/// One fixed-depth search with our default options on a fresh table: (nodes, value).
-fn ours<G: BenchGame>(eval: &Arc<G::Eval>, root: &G::Pos, threads: usize) -> (u64, search::Score) {
-    G::prepare(eval, root);
+/// Our search with its default options (a fresh table of [`TABLE_MB`]).
+fn our_searcher<G: BenchGame>(eval: &Arc<G::Eval>, threads: usize) -> Searcher<G::Pos, OurEval<G>> {
     let options = SearchOptions::default()
         .with_hash_mb(TABLE_MB)
         .and_then(|o| o.with_threads(threads))
         .expect("valid options");
-    let mut searcher = Searcher::new(OurEval::<G>(Arc::clone(eval)), options).expect("searcher");
+    Searcher::new(OurEval::<G>(Arc::clone(eval)), options).expect("searcher")
+}
+
+/// One fixed-depth search: (nodes, value).
+fn ours<G: BenchGame>(
+    searcher: &mut Searcher<G::Pos, OurEval<G>>,
+    root: &G::Pos,
+) -> (u64, search::Score) {
+    G::prepare(&searcher.evaluator().0, root);
     let result = searcher.search_with(root, &Limits::new().with_depth(G::DEPTH), |_| {});
-    assert_eq!(result.depth, G::DEPTH, "{}: the search reached its depth", G::NAME);
+    assert_eq!(
+        result.depth,
+        G::DEPTH,
+        "{}: the search reached its depth",
+        G::NAME
+    );
     (result.stats.nodes, result.score)
 }
 
@@ -252,30 +267,46 @@ fn mm_options() -> IterativeOptions {
     IterativeOptions::new().with_table_byte_size(TABLE_MB << 20)
 }
 
-/// One fixed-depth `minimax` search on a fresh table: (applies if counted, root value).
-fn theirs<G: BenchGame>(
-    eval: &Arc<G::Eval>,
-    root: &G::Pos,
-    threads: usize,
-    count: bool,
-) -> (u64, i16) {
-    let state = mm_state::<G>(eval, root, count);
-    let value = if threads == 1 {
-        let mut s = IterativeSearch::new(MmEval::<G>(PhantomData), mm_options());
-        s.set_max_depth(G::DEPTH as u8);
-        black_box(s.choose_move(&state));
-        s.root_value()
+/// A `minimax` search: `IterativeSearch` on one thread, `ParallelSearch` on more.
+enum MmSearch<G: BenchGame> {
+    Serial(IterativeSearch<MmEval<G>>),
+    Parallel(ParallelSearch<MmEval<G>>),
+}
+
+/// A `minimax` search to [`BenchGame::DEPTH`] (a fresh table of [`TABLE_MB`]).
+fn mm_searcher<G: BenchGame>(threads: usize) -> MmSearch<G> {
+    let mut s = if threads == 1 {
+        MmSearch::Serial(IterativeSearch::new(MmEval(PhantomData), mm_options()))
     } else {
-        let mut s = ParallelSearch::new(
-            MmEval::<G>(PhantomData),
+        MmSearch::Parallel(ParallelSearch::new(
+            MmEval(PhantomData),
             mm_options(),
             ParallelOptions::new().with_num_threads(threads),
-        );
-        s.set_max_depth(G::DEPTH as u8);
-        black_box(s.choose_move(&state));
-        s.root_value()
+        ))
     };
-    let applies = state.applies.map_or(0, |n| n.load(Ordering::Relaxed));
+    match &mut s {
+        MmSearch::Serial(s) => s.set_max_depth(G::DEPTH as u8),
+        MmSearch::Parallel(s) => s.set_max_depth(G::DEPTH as u8),
+    }
+    s
+}
+
+/// One fixed-depth `minimax` search: (applies if `state` counts them, root value).
+fn theirs<G: BenchGame>(searcher: &mut MmSearch<G>, state: &MmState<G>) -> (u64, i16) {
+    let value = match searcher {
+        MmSearch::Serial(s) => {
+            black_box(s.choose_move(state));
+            s.root_value()
+        }
+        MmSearch::Parallel(s) => {
+            black_box(s.choose_move(state));
+            s.root_value()
+        }
+    };
+    let applies = state
+        .applies
+        .as_ref()
+        .map_or(0, |n| n.load(Ordering::Relaxed));
     (applies, value)
 }
 
@@ -291,11 +322,14 @@ fn compare_once<G: BenchGame>(eval: &Arc<G::Eval>) {
     );
     for (i, (spec, moves)) in G::POSITIONS.iter().enumerate() {
         let root = G::wrap(spec, moves);
+        let mut searcher = our_searcher::<G>(eval, 1);
         let t = Instant::now();
-        let (our_nodes, our_score) = ours::<G>(eval, &root, 1);
+        let (our_nodes, our_score) = ours::<G>(&mut searcher, &root);
         let our_ms = t.elapsed().as_secs_f64() * 1e3;
+        let state = mm_state::<G>(eval, &root, true);
+        let mut mm = mm_searcher::<G>(1);
         let t = Instant::now();
-        let (mm_nodes, mm_value) = theirs::<G>(eval, &root, 1, true);
+        let (mm_nodes, mm_value) = theirs::<G>(&mut mm, &state);
         let mm_ms = t.elapsed().as_secs_f64() * 1e3;
         eprintln!(
             "{i} | {our_nodes} | {mm_nodes} | {} | {mm_value} | {our_ms:.1} | {mm_ms:.1}",
@@ -316,7 +350,12 @@ fn compare_once<G: BenchGame>(eval: &Arc<G::Eval>) {
                 "{} position {i}: one search proved a result, the other did not",
                 G::NAME
             );
-            assert_eq!(our_score.raw() > 0, mm_value > 0, "{} position {i}", G::NAME);
+            assert_eq!(
+                our_score.raw() > 0,
+                mm_value > 0,
+                "{} position {i}",
+                G::NAME
+            );
         }
     }
 }
@@ -332,11 +371,25 @@ fn bench_game<G: BenchGame>(c: &mut Criterion) {
     for (i, (spec, moves)) in G::POSITIONS.iter().enumerate() {
         let root = G::wrap(spec, moves);
         for threads in [1usize, 2] {
+            // Building a search (allocating its table) is setup, not search time.
             group.bench_function(format!("{i}/ours/{threads}t"), |b| {
-                b.iter(|| black_box(ours::<G>(&eval, &root, threads)))
+                b.iter_batched(
+                    || our_searcher::<G>(&eval, threads),
+                    |mut s| black_box(ours::<G>(&mut s, &root)),
+                    BatchSize::PerIteration,
+                )
             });
             group.bench_function(format!("{i}/minimax/{threads}t"), |b| {
-                b.iter(|| black_box(theirs::<G>(&eval, &root, threads, false)))
+                b.iter_batched(
+                    || {
+                        (
+                            mm_searcher::<G>(threads),
+                            mm_state::<G>(&eval, &root, false),
+                        )
+                    },
+                    |(mut s, state)| black_box(theirs::<G>(&mut s, &state)),
+                    BatchSize::PerIteration,
+                )
             });
         }
     }
