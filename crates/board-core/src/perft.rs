@@ -1,7 +1,9 @@
 //! Perft: counting move sequences, as `games.md` defines it.
 //!
 //! `perft(0)` is 1 for any position; a finished position has no moves, so counts 0 for any
-//! depth of at least 1. The last ply calls only [`Position::count_moves`] (bulk counting).
+//! depth of at least 1. The last ply calls only [`Position::count_moves`] (bulk counting),
+//! and the last two plies only [`Position::count_two_ply_sequences`] when a game counts them
+//! in bulk.
 
 use crate::position::Position;
 
@@ -45,6 +47,11 @@ fn perft_with<P: Position>(
         0 => 1,
         1 => pos.count_moves(),
         _ => {
+            if depth == 2
+                && let Some(n) = pos.count_two_ply_sequences()
+            {
+                return n;
+            }
             if buffers.len() <= level {
                 buffers.push(Vec::new());
             }

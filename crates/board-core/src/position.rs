@@ -126,6 +126,19 @@ pub trait Position: Clone + PartialEq + fmt::Debug + Send + Sync + Sized + 'stat
         moves.len() as u64
     }
 
+    /// The number of two-move sequences from here, perft(2), when the game can count them
+    /// without playing the first ply; `None` (the default) has [`crate::perft()`] play each
+    /// first move and count the second ply with [`count_moves`](Position::count_moves).
+    ///
+    /// A game overrides it when the successors of a move can be counted from the position
+    /// alone (connect6: every pair of empty squares is legal, and a pair has no successors
+    /// exactly when it wins). An override must equal that generate-make-count walk exactly:
+    /// 0 for a finished game, and a first move that ends the game adds nothing.
+    /// [`crate::testing`] checks it against the walk on every position of its playouts.
+    fn count_two_ply_sequences(&self) -> Option<u64> {
+        None
+    }
+
     /// `Ok` exactly when `mv` is legal here; otherwise the reason.
     fn validate(&self, mv: &Self::Move) -> Result<(), Self::MoveError>;
 

@@ -3,7 +3,9 @@
 //! Call [`check_random_playouts`] from a unit test, or [`check_playout`] from a proptest with
 //! a vector of move choices. Each position along a playout is checked for:
 //! - incremental hash = hash computed from scratch;
-//! - no duplicate moves; `count_moves` = number of generated moves;
+//! - no duplicate moves; `count_moves` = number of generated moves; a bulk two-ply count
+//!   (`count_two_ply_sequences`), where a game has one, = the count by playing each move
+//!   (on positions with at most 3000 moves);
 //! - a finished game has no moves, and a game with no moves is finished;
 //! - every generated move validates, and its notation round-trips through `parse_move`;
 //! - moves that were legal elsewhere (and any the caller's sampler offers) validate exactly
@@ -53,6 +55,10 @@ pub struct PlayoutStats {
 /// Moves per position that are fully checked (validate, notation round-trip); positions with
 /// more moves (Connect6 pairs) are sampled.
 const MOVES_CHECKED: usize = 1500;
+/// Positions with at most this many moves have a bulk two-ply count
+/// ([`Position::count_two_ply_sequences`]) checked by playing every move (it costs one
+/// make/unmake a move).
+const TWO_PLY_CHECKED: usize = 3000;
 /// Earlier moves kept to probe later positions with.
 const POOL: usize = 256;
 
@@ -165,6 +171,25 @@ fn run<P: Position>(
                     moves.len()
                 ),
             ));
+        }
+        if let Some(bulk) = pos.count_two_ply_sequences()
+            && moves.len() <= TWO_PLY_CHECKED
+        {
+            let mut walked = 0;
+            for &mv in &moves {
+                let undo = pos.make_move(mv);
+                walked += pos.count_moves();
+                pos.unmake_move(mv, undo);
+            }
+            if bulk != walked {
+                return Err(fail(
+                    &pos,
+                    &history,
+                    format!(
+                        "count_two_ply_sequences {bulk} != {walked} counted by playing each move"
+                    ),
+                ));
+            }
         }
         match (pos.outcome(), moves.is_empty()) {
             (Some(o), false) => {

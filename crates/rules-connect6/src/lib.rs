@@ -133,6 +133,7 @@
 //! # let _ = Outcome::Draw;
 //! ```
 
+mod bulk;
 mod cells;
 mod config;
 mod error;

@@ -11,6 +11,7 @@ use board_core::{
 };
 
 use crate::{
+    bulk,
     cells::{CellInfo, cells},
     config::Connect6Config,
     error::MoveError,
@@ -237,8 +238,14 @@ impl Connect6Position {
     }
 
     #[inline]
-    fn is_single_turn(&self) -> bool {
+    pub(crate) fn is_single_turn(&self) -> bool {
         self.ply == 0 || self.empty_count == 1
+    }
+
+    /// `player`'s stones as per-line bit masks (see [`board_core::lines`]).
+    #[inline]
+    pub(crate) fn line_masks(&self, player: Player) -> &[u32; LINE_SLOTS] {
+        &self.lines[player.index()]
     }
 
     /// Whether `sq` is an empty square of the board.
@@ -548,6 +555,13 @@ impl Position for Connect6Position {
             let e = self.empty_count as u64;
             e * e.saturating_sub(1) / 2
         }
+    }
+
+    /// In bulk: `(moves − W) · next`, where `W` is the number of moves that make six and
+    /// `next` the move count one ply on (see the crate's `bulk` module).
+    #[inline]
+    fn count_two_ply_sequences(&self) -> Option<u64> {
+        Some(bulk::two_ply_sequences(self))
     }
 
     fn validate(&self, mv: &Move) -> Result<(), MoveError> {

@@ -16,6 +16,8 @@ mod naive {
     pub type Cell = u8;
     pub const BLACK: Cell = 1;
     pub const WHITE: Cell = 2;
+    /// The largest board side (games.md: sizes 6-26).
+    pub const MAX_N: usize = 26;
 
     /// A square as (column, row), row 0 = rank 1.
     pub type Sq = (usize, usize);
@@ -43,8 +45,9 @@ mod naive {
     #[derive(Clone, Debug)]
     pub struct Game {
         pub n: usize,
-        /// `board[row][col]`.
-        pub board: Vec<Vec<Cell>>,
+        /// `board[row][col]`, rows and columns from 0 to `n - 1` used (a fixed array, so
+        /// that copy-make copies without allocating).
+        pub board: [[Cell; MAX_N]; MAX_N],
         pub to_move: Cell,
         pub moves_played: u32,
         pub result: Option<Result>,
@@ -58,7 +61,7 @@ mod naive {
         pub fn new(n: usize) -> Game {
             Game {
                 n,
-                board: vec![vec![0; n]; n],
+                board: [[0; MAX_N]; MAX_N],
                 to_move: BLACK,
                 moves_played: 0,
                 result: None,
@@ -161,7 +164,7 @@ mod naive {
             g.to_move = if who == BLACK { WHITE } else { BLACK };
             if g.has_six(who) {
                 g.result = Some(Result::Winner(who));
-            } else if g.empty_squares().is_empty() {
+            } else if g.board[..g.n].iter().all(|row| !row[..g.n].contains(&0)) {
                 g.result = Some(Result::Draw);
             }
             g

@@ -91,6 +91,9 @@ impl<P: Position, S: EvalState<P>> Position for Incremental<P, S> {
     fn count_moves(&self) -> u64 {
         self.pos.count_moves()
     }
+    fn count_two_ply_sequences(&self) -> Option<u64> {
+        self.pos.count_two_ply_sequences()
+    }
     fn validate(&self, mv: &P::Move) -> Result<(), P::MoveError> {
         self.pos.validate(mv)
     }

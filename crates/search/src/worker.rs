@@ -217,6 +217,8 @@ impl<M> Default for Frame<M> {
 }
 
 const HINT_BASE: i64 = 1 << 40;
+/// The game's top candidate, when trusted: above killers, below every positive hint.
+const GAME_TOP_KEY: i64 = HINT_BASE - 1;
 const KILLER_BASE: i64 = 1 << 36;
 /// Below the killers, above any history value.
 const COUNTER_KEY: i64 = KILLER_BASE - 1;
@@ -794,6 +796,7 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
                         self.order(ply, tt_first, moves, scored);
                         ordered = true;
                     }
+                    pick(scored, next);
                     let Some(s) = scored.get(next) else { break };
                     next += 1;
                     (s.mv, s.idx, s.hint, s.key < COUNTER_KEY && s.hint <= 0)
@@ -849,6 +852,7 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
                             self.counters.first_move_cutoffs += 1;
                         }
                         if hint <= 0 {
+                            self.tables.record_cutoff_rank(idx, moves.len());
                             // Quiet moves tried before this one (the TT move, if it was
                             // one of them, and the ordered moves before it).
                             let tried = if ordered { &scored[..next - 1] } else { &[] };
@@ -886,8 +890,10 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         best
     }
 
-    /// Orders the candidates (all but the TT move, already searched): positive hints,
-    /// killers, history, then negative hints; the game's own order breaks ties.
+    /// Scores the candidates (all but the TT move, already searched) for [`pick`]:
+    /// positive hints; the game's first candidate while its order leads (see
+    /// [`crate::ordering`]); killers and the countermove; history; negative hints last. The
+    /// game's own order breaks ties.
     fn order(
         &self,
         ply: usize,
@@ -907,6 +913,9 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
             .filter(|_| opts.countermoves())
             .and_then(|prev| self.tables.countermove(side, &prev));
         scored.clear();
+        // The game's first candidate (the TT move aside), if its order has earned it.
+        let top = usize::from(skip == Some(0));
+        let trust_top = self.tables.game_order_leads();
         for (i, &mv) in moves.iter().enumerate() {
             let idx = i as u32;
             if Some(idx) == skip {
@@ -917,6 +926,8 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
                 HINT_BASE + i64::from(hint)
             } else if hint < 0 {
                 -HINT_BASE + i64::from(hint)
+            } else if trust_top && i == top {
+                GAME_TOP_KEY
             } else if killers[0] == Some(mv) {
                 KILLER_BASE + 1
             } else if killers[1] == Some(mv) {
@@ -930,7 +941,6 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
             };
             scored.push(Scored { key, idx, hint, mv });
         }
-        scored.sort_unstable_by(|a, b| b.key.cmp(&a.key).then(a.idx.cmp(&b.idx)));
     }
 
     /// A quiet move caused a cutoff: make it a killer and the countermove of the previous
@@ -1073,5 +1083,66 @@ fn proven(raw: i32, depth: u32) -> bool {
     match Score::from_raw(raw).kind() {
         ScoreKind::Win(n) | ScoreKind::Loss(n) => n <= depth,
         ScoreKind::Value(_) => false,
+    }
+}
+
+/// How many moves of a node are picked one at a time (a scan for the best remaining
+/// one) before the rest are sorted at once: most cutoffs come from the first few moves, so
+/// a node that cuts early never pays for a full sort.
+const PICK_ONE_BY_ONE: usize = 3;
+
+/// Puts the best of `scored[next..]` (highest key, then lowest game index) at `next`: by a
+/// scan for the first [`PICK_ONE_BY_ONE`] picks, then by sorting the rest once. The order
+/// the moves come out in is that of a full sort.
+#[inline]
+fn pick<M>(scored: &mut [Scored<M>], next: usize) {
+    let rest = match scored.get_mut(next..) {
+        Some(rest) if rest.len() > 1 => rest,
+        _ => return,
+    };
+    if next < PICK_ONE_BY_ONE {
+        let mut best = 0;
+        for (j, s) in rest.iter().enumerate().skip(1) {
+            let b = &rest[best];
+            if s.key > b.key || s.key == b.key && s.idx < b.idx {
+                best = j;
+            }
+        }
+        rest.swap(0, best);
+    } else if next == PICK_ONE_BY_ONE {
+        rest.sort_unstable_by(|a, b| b.key.cmp(&a.key).then(a.idx.cmp(&b.idx)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::{Scored, pick};
+
+    #[test]
+    fn picking_gives_the_order_of_a_full_sort() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for len in [0usize, 1, 2, 3, 4, 7, 30] {
+            for _ in 0..50 {
+                let scored: Vec<Scored<u16>> = (0..len)
+                    .map(|i| Scored {
+                        key: rng.random_range(-3..4),
+                        idx: i as u32,
+                        hint: 0,
+                        mv: i as u16,
+                    })
+                    .collect();
+                let mut sorted = scored.clone();
+                sorted.sort_by(|a, b| b.key.cmp(&a.key).then(a.idx.cmp(&b.idx)));
+                let mut picked = scored.clone();
+                for next in 0..len {
+                    pick(&mut picked, next);
+                }
+                let order = |v: &[Scored<u16>]| v.iter().map(|s| s.mv).collect::<Vec<_>>();
+                assert_eq!(order(&picked), order(&sorted), "len {len}");
+            }
+        }
     }
 }
