@@ -10,6 +10,7 @@ mod balance;
 mod game;
 mod report;
 mod selfplay;
+pub mod sprt;
 pub mod stats;
 
 pub use balance::BalanceStats;
