@@ -52,6 +52,11 @@ pub enum MoveError {
     /// A placement on an occupied square.
     #[error("{square} is occupied")]
     Occupied { square: Coord },
+    /// Black's first placement on a centre square under `centre_opening=false`.
+    #[error(
+        "{square} is a centre square: the first placement may not be in the centre (centre_opening=false)"
+    )]
+    CentreOpening { square: Coord },
     /// A shift while the mover still has pieces to place.
     #[error("you still have {in_hand} piece(s) in hand: place one before shifting")]
     ShiftWhilePlacing { in_hand: u32 },

@@ -3,10 +3,10 @@
 
 use std::fmt::Write;
 
-use board_core::{Player, Position, PositionStringError, Square};
+use board_core::{Player, Position, PositionStringError, Square, SquareSet};
 
 use crate::{
-    FourshiftConfig,
+    FourshiftConfig, MovingFirst,
     board::{Board, with_stones},
     position::{Fourshift, NAMES, PIECE_CHARS},
 };
@@ -100,6 +100,16 @@ fn read_rank(
         )));
     }
     Ok(())
+}
+
+/// Whether Black has made no shift yet at `ply` (placing, or the moving phase before
+/// Black's first shift).
+fn black_unshifted(config: FourshiftConfig, ply: u32) -> bool {
+    let first_black_shift = match config.moving_first() {
+        MovingFirst::Next => config.placing_plies(),
+        MovingFirst::Second => config.placing_plies() + 1,
+    };
+    ply <= first_black_shift
 }
 
 fn read_number(field: &str, what: &str) -> Result<u32, PositionStringError> {
@@ -203,20 +213,21 @@ pub(crate) fn read_position(
             )));
         }
     } else {
-        // Moving phase: Black moves on even plies.
+        // Moving phase: Black moves on even plies under moving_first=next, White under
+        // moving_first=second.
         if ply < placed {
             return Err(err(format!(
                 "ply {ply} is too small: placing all {placed} pieces takes {placed} plies"
             )));
         }
-        let expected_side = if ply % 2 == 0 {
-            Player::First
-        } else {
-            Player::Second
-        };
+        let expected_side = config.mover_at(ply);
         if pos.side != expected_side {
+            let rule = match config.moving_first() {
+                MovingFirst::Next => "Black moves on even plies",
+                MovingFirst::Second => "White moves on even plies under moving_first=second",
+            };
             return Err(err(format!(
-                "at ply {ply} it is {}'s turn (Black moves on even plies)",
+                "at ply {ply} it is {}'s turn ({rule})",
                 NAMES[expected_side.index()]
             )));
         }
@@ -229,12 +240,42 @@ pub(crate) fn read_position(
     }
     pos.ply = ply;
 
-    if pos.has_k_in_a_row(pos.side) {
+    // The player who did not make the last move cannot have a line: it would have ended
+    // the game when it was made. (That is the player to move, except right after White's
+    // last placement under moving_first=second, when White is both.)
+    let waiting = config.mover_at(ply.wrapping_sub(1)).other();
+    if ply > 0 && pos.has_k_in_a_row(waiting) {
+        let who = if waiting == pos.side {
+            "(to move) "
+        } else {
+            ""
+        };
+        return Err(err(format!(
+            "{} {who}already has {} in a row: the game would have ended when it was made",
+            NAMES[waiting.index()],
+            config.k()
+        )));
+    }
+    if ply == 0 && pos.has_k_in_a_row(pos.side) {
         return Err(err(format!(
             "{} (to move) already has {} in a row: the game would have ended when it was made",
             NAMES[pos.side.index()],
             config.k()
         )));
+    }
+    if !config.centre_opening() && black_unshifted(config, ply) && on_board[0] > 0 {
+        // Black's first piece is still where it was placed, and it was not a centre square.
+        let all_centre = pos
+            .stones(Player::First)
+            .squares()
+            .all(|sq| pos.is_centre(sq));
+        if all_centre {
+            return Err(err(
+                "every Black piece is on a centre square, but under centre_opening=false \
+                 Black's first piece (not yet shifted) is off the centre"
+                    .to_string(),
+            ));
+        }
     }
     pos.end = pos.derive_end();
     pos.hash = pos.compute_hash();

@@ -304,6 +304,8 @@ impl Fourshift {
     }
 
     /// Whether the player to move has a legal move, ignoring whether the game has ended.
+    /// (A refused centre opening never leaves Black without a placement: the board has at
+    /// least 9 squares and at most 4 of them are centre squares.)
     #[inline]
     fn mover_can_move(&self) -> bool {
         let side = self.side;
@@ -313,6 +315,30 @@ impl Fourshift {
         } else {
             b.has_shift(side)
         })
+    }
+
+    /// Whether the next move is a first placement that may not be on a centre square
+    /// (`centre_opening=false` at ply 0).
+    #[inline]
+    fn centre_refused(&self) -> bool {
+        self.ply == 0 && !self.config.centre_opening()
+    }
+
+    /// Whether `sq` is a centre square of this board (the middle 2×2 on an even board, the
+    /// middle square on an odd one); `false` off the board.
+    pub fn is_centre(&self, sq: Square) -> bool {
+        self.geometry.contains(sq) && {
+            let c = self.geometry.coord(sq);
+            self.config.is_centre(c.col.into(), c.row.into())
+        }
+    }
+
+    /// The centre squares (4 on an even board, 1 on an odd one).
+    pub fn centre_squares(&self) -> BoardSet {
+        self.geometry
+            .squares()
+            .filter(|&sq| self.is_centre(sq))
+            .collect()
     }
 
     /// The end state after `mover` played a move ending on `to`: `games.md`'s three checks
@@ -335,10 +361,11 @@ impl Fourshift {
         }
     }
 
-    /// The end state of a position read from a string (the previous mover is the player not
-    /// to move; ply 0 has no previous mover).
+    /// The end state of a position read from a string (the previous mover is the player
+    /// who made move `ply - 1`: the player not to move, except right after White's last
+    /// placement under `moving_first=second`; ply 0 has no previous mover).
     pub(crate) fn derive_end(&self) -> Option<EndReason> {
-        let mover = self.side.other();
+        let mover = self.config.mover_at(self.ply.wrapping_sub(1));
         if self.ply > 0 && self.has_k_in_a_row(mover) {
             Some(EndReason::Line(mover))
         } else if !self.mover_can_move() {
@@ -348,6 +375,14 @@ impl Fourshift {
         } else {
             None
         }
+    }
+
+    /// Whether the move that brought the game to `ply` was made by the player who is also
+    /// to move at `ply`: White's last placement under `moving_first=second`.
+    #[inline]
+    fn double_move_at(&self, ply: u32) -> bool {
+        ply == self.config.placing_plies()
+            && self.config.moving_first() == crate::MovingFirst::Second
     }
 
     fn coord(&self, sq: Square) -> Coord {
@@ -462,7 +497,10 @@ impl Position for Fourshift {
             b.push_places(moves)
         } else {
             b.push_shifts(side, moves)
-        })
+        });
+        if self.centre_refused() {
+            moves.retain(|mv| !self.is_centre(mv.to()));
+        }
     }
 
     #[inline]
@@ -472,11 +510,17 @@ impl Position for Fourshift {
         }
         let side = self.side;
         let placing = self.hand[side.index()] > 0;
-        u64::from(with_stones!(&self.board, b => if placing {
+        let count = u64::from(with_stones!(&self.board, b => if placing {
             b.count_places()
         } else {
             b.count_shifts(side)
-        }))
+        }));
+        if self.centre_refused() {
+            // Ply 0 is the empty start: every centre square is an empty placement square.
+            count.saturating_sub(self.centre_squares().count() as u64)
+        } else {
+            count
+        }
     }
 
     fn validate(&self, mv: &Move) -> Result<(), MoveError> {
@@ -492,6 +536,11 @@ impl Position for Fourshift {
                 }
                 if self.piece_at(sq).is_some() {
                     return Err(MoveError::Occupied {
+                        square: self.coord(sq),
+                    });
+                }
+                if self.centre_refused() && self.is_centre(sq) {
+                    return Err(MoveError::CentreOpening {
                         square: self.coord(sq),
                     });
                 }
@@ -552,16 +601,24 @@ impl Position for Fourshift {
                 to
             }
         };
-        self.side = me.other();
-        self.hash ^= keys.side_flip;
         self.ply = self.ply.wrapping_add(1);
+        if self.double_move_at(self.ply) {
+            // moving_first=second: White placed last and makes the first shift too.
+        } else {
+            self.side = me.other();
+            self.hash ^= keys.side_flip;
+        }
         self.end = self.end_after(me, to);
         undo
     }
 
     #[inline]
     fn unmake_move(&mut self, mv: Move, undo: Undo) {
-        let me = self.side.other();
+        let me = if self.double_move_at(self.ply) {
+            self.side
+        } else {
+            self.side.other()
+        };
         match mv {
             Move::Place(to) => {
                 with_stones!(&mut self.board, b => b.toggle(me, to));

@@ -10,7 +10,7 @@ use board_core::{
 use proptest::{collection::vec, prelude::*};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use rules_fourshift::{Fourshift, FourshiftConfig, Move};
+use rules_fourshift::{Fourshift, FourshiftConfig, Move, MovingFirst};
 
 /// Extra moves to probe each position with: random squares (a few off the board), and
 /// shifts from the mover's pieces by steps that are legal, diagonal, two away or wrapping.
@@ -57,6 +57,35 @@ fn random_playouts_conform() {
         ("fourshift:size=8,k=5,pieces=12,max_plies=150", 80, 6),
         ("fourshift:size=9,k=4,pieces=6,max_plies=80", 80, 7),
         ("fourshift:size=26,k=5,pieces=10,max_plies=60", 6, 8),
+        // The balance variants, alone and together, on even and odd boards.
+        ("fourshift:moving_first=second", 300, 9),
+        ("fourshift:centre_opening=false", 300, 10),
+        (
+            "fourshift:moving_first=second,centre_opening=false",
+            300,
+            11,
+        ),
+        (
+            "fourshift:pieces=6,moving_first=second,centre_opening=false",
+            200,
+            12,
+        ),
+        (
+            "fourshift:size=5,k=3,pieces=5,max_plies=60,moving_first=second",
+            200,
+            13,
+        ),
+        (
+            "fourshift:size=3,k=3,pieces=4,moving_first=second,centre_opening=false",
+            200,
+            14,
+        ),
+        ("fourshift:size=4,k=4,pieces=8,moving_first=second", 150, 15),
+        (
+            "fourshift:size=7,k=4,pieces=6,centre_opening=false",
+            100,
+            16,
+        ),
     ] {
         let config: FourshiftConfig = spec.parse().unwrap();
         let start = Fourshift::new(config);
@@ -73,18 +102,39 @@ fn random_playouts_conform() {
     }
 }
 
-const SPECS: [&str; 4] = [
+const SPECS: [&str; 8] = [
     "fourshift",
     "fourshift:size=4,k=3,pieces=6,max_plies=50",
     "fourshift:size=5,k=4,pieces=12",
     "fourshift:size=10,k=4,pieces=4,max_plies=40",
+    "fourshift:moving_first=second",
+    "fourshift:centre_opening=false",
+    "fourshift:size=5,k=3,pieces=4,moving_first=second,centre_opening=false",
+    "fourshift:size=4,k=4,pieces=8,max_plies=20,moving_first=second",
 ];
 
 fn valid_config() -> impl Strategy<Value = FourshiftConfig> {
     (3u32..=26)
-        .prop_flat_map(|size| (Just(size), 2..=size, 1..=size * size / 2, 1u32..=1_000_000))
-        .prop_map(|(size, k, pieces, max_plies)| {
-            FourshiftConfig::new(size, k, pieces, max_plies).unwrap()
+        .prop_flat_map(|size| {
+            (
+                Just(size),
+                2..=size,
+                1..=size * size / 2,
+                1u32..=1_000_000,
+                any::<bool>(),
+                any::<bool>(),
+            )
+        })
+        .prop_map(|(size, k, pieces, max_plies, second, centre)| {
+            let moving_first = if second {
+                MovingFirst::Second
+            } else {
+                MovingFirst::Next
+            };
+            FourshiftConfig::new(size, k, pieces, max_plies)
+                .unwrap()
+                .with_moving_first(moving_first)
+                .with_centre_opening(centre)
         })
 }
 

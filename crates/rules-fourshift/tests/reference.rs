@@ -28,6 +28,10 @@ struct Ref {
     k: usize,
     pieces: usize,
     max_plies: usize,
+    /// `moving_first=second`: White makes the first shift, right after its last placement.
+    white_shifts_first: bool,
+    /// `centre_opening=false`: Black's first placement may not be on a centre square.
+    no_centre_opening: bool,
     /// `grid[row][col]`, row 0 = rank 1; 0 empty, 1 Black, 2 White.
     grid: Vec<Vec<u8>>,
     hand: [usize; 2],
@@ -65,6 +69,8 @@ impl Ref {
             k,
             pieces,
             max_plies,
+            white_shifts_first: false,
+            no_centre_opening: false,
             grid: vec![vec![EMPTY; n]; n],
             hand: [pieces, pieces],
             turn: 0,
@@ -74,12 +80,60 @@ impl Ref {
     }
 
     fn from_config(c: &FourshiftConfig) -> Ref {
-        Ref::new(
+        let mut r = Ref::new(
             c.size() as usize,
             c.k() as usize,
             c.pieces() as usize,
             c.max_plies() as usize,
-        )
+        );
+        // Read back from the spec text, not the typed accessors.
+        let spec = c.to_string();
+        r.white_shifts_first = spec.contains("moving_first=second");
+        r.no_centre_opening = spec.contains("centre_opening=false");
+        r
+    }
+
+    /// games.md: the middle 2×2 on an even board, the middle square on an odd one.
+    fn is_centre(&self, row: usize, col: usize) -> bool {
+        let n = self.n;
+        let middle: Vec<usize> = if n % 2 == 0 {
+            vec![n / 2 - 1, n / 2]
+        } else {
+            vec![n / 2]
+        };
+        middle.contains(&row) && middle.contains(&col)
+    }
+
+    /// Under centre_opening=false, a position where Black has not shifted yet (so Black's
+    /// first piece still stands where it was placed) and every Black piece is on a centre
+    /// square cannot be reached.
+    fn centre_opening_impossible(&self) -> bool {
+        let placing = 2 * self.pieces;
+        let black_shifts_from = if self.white_shifts_first {
+            placing + 1
+        } else {
+            placing
+        };
+        let black: Vec<(usize, usize)> = (0..self.n)
+            .flat_map(|r| (0..self.n).map(move |c| (r, c)))
+            .filter(|&(r, c)| self.grid[r][c] == 1)
+            .collect();
+        self.no_centre_opening
+            && self.ply <= black_shifts_from
+            && !black.is_empty()
+            && black.iter().all(|&(r, c)| self.is_centre(r, c))
+    }
+
+    /// Who moves at `ply` by the letter of the rules: placements alternate from Black;
+    /// the first shift is Black's (alternation) or, under moving_first=second, White's;
+    /// then alternation again.
+    fn turn_at(&self, ply: usize) -> usize {
+        let placing = 2 * self.pieces;
+        if ply < placing || !self.white_shifts_first {
+            ply % 2
+        } else {
+            1 - (ply - placing) % 2
+        }
     }
 
     /// Legal moves by the letter of the rules.
@@ -93,7 +147,9 @@ impl Ref {
         for row in 0..self.n {
             for col in 0..self.n {
                 if self.hand[self.turn] > 0 {
-                    if self.grid[row][col] == EMPTY {
+                    let refused =
+                        self.ply == 0 && self.no_centre_opening && self.is_centre(row, col);
+                    if self.grid[row][col] == EMPTY && !refused {
                         out.push(RefMove::Place(row, col));
                     }
                 } else if self.grid[row][col] == me {
@@ -161,7 +217,7 @@ impl Ref {
             }
         }
         self.ply += 1;
-        self.turn = 1 - who;
+        self.turn = self.turn_at(self.ply);
         self.end = self.judge(who);
     }
 
@@ -379,6 +435,106 @@ fn differential_small_boards() {
     }
 }
 
+/// The balance variants (`moving_first`, `centre_opening`), alone and together, played to
+/// the end on both implementations.
+#[test]
+fn differential_variants() {
+    for (spec, seed, games) in [
+        ("fourshift:moving_first=second", 30, 60),
+        ("fourshift:centre_opening=false", 31, 40),
+        ("fourshift:moving_first=second,centre_opening=false", 32, 40),
+        ("fourshift:pieces=6,moving_first=second", 33, 30),
+        (
+            "fourshift:size=3,k=3,pieces=4,moving_first=second,centre_opening=false",
+            34,
+            30,
+        ),
+        ("fourshift:size=4,k=4,pieces=8,moving_first=second", 35, 20),
+        ("fourshift:size=5,k=3,pieces=5,centre_opening=false", 36, 30),
+        (
+            "fourshift:size=6,pieces=8,max_plies=17,moving_first=second",
+            37,
+            20,
+        ),
+        (
+            "fourshift:size=6,pieces=8,max_plies=16,moving_first=second",
+            38,
+            20,
+        ),
+        (
+            "fourshift:size=7,k=4,pieces=6,moving_first=second,centre_opening=false",
+            39,
+            15,
+        ),
+    ] {
+        differential(spec, games, seed, 3, 5_000.0);
+    }
+}
+
+/// Start perft under centre_opening=false agrees with the reference (and with counting by
+/// hand: 32 first placements on 6×6, 24 on 5×5).
+#[test]
+fn variant_start_perft_agrees() {
+    for (spec, expected) in [
+        ("fourshift:centre_opening=false", vec![32, 1_120, 38_080]),
+        ("fourshift:moving_first=second", vec![36, 1_260, 42_840]),
+        (
+            "fourshift:size=5,centre_opening=false",
+            vec![24, 576, 13_248],
+        ),
+    ] {
+        let config: FourshiftConfig = spec.parse().unwrap();
+        let r = Ref::from_config(&config);
+        let mut pos = Fourshift::new(config);
+        for (d, &n) in (1..).zip(&expected) {
+            assert_eq!(r.perft(d), n, "{spec} reference perft({d})");
+            assert_eq!(perft(&mut pos, d), n, "{spec} perft({d})");
+        }
+    }
+}
+
+/// The variants' figures pinned in `tests/variants.rs` and the crate docs, recomputed by
+/// the reference: around White's double move (moving_first=second) and in the moving phase.
+#[test]
+fn variant_moving_phase_perft_agrees() {
+    for (spec, text, expected) in [
+        (
+            "fourshift",
+            "1OX2X/1OO2O/4X1/4X1/O2X1X/1XOO2 x 1 1 14",
+            [22, 462, 7_640, 97_043],
+        ),
+        (
+            "fourshift:moving_first=second",
+            "1OX2X/1OO2O/4X1/4X1/O2X1X/1XOO2 x 1 1 14",
+            [22, 462, 5_960, 98_870],
+        ),
+        (
+            "fourshift:moving_first=second",
+            "OOX2X/1OO2O/4X1/4X1/O2X1X/XXOO2 o 0 0 16",
+            [11, 169, 2_197, 33_535],
+        ),
+        (
+            "fourshift",
+            "OOX2X/1OO2O/4X1/4X1/O2X1X/XXOO2 x 0 0 16",
+            [15, 168, 2_528, 32_817],
+        ),
+        (
+            "fourshift:centre_opening=false",
+            "OXO2O/2O2X/X3O1/O5/1XOOXX/X2X2 o 0 0 21",
+            [15, 240, 3_902, 62_876],
+        ),
+    ] {
+        let config: FourshiftConfig = spec.parse().unwrap();
+        let mut pos = Fourshift::from_position_string(config, text).unwrap();
+        let r = reference_from(&pos);
+        assert_eq!(r.position_string(), text);
+        for (d, &n) in (1..).zip(&expected) {
+            assert_eq!(r.perft(d), n, "{spec} {text} reference perft({d})");
+            assert_eq!(perft(&mut pos, d), n, "{spec} {text} perft({d})");
+        }
+    }
+}
+
 #[test]
 fn differential_larger_boards() {
     for (spec, seed, games) in [
@@ -409,6 +565,10 @@ fn random_boards_agree() {
         "fourshift:size=5,k=3,pieces=7,max_plies=30",
         "fourshift:size=8,k=3,pieces=20",
         "fourshift:size=9,k=3,pieces=12",
+        "fourshift:moving_first=second",
+        "fourshift:k=3,pieces=6,moving_first=second,centre_opening=false",
+        "fourshift:size=5,k=3,pieces=7,max_plies=30,centre_opening=false",
+        "fourshift:size=4,k=3,pieces=8,moving_first=second",
     ];
     let mut counts = BTreeMap::new();
     for i in 0..1200 {
@@ -435,17 +595,16 @@ fn random_boards_agree() {
         r.hand = [r.pieces - black, r.pieces - white];
         if placing {
             r.ply = black + white;
-            r.turn = r.ply % 2;
         } else {
             r.ply = 2 * r.pieces + rng.random_range(0..=(r.max_plies.saturating_sub(2 * r.pieces)));
-            r.turn = r.ply % 2;
         }
+        r.turn = r.turn_at(r.ply);
         if r.ply > r.max_plies {
             continue;
         }
         let text = r.position_string();
         let parsed = Fourshift::from_position_string(config, &text);
-        if r.has_k(r.turn) {
+        if r.ply > 0 && r.has_k(1 - r.turn_at(r.ply - 1)) {
             assert!(
                 parsed.is_err(),
                 "{text} should be rejected: side to move has a line"
@@ -453,7 +612,19 @@ fn random_boards_agree() {
             *counts.entry("rejected".to_string()).or_insert(0) += 1;
             continue;
         }
-        r.end = if r.ply > 0 { r.judge(1 - r.turn) } else { None };
+        if r.centre_opening_impossible() {
+            assert!(
+                parsed.is_err(),
+                "{text} should be rejected under {config}: Black's unshifted first piece is on the centre"
+            );
+            *counts.entry("rejected centre".to_string()).or_insert(0) += 1;
+            continue;
+        }
+        r.end = if r.ply > 0 {
+            r.judge(r.turn_at(r.ply - 1))
+        } else {
+            None
+        };
         let mut pos = parsed.unwrap_or_else(|e| panic!("{text}: {e}"));
         let context = format!("random board {text} under {config}");
         compare(&r, &pos, &context);
@@ -518,6 +689,10 @@ fn reference_from(pos: &Fourshift) -> Ref {
     ];
     r.turn = pos.side_to_move().index();
     r.ply = pos.ply() as usize;
-    r.end = if r.ply > 0 { r.judge(1 - r.turn) } else { None };
+    r.end = if r.ply > 0 {
+        r.judge(r.turn_at(r.ply - 1))
+    } else {
+        None
+    };
     r
 }

@@ -706,7 +706,10 @@ fn move_notation() {
 fn config_defaults_and_keys() {
     let d = FourshiftConfig::default();
     assert_eq!((d.size(), d.k(), d.pieces(), d.max_plies()), (6, 4, 8, 120));
-    assert_eq!(d.to_string(), "fourshift:size=6,k=4,pieces=8,max_plies=120");
+    assert_eq!(
+        d.to_string(),
+        "fourshift:size=6,k=4,pieces=8,max_plies=120,moving_first=next,centre_opening=true"
+    );
     assert_eq!(config("fourshift"), d);
     assert_eq!(config(" FourShift : "), d);
     let c = config("fourshift:max_plies=200,pieces=10,k=5,size=8");
@@ -716,7 +719,7 @@ fn config_defaults_and_keys() {
     );
     assert_eq!(
         c.to_string(),
-        "fourshift:size=8,k=5,pieces=10,max_plies=200"
+        "fourshift:size=8,k=5,pieces=10,max_plies=200,moving_first=next,centre_opening=true"
     );
     assert_eq!(config(&c.to_string()), c);
     // extremes
@@ -772,7 +775,7 @@ fn config_errors_name_the_key_and_range() {
     );
     assert_eq!(
         err("fourshift:depth=3"),
-        "unknown key 'depth' for fourshift: expected one of size, k, pieces, max_plies"
+        "unknown key 'depth' for fourshift: expected one of size, k, pieces, max_plies, moving_first, centre_opening"
     );
     assert!(err("fourshift:size=six").contains("size=six is not valid"));
     assert!(err("gomoku:size=6").contains("unknown game 'gomoku'"));
