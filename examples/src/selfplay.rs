@@ -100,13 +100,17 @@ pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
     if let Some(path) = &args.plot {
         let labelled: Vec<(String, SelfplaySummary)> = rows
             .iter()
-            .map(|(setting, (summary, _))| (setting_label(setting), summary.clone()))
+            .map(|(setting, (summary, _))| {
+                let values: Vec<&str> = setting.iter().map(|(_, v)| v.as_str()).collect();
+                (values.join(", "), summary.clone())
+            })
             .collect();
+        let keys: Vec<&str> = axes.iter().map(|(k, _)| k.as_str()).collect();
         let title = format!(
             "{}: {} vs {}, {}",
             args.spec, args.settings.a, args.settings.b, args.settings.budget
         );
-        let svg = plot::sweep_svg(&title, &labelled).map_err(|e| CliError::usage(e.to_string()))?;
+        let svg = plot::sweep_svg(&title, &keys.join(", "), &labelled).map_err(|e| CliError::usage(e.to_string()))?;
         write_file(path, &svg, "the chart")?;
     }
     if args.json {

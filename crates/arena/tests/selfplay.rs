@@ -170,7 +170,7 @@ fn the_sweep_chart_is_an_svg_with_its_axes_and_rows() {
     let games = run_selfplay::<Fourshift>(&config(), &settings(1), || {}).unwrap();
     let s = SelfplaySummary::new("engine", "random", &games);
     let rows = vec![("pieces=5".to_string(), s.clone()), ("pieces=6".to_string(), s)];
-    let svg = plot::sweep_svg("fourshift sweep", &rows).unwrap();
+    let svg = plot::sweep_svg("fourshift sweep", "pieces", &rows).unwrap();
     assert!(svg.starts_with("<svg"), "{}", &svg[..80.min(svg.len())]);
     for text in [
         "fourshift sweep",
@@ -184,5 +184,5 @@ fn the_sweep_chart_is_an_svg_with_its_axes_and_rows() {
     ] {
         assert!(svg.contains(text), "{text} missing");
     }
-    assert!(plot::sweep_svg("empty", &[]).is_err());
+    assert!(plot::sweep_svg("empty", "pieces", &[]).is_err());
 }
