@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use arena::Budget;
-use board_core::{Position, divide, perft};
+use board_core::{Outcome, Player, Position, divide, perft};
 use engines::{AgentKind, EngineGame};
 use search::{Limits, SearchOptions};
 
@@ -55,6 +55,40 @@ pub fn run_show<P: Position>(spec: &str, moves: &str) -> Result<(), CliError> {
         None => outln!("result: ongoing"),
     }
     Ok(())
+}
+
+/// `show --json`: one JSON object with the canonical spec, the ply, who is to move
+/// (`first`, `second`, or `none` once the game is over), the result (`ongoing`,
+/// `first-wins`, `second-wins`, `draw`), the reason (`null` while ongoing) and the
+/// position string.
+pub fn run_show_json<P: Position>(spec: &str, moves: &str) -> Result<(), CliError> {
+    let pos = setup::position::<P>(spec, moves)?;
+    outln!("{}", show_json(&pos));
+    Ok(())
+}
+
+/// The object `show --json` prints.
+pub fn show_json<P: Position>(pos: &P) -> serde_json::Value {
+    let outcome = pos.outcome();
+    let to_move = match (outcome, pos.side_to_move()) {
+        (Some(_), _) => "none",
+        (None, Player::First) => "first",
+        (None, Player::Second) => "second",
+    };
+    let result = match outcome {
+        None => "ongoing",
+        Some(Outcome::Win(Player::First)) => "first-wins",
+        Some(Outcome::Win(Player::Second)) => "second-wins",
+        Some(Outcome::Draw) => "draw",
+    };
+    serde_json::json!({
+        "spec": pos.config().to_string(),
+        "ply": pos.ply(),
+        "to_move": to_move,
+        "result": result,
+        "reason": pos.outcome_reason(),
+        "position": pos.to_position_string(),
+    })
 }
 
 /// Search settings shared by `analyze` and `match`.

@@ -113,6 +113,9 @@ enum Command {
         /// Moves to play first, separated by spaces.
         #[arg(long, default_value = "")]
         moves: String,
+        /// Print one JSON object (spec, ply, to_move, result, reason, position) instead.
+        #[arg(long)]
+        json: bool,
     },
     /// Search a position: one info line per iteration, then `bestmove <move>`.
     Analyze {
@@ -295,9 +298,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let id = setup::game_id(&spec)?;
             with_game!(id.as_str(), run_perft(&spec, depth, &moves, divide))?
         }
-        Command::Show { spec, moves } => {
+        Command::Show { spec, moves, json } => {
             let id = setup::game_id(&spec)?;
-            with_game!(id.as_str(), run_show(&spec, &moves))?
+            if json {
+                with_game!(id.as_str(), run_show_json(&spec, &moves))?
+            } else {
+                with_game!(id.as_str(), run_show(&spec, &moves))?
+            }
         }
         Command::Analyze {
             spec,
@@ -415,7 +422,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
-use commands::{run_analyze, run_perft, run_show};
+use commands::{run_analyze, run_perft, run_show, run_show_json};
 use match_cmd::run_match;
 use play_cmd::run_play;
 

@@ -8,16 +8,24 @@ use board_core::{
 };
 
 /// The keys of a clamp spec string, in the order `Display` prints them.
-pub const KEYS: [&str; 6] = [
+pub const KEYS: [&str; 7] = [
     "size",
     "zone",
     "start",
     "max_on_board",
     "quiet_limit",
     "adjudicate",
+    "supply",
 ];
 
-/// The rules of a clamp game: `clamp:size=8,zone=3,start=4,max_on_board=10,quiet_limit=80,adjudicate=false`
+/// The largest finite `supply`.
+pub const MAX_SUPPLY: u32 = 1_000_000;
+
+/// What a `supply` value may be, for error messages.
+const SUPPLY_RANGE: &str = "an integer from 0 to 1000000, or unlimited";
+
+/// The rules of a clamp game:
+/// `clamp:size=8,zone=3,start=4,max_on_board=10,quiet_limit=80,adjudicate=false,supply=unlimited`
 /// by default.
 ///
 /// The fields are private so that every value is in range: build one from a spec string
@@ -31,7 +39,8 @@ pub const KEYS: [&str; 6] = [
 /// | `start` | 4 | 4 only (pieces each at the start) |
 /// | `max_on_board` | 10 | 4–`size²`: no drop while a player has this many pieces on the board |
 /// | `quiet_limit` | 80 | 1–1,000,000 half-moves without a capture end the game |
-/// | `adjudicate` | false | at the quiet limit, more pieces wins instead of a draw |
+/// | `adjudicate` | false | at the quiet limit, more pieces wins instead of a draw (equal counts: more pieces on the centre 4×4 block wins; equal again: draw) |
+/// | `supply` | `unlimited` | 0–1,000,000 or `unlimited`: pieces each player has in hand to drop, beside the `start` pieces |
 ///
 /// ```
 /// use rules_clamp::ClampConfig;
@@ -39,10 +48,17 @@ pub const KEYS: [&str; 6] = [
 /// assert_eq!(c.size(), 6);
 /// assert_eq!(
 ///     c.to_string(),
-///     "clamp:size=6,zone=3,start=4,max_on_board=10,quiet_limit=20,adjudicate=false"
+///     "clamp:size=6,zone=3,start=4,max_on_board=10,quiet_limit=20,adjudicate=false,supply=unlimited"
 /// );
 /// let e = "clamp:size=6,zone=4".parse::<ClampConfig>().unwrap_err();
 /// assert_eq!(e.to_string(), "zone=4 is out of range: expected an integer from 1 to 3 (size/2)");
+/// let s: ClampConfig = "clamp:supply=12,adjudicate=true".parse().unwrap();
+/// assert_eq!(s.supply(), Some(12));
+/// let e = "clamp:supply=lots".parse::<ClampConfig>().unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "supply=lots is not valid: expected an integer from 0 to 1000000, or unlimited"
+/// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ClampConfig {
@@ -51,6 +67,8 @@ pub struct ClampConfig {
     max_on_board: u16,
     quiet_limit: u32,
     adjudicate: bool,
+    /// Pieces in hand at the start, per player; `None` for unlimited.
+    supply: Option<u32>,
 }
 
 impl ClampConfig {
@@ -99,7 +117,33 @@ impl ClampConfig {
             max_on_board: max_on_board as u16,
             quiet_limit,
             adjudicate,
+            supply: None,
         })
+    }
+
+    /// This config with `supply` pieces in hand for each player (`None`: unlimited), if the
+    /// value is in range (0–1,000,000).
+    pub fn with_supply(mut self, supply: Option<u32>) -> Result<ClampConfig, SpecError> {
+        if let Some(n) = supply
+            && n > MAX_SUPPLY
+        {
+            return Err(out_of_range("supply", n, SUPPLY_RANGE.into()));
+        }
+        self.supply = supply;
+        Ok(self)
+    }
+
+    /// Pieces each player has in hand at the start (`None`: unlimited drops).
+    pub fn supply(&self) -> Option<u32> {
+        self.supply
+    }
+
+    /// The first and last column (and row), 0-based, of the centre block that breaks a tie
+    /// of piece counts at the quiet limit under `adjudicate=true`: the middle 4×4,
+    /// `size/2-2` to `size/2+1` (`c3`–`f6` on 8×8, `b2`–`e5` on 6×6).
+    pub fn centre_span(&self) -> (u32, u32) {
+        let half = self.size() / 2;
+        (half - 2, half + 1)
     }
 
     /// Board side (the board is `size × size`).
@@ -141,6 +185,7 @@ impl Default for ClampConfig {
             max_on_board: 10,
             quiet_limit: 80,
             adjudicate: false,
+            supply: None,
         }
     }
 }
@@ -153,14 +198,18 @@ impl fmt::Display for ClampConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "clamp:size={},zone={},start={},max_on_board={},quiet_limit={},adjudicate={}",
+            "clamp:size={},zone={},start={},max_on_board={},quiet_limit={},adjudicate={},supply=",
             self.size,
             self.zone,
             Self::START,
             self.max_on_board,
             self.quiet_limit,
             self.adjudicate
-        )
+        )?;
+        match self.supply {
+            Some(n) => write!(f, "{n}"),
+            None => f.write_str("unlimited"),
+        }
     }
 }
 
@@ -208,7 +257,32 @@ impl FromStr for ClampConfig {
         }
         let quiet_limit = r.int("quiet_limit", d.quiet_limit(), 1, 1_000_000)?;
         let adjudicate = r.bool("adjudicate", d.adjudicate())?;
+        let unlimited = spec
+            .params
+            .iter()
+            .any(|(k, v)| k == "supply" && v.eq_ignore_ascii_case("unlimited"));
+        let supply = if unlimited {
+            r.choice("supply", 0, &["unlimited"])?;
+            None
+        } else if spec.params.iter().any(|(k, _)| k == "supply") {
+            let n = r.int("supply", 0, 0, MAX_SUPPLY).map_err(|e| match e {
+                SpecError::OutOfRange { key, value, .. } => SpecError::OutOfRange {
+                    key,
+                    value,
+                    expected: SUPPLY_RANGE.into(),
+                },
+                SpecError::BadValue { key, value, .. } => SpecError::BadValue {
+                    key,
+                    value,
+                    expected: SUPPLY_RANGE.into(),
+                },
+                other => other,
+            })?;
+            Some(n)
+        } else {
+            d.supply()
+        };
         r.finish()?;
-        ClampConfig::new(size, zone, max_on_board, quiet_limit, adjudicate)
+        ClampConfig::new(size, zone, max_on_board, quiet_limit, adjudicate)?.with_supply(supply)
     }
 }

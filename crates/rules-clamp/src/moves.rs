@@ -54,6 +54,8 @@ pub enum MoveError {
         first_rank: u32,
         last_rank: u32,
     },
+    #[error("you have no pieces left in hand to drop (supply={supply}): step instead")]
+    NoPiecesInHand { supply: u32 },
     #[error("you already have {max} pieces on the board: no drop until you have fewer")]
     TooManyPieces { max: u32 },
     #[error("{0} is occupied")]

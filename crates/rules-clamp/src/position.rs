@@ -4,7 +4,7 @@ use std::fmt;
 
 use board_core::{
     BitSet, Bitboard64, Bitboard128, BoardSet, Geometry, NotationError, Outcome, Player, Position,
-    PositionStringError, ShiftSet, Square, diagram,
+    PositionStringError, ShiftSet, Square, SquareSet, diagram,
 };
 
 use crate::{
@@ -58,7 +58,8 @@ pub enum EndReason {
     NoPieces,
     /// The player to move has no legal move: the other player wins.
     NoMoves,
-    /// `quiet_limit` half-moves without a capture: a draw, or adjudicated by piece count.
+    /// `quiet_limit` half-moves without a capture: a draw, or adjudicated by piece count
+    /// and then by pieces on the centre block.
     QuietLimit,
 }
 
@@ -84,6 +85,9 @@ pub struct ClampPosition {
     pub(crate) side: Player,
     pub(crate) quiet: u32,
     pub(crate) ply: u32,
+    /// Pieces in hand by player index under a finite `supply` (both 0 and unused when the
+    /// supply is unlimited).
+    pub(crate) hand: [u32; 2],
     hash: u64,
 }
 
@@ -93,6 +97,7 @@ impl PartialEq for ClampPosition {
             && self.side == other.side
             && self.quiet == other.quiet
             && self.ply == other.ply
+            && self.hand == other.hand
             && self.board == other.board
     }
 }
@@ -120,10 +125,56 @@ impl ClampPosition {
             side,
             quiet,
             ply,
+            hand: [config.supply().unwrap_or(0); 2],
             hash: 0,
         };
         pos.hash = pos.compute_hash();
         pos
+    }
+
+    /// Sets the pieces in hand (position-string reader; a finite supply only). The hash is
+    /// left stale: call [`ClampPosition::rehash`] when done.
+    pub(crate) fn set_hand(&mut self, hand: [u32; 2]) {
+        self.hand = hand;
+    }
+
+    /// Pieces `player` still has in hand, under a finite `supply` (`None`: unlimited).
+    pub fn in_hand(&self, player: Player) -> Option<u32> {
+        self.config.supply().map(|_| self.hand[player.index()])
+    }
+
+    /// The `max_on_board` to generate `p`'s drops with: 0 (no drop) once a finite supply is
+    /// used up.
+    #[inline(always)]
+    fn drop_max(&self, p: usize) -> u32 {
+        if self.config.supply().is_some() && self.hand[p] == 0 {
+            0
+        } else {
+            self.config.max_on_board()
+        }
+    }
+
+    /// Pieces of `player` on the centre block (the middle 4×4, see
+    /// [`ClampConfig::centre_span`]): the adjudication's tie-break.
+    pub fn centre_count(&self, player: Player) -> u32 {
+        let (lo, hi) = self.config.centre_span();
+        let g = self.geometry;
+        self.pieces(player)
+            .squares()
+            .filter(|&sq| (lo..=hi).contains(&g.col(sq)) && (lo..=hi).contains(&g.row(sq)))
+            .count() as u32
+    }
+
+    /// The result at the quiet limit under `adjudicate=true`: more pieces on the board
+    /// wins; equal counts, more pieces on the centre block wins; equal again, a draw.
+    fn adjudication(&self) -> Outcome {
+        let count = |p| (self.piece_count(p), self.centre_count(p));
+        let (x, o) = (count(Player::First), count(Player::Second));
+        match x.cmp(&o) {
+            std::cmp::Ordering::Greater => Outcome::Win(Player::First),
+            std::cmp::Ordering::Less => Outcome::Win(Player::Second),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
     }
 
     /// Puts `piece` on (or removes any piece from) an on-board square. The hash is left
@@ -217,20 +268,20 @@ impl ClampPosition {
     /// Whether `player` may drop now: fewer than `max_on_board` pieces and an empty square
     /// in their zone (the end of the game aside).
     pub fn can_drop(&self, player: Player) -> bool {
-        let max = self.config.max_on_board();
+        let max = self.drop_max(player.index());
         with_board!(&self.board, b => b.can_drop(player.index(), max))
     }
 
     /// The number of moves `player` would have if it were on move, whoever is on move and
     /// whether or not the game is over (the evaluator's mobility term).
     pub fn mobility(&self, player: Player) -> u64 {
-        let max = self.config.max_on_board();
+        let max = self.drop_max(player.index());
         with_board!(&self.board, b => b.mobility(player.index(), max))
     }
 
     /// Whether `player` would have any legal move if it were on move (the end aside).
     pub fn has_move(&self, player: Player) -> bool {
-        let max = self.config.max_on_board();
+        let max = self.drop_max(player.index());
         with_board!(&self.board, b => b.has_move(player.index(), max))
     }
 
@@ -257,7 +308,7 @@ impl ClampPosition {
     /// Why the game ended, if it did.
     pub fn end_reason(&self) -> Option<EndReason> {
         let stm = self.side.index();
-        let max = self.config.max_on_board();
+        let max = self.drop_max(stm);
         with_board!(&self.board, b => {
             if b.count(stm) == 0 {
                 Some(EndReason::NoPieces)
@@ -338,32 +389,23 @@ impl Position for ClampPosition {
         self.hash
     }
 
-    /// The pieces and the side to move. The quiet counter and the ply are not hashed (like
-    /// chess's halfmove clock): positions that differ only in them share a hash.
+    /// The pieces, the side to move and, under a finite supply, the pieces in hand. The
+    /// quiet counter and the ply are not hashed (like chess's halfmove clock): positions
+    /// that differ only in them share a hash.
     fn compute_hash(&self) -> u64 {
-        with_board!(&self.board, b => b.hash() ^ b.t.side[self.side.index()])
+        self.compute_hash_for(self.side)
     }
 
     /// Derived from the position, checking games.md's rules in order as if the player not
     /// on move had just moved: the side to move has no pieces (the other wins); it has no
     /// legal move (the other wins); the quiet counter has reached `quiet_limit` (a draw, or
-    /// with `adjudicate=true` the player with more pieces wins, equal counts a draw).
+    /// with `adjudicate=true` the player with more pieces wins, equal counts the player with
+    /// more pieces on the centre block, equal again a draw).
     fn outcome(&self) -> Option<Outcome> {
         Some(match self.end_reason()? {
             EndReason::NoPieces | EndReason::NoMoves => Outcome::Win(self.side.other()),
-            EndReason::QuietLimit => {
-                let (x, o) = (
-                    self.piece_count(Player::First),
-                    self.piece_count(Player::Second),
-                );
-                if !self.config.adjudicate() || x == o {
-                    Outcome::Draw
-                } else if x > o {
-                    Outcome::Win(Player::First)
-                } else {
-                    Outcome::Win(Player::Second)
-                }
-            }
+            EndReason::QuietLimit if self.config.adjudicate() => self.adjudication(),
+            EndReason::QuietLimit => Outcome::Draw,
         })
     }
 
@@ -381,10 +423,26 @@ impl Position for ClampPosition {
                     self.piece_count(Player::Second),
                 );
                 let quiet = format!("{limit} half-moves without a capture");
+                let (cx, co) = (
+                    self.centre_count(Player::First),
+                    self.centre_count(Player::Second),
+                );
                 if !self.config.adjudicate() {
                     format!("{quiet}: draw")
+                } else if x == o && cx == co {
+                    format!(
+                        "{quiet}: draw on adjudication, {x} pieces each and {cx} each on the centre squares"
+                    )
                 } else if x == o {
-                    format!("{quiet}: draw on adjudication, {x} pieces each")
+                    let (w, hi, lo) = if cx > co {
+                        (Player::First, cx, co)
+                    } else {
+                        (Player::Second, co, cx)
+                    };
+                    format!(
+                        "{quiet}: {} wins on adjudication, {x} pieces each, {hi} to {lo} on the centre squares",
+                        self.player_name(w)
+                    )
                 } else {
                     let (w, hi, lo) = if x > o {
                         (Player::First, x, o)
@@ -404,7 +462,7 @@ impl Position for ClampPosition {
     fn generate_moves(&self, moves: &mut Vec<Move>) {
         moves.clear();
         let p = self.side.index();
-        let max = self.config.max_on_board();
+        let max = self.drop_max(p);
         with_board!(&self.board, b => {
             if !self.no_moves_by_rule(b.count(p)) {
                 b.generate(p, max, moves);
@@ -415,7 +473,7 @@ impl Position for ClampPosition {
     #[inline]
     fn count_moves(&self) -> u64 {
         let p = self.side.index();
-        let max = self.config.max_on_board();
+        let max = self.drop_max(p);
         with_board!(&self.board, b => {
             if self.no_moves_by_rule(b.count(p)) {
                 0
@@ -444,6 +502,11 @@ impl Position for ClampPosition {
                         first_rank,
                         last_rank,
                     });
+                }
+                if let Some(supply) = self.config.supply()
+                    && self.hand[me.index()] == 0
+                {
+                    return Err(MoveError::NoPiecesInHand { supply });
                 }
                 if self.piece_count(me) >= self.config.max_on_board() {
                     return Err(MoveError::TooManyPieces {
@@ -521,6 +584,12 @@ impl Position for ClampPosition {
         } else {
             self.quiet.saturating_add(1)
         };
+        if mv.is_drop() && self.config.supply().is_some() && self.on_board(mv) {
+            let hand = &mut self.hand[p];
+            let before = *hand;
+            *hand = before.saturating_sub(1);
+            self.hash ^= hand_key(p, before) ^ hand_key(p, *hand);
+        }
         self.side = self.side.other();
         self.ply = self.ply.wrapping_add(1);
         undo
@@ -534,6 +603,9 @@ impl Position for ClampPosition {
         self.hash = undo.hash;
         if self.on_board(mv) {
             let p = self.side.index();
+            if mv.is_drop() && self.config.supply().is_some() {
+                self.hand[p] = self.hand[p].saturating_add(1);
+            }
             if let Boards::Small(b) = &mut self.board {
                 b.unmake(p, mv, undo.captured);
             } else {
@@ -587,12 +659,24 @@ impl Position for ClampPosition {
         position_string::parse(config, s)
     }
 
+    /// The board; under a finite supply followed by a line with the pieces in hand
+    /// (`in hand: Black 12, White 11`).
     fn diagram(&self) -> String {
-        diagram::render(self.geometry, |sq| match self.piece_at(sq) {
+        let mut out = diagram::render(self.geometry, |sq| match self.piece_at(sq) {
             Some(Player::First) => 'X',
             Some(Player::Second) => 'O',
             None => '.',
-        })
+        });
+        if self.config.supply().is_some() {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(&format!(
+                "in hand: Black {}, White {}\n",
+                self.hand[0], self.hand[1]
+            ));
+        }
+        out
     }
 
     fn player_name(&self, player: Player) -> &'static str {
@@ -604,10 +688,25 @@ impl Position for ClampPosition {
 }
 
 impl ClampPosition {
-    /// The hash of this board with `side` on move.
+    /// The hash of this board and hands with `side` on move.
     fn compute_hash_for(&self, side: Player) -> u64 {
-        with_board!(&self.board, b => b.hash() ^ b.t.side[side.index()])
+        let hands = if self.config.supply().is_some() {
+            hand_key(0, self.hand[0]) ^ hand_key(1, self.hand[1])
+        } else {
+            0
+        };
+        with_board!(&self.board, b => b.hash() ^ b.t.side[side.index()]) ^ hands
     }
+}
+
+/// The Zobrist key of player `p` (0/1) holding `n` pieces in hand: the player's auxiliary
+/// key mixed with the count (a splitmix64 finaliser), so every count up to the largest
+/// supply has its own key without a table.
+fn hand_key(p: usize, n: u32) -> u64 {
+    let mut x = board_core::zobrist().aux(p) ^ u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 /// `make` for the boards larger than 8×8, kept out of line so that the 8×8 path of

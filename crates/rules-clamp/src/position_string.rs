@@ -37,6 +37,9 @@ pub(crate) fn format(pos: &ClampPosition) -> String {
         'o'
     };
     out.push_str(&format!(" {side} {} {}", pos.quiet(), pos.ply()));
+    if let (Some(black), Some(white)) = (pos.in_hand(Player::First), pos.in_hand(Player::Second)) {
+        out.push_str(&format!(" {black} {white}"));
+    }
     out
 }
 
@@ -71,12 +74,23 @@ fn number(field: &str, what: &str, max: u32) -> Result<u32, PositionStringError>
 }
 
 pub(crate) fn parse(config: ClampConfig, s: &str) -> Result<ClampPosition, PositionStringError> {
-    let fields: Vec<&str> = s.split_whitespace().take(5).collect();
-    if fields.len() != 4 {
+    let fields: Vec<&str> = s.split_whitespace().take(7).collect();
+    let (wanted, what) = match config.supply() {
+        None if fields.len() == 6 => (
+            4,
+            "board, side to move x or o, quiet counter, ply; pieces in hand only with a finite supply",
+        ),
+        None => (4, "board, side to move x or o, quiet counter, ply"),
+        Some(_) => (
+            6,
+            "board, side to move x or o, quiet counter, ply, Black's and White's pieces in hand",
+        ),
+    };
+    if fields.len() != wanted {
         return Err(err(format!(
-            "expected 4 fields (board, side to move x or o, quiet counter, ply), found {}{}",
+            "expected {wanted} fields ({what}), found {}{}",
             fields.len(),
-            if fields.len() == 5 { " or more" } else { "" }
+            if fields.len() == 7 { " or more" } else { "" }
         )));
     }
     let size = config.size();
@@ -93,6 +107,13 @@ pub(crate) fn parse(config: ClampConfig, s: &str) -> Result<ClampPosition, Posit
     let quiet = number(fields[2], "quiet counter", config.quiet_limit())?;
     let ply = number(fields[3], "ply", MAX_PLY)?;
     let mut pos = ClampPosition::empty(config, side, quiet, ply);
+    if let Some(supply) = config.supply() {
+        let hand = [
+            number(fields[4], "Black's pieces in hand", supply)?,
+            number(fields[5], "White's pieces in hand", supply)?,
+        ];
+        pos.set_hand(hand);
+    }
 
     let ranks: Vec<&str> = fields[0].split('/').take(size as usize + 1).collect();
     if ranks.len() != size as usize {
@@ -172,6 +193,25 @@ pub(crate) fn parse(config: ClampConfig, s: &str) -> Result<ClampPosition, Posit
                 pos.player_name(player),
                 config.max_on_board()
             )));
+        }
+    }
+    if let Some(supply) = config.supply() {
+        // Each piece on the board started there or was dropped from the hand; captured
+        // pieces are gone, so there can be fewer but never more.
+        for player in Player::BOTH {
+            let (on_board, hand) = (
+                pos.piece_count(player),
+                pos.in_hand(player).unwrap_or(supply),
+            );
+            let dropped = supply - hand;
+            if on_board > ClampConfig::START + dropped {
+                return Err(err(format!(
+                    "{} has {on_board} pieces on the board but only {} to have come from: {} at the start and {dropped} dropped (supply={supply}, {hand} in hand)",
+                    pos.player_name(player),
+                    ClampConfig::START + dropped,
+                    ClampConfig::START
+                )));
+            }
         }
     }
     if quiet > ply {

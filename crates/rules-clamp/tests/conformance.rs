@@ -68,6 +68,22 @@ fn conformance_random_playouts() {
             2,
             50_000,
         ),
+        // Finite supplies (the balance variant), with and without adjudication.
+        ("clamp:supply=12,adjudicate=true", 9, 12, 50_000),
+        ("clamp:supply=8", 10, 12, 50_000),
+        ("clamp:supply=0,quiet_limit=30", 11, 12, 50_000),
+        (
+            "clamp:size=6,supply=3,quiet_limit=25,adjudicate=true",
+            12,
+            20,
+            50_000,
+        ),
+        (
+            "clamp:size=10,zone=5,supply=20,quiet_limit=30",
+            13,
+            4,
+            50_000,
+        ),
     ] {
         let config: ClampConfig = spec.parse().unwrap();
         let start = ClampPosition::new(config);
@@ -86,6 +102,13 @@ proptest! {
     #[test]
     fn conformance_default(choices in vec(any::<u32>(), 0..200)) {
         let pos = ClampPosition::new(ClampConfig::default());
+        check_playout(&pos, &choices).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    }
+
+    #[test]
+    fn conformance_finite_supply(which in 0..3usize, choices in vec(any::<u32>(), 0..200)) {
+        let spec = ["clamp:supply=12,adjudicate=true", "clamp:size=6,supply=2,quiet_limit=15", "clamp:supply=0,adjudicate=true"][which];
+        let pos = ClampPosition::new(spec.parse().unwrap());
         check_playout(&pos, &choices).map_err(|e| TestCaseError::fail(e.to_string()))?;
     }
 

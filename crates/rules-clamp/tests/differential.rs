@@ -20,6 +20,7 @@ fn configs(spec: &str) -> (ClampConfig, RefConfig) {
         max_on_board: c.max_on_board() as usize,
         quiet_limit: c.quiet_limit(),
         adjudicate: c.adjudicate(),
+        supply: c.supply(),
     };
     (c, r)
 }
@@ -285,6 +286,18 @@ fn perft_of_positions_with_captures_and_full_zones() {
             "XXXXXX/XOOOOX/XOXXOX/XOOOOX/X4X/6 o 7 9",
             3,
         ),
+        // A finite supply: Black has one piece left in hand, White none.
+        (
+            "clamp:supply=5",
+            "8/2X5/2XXXX2/8/8/2OOOO2/8/8 x 3 12 1 0",
+            3,
+        ),
+        // Black without pieces in hand on 6×6 (a setup): steps only.
+        (
+            "clamp:size=6,supply=2",
+            "6/6/1XXXX1/1OOOO1/6/6 x 0 0 0 2",
+            3,
+        ),
         // Finished positions: no pieces; no moves; quiet limit.
         ("clamp", "8/8/2XXXX2/8/8/8/8/8 o 0 5", 2),
         ("clamp:size=6,max_on_board=4", "XO4/OX4/6/6/6/6 x 1 4", 2),
@@ -347,6 +360,80 @@ fn random_games_match_reference_other_sizes() {
     .enumerate()
     {
         random_games(spec, 200 + i as u64, 3, policy, 9, 2);
+    }
+}
+
+/// The supply variant and the adjudication's centre tie-break, played to the end on both
+/// implementations (the reference counts the hands and the centre block its own way).
+#[test]
+fn random_games_match_reference_variants() {
+    let policy = Policy::Mixed {
+        bias: 0.5,
+        biased_plies: 120,
+    };
+    let mut quiet_ends = 0;
+    for (i, spec) in [
+        "clamp:supply=12,adjudicate=true",
+        "clamp:supply=8,adjudicate=true,quiet_limit=30",
+        "clamp:supply=16",
+        "clamp:supply=0,quiet_limit=40,adjudicate=true",
+        "clamp:size=6,supply=3,quiet_limit=20,adjudicate=true",
+        "clamp:size=6,zone=1,supply=5,max_on_board=6,quiet_limit=30",
+        "clamp:size=10,zone=5,supply=10,quiet_limit=25,adjudicate=true",
+        "clamp:size=6,quiet_limit=6,adjudicate=true",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let cov = random_games(spec, 500 + i as u64, 5, policy, 9, 2);
+        assert_eq!(cov.finished, 5, "{spec}");
+        quiet_ends += cov.quiet_limit;
+    }
+    assert!(quiet_ends >= 10, "too few adjudicated ends: {quiet_ends}");
+}
+
+/// Games where both hands run dry: random play that drops whenever it can.
+#[test]
+fn random_games_that_use_up_the_supply() {
+    for (i, spec) in [
+        "clamp:size=6,supply=4,quiet_limit=1000",
+        "clamp:supply=6,quiet_limit=60,adjudicate=true",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let cov = random_games(spec, 600 + i as u64, 6, Policy::FillUp, 5, 2);
+        assert_eq!(cov.finished, 6, "{spec}");
+    }
+}
+
+/// The supply figures pinned in `tests/variants.rs` and the crate docs, recomputed by the
+/// reference.
+#[test]
+fn variant_perft_matches_reference() {
+    for (spec, position, depth, expected) in [
+        ("clamp:supply=0", None, 3, &[1, 52, 2_638, 127_736][..]),
+        ("clamp:supply=1", None, 3, &[1, 72, 5_118, 336_350][..]),
+        ("clamp:supply=12", None, 3, &[1, 72, 5_118, 363_710][..]),
+        (
+            "clamp:size=6,supply=0",
+            None,
+            4,
+            &[1, 26, 790, 23_942, 782_414][..],
+        ),
+        (
+            "clamp:supply=5",
+            Some("8/2X5/2XXXX2/8/8/2OOOO2/8/8 x 3 12 1 0"),
+            3,
+            &[1, 76, 3_885, 274_831][..],
+        ),
+    ] {
+        let (c, _) = configs(spec);
+        let text = position.map_or_else(
+            || ClampPosition::new(c).to_position_string(),
+            str::to_string,
+        );
+        assert_eq!(check_perft(spec, &text, depth), expected, "{spec}");
     }
 }
 

@@ -24,7 +24,7 @@ fn config_defaults() {
     );
     assert_eq!(
         c.to_string(),
-        "clamp:size=8,zone=3,start=4,max_on_board=10,quiet_limit=80,adjudicate=false"
+        "clamp:size=8,zone=3,start=4,max_on_board=10,quiet_limit=80,adjudicate=false,supply=unlimited"
     );
     assert_eq!("clamp".parse::<ClampConfig>(), Ok(c));
     assert_eq!(" CLAMP : ".parse::<ClampConfig>(), Ok(c));
@@ -53,7 +53,7 @@ fn config_every_key() {
         .unwrap();
     assert_eq!(
         c.to_string(),
-        "clamp:size=6,zone=1,start=4,max_on_board=4,quiet_limit=1,adjudicate=true"
+        "clamp:size=6,zone=1,start=4,max_on_board=4,quiet_limit=1,adjudicate=true,supply=unlimited"
     );
     assert_eq!(ClampConfig::new(6, 1, 4, 1, true), Ok(c));
 }
@@ -119,7 +119,7 @@ fn config_errors_name_key_and_range() {
         ),
         (
             "clamp:pieces=4",
-            "unknown key 'pieces' for clamp: expected one of size, zone, start, max_on_board, quiet_limit, adjudicate",
+            "unknown key 'pieces' for clamp: expected one of size, zone, start, max_on_board, quiet_limit, adjudicate, supply",
         ),
         (
             "gomoku:size=8",
@@ -257,7 +257,7 @@ fn position_string_errors() {
         ),
         (
             "8/8/8/8/8/8/8/8 x 0 0 0",
-            "expected 4 fields (board, side to move x or o, quiet counter, ply), found 5 or more",
+            "expected 4 fields (board, side to move x or o, quiet counter, ply), found 5",
         ),
         (
             "8/8/8/8/8/8/8 x 0 0",

@@ -890,7 +890,7 @@ fn adjudication_win_and_draw() {
     assert_eq!(pos.outcome(), Some(Outcome::Draw));
     assert_eq!(
         pos.outcome_reason().unwrap(),
-        "10 half-moves without a capture: draw on adjudication, 5 pieces each"
+        "10 half-moves without a capture: draw on adjudication, 5 pieces each and 0 each on the centre squares"
     );
     // White ahead.
     let mut pos = setup(

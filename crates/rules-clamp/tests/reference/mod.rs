@@ -16,6 +16,8 @@ pub struct RefConfig {
     pub max_on_board: usize,
     pub quiet_limit: u32,
     pub adjudicate: bool,
+    /// Pieces in hand at the start, per player; `None` for unlimited drops.
+    pub supply: Option<u32>,
 }
 
 impl Default for RefConfig {
@@ -26,6 +28,7 @@ impl Default for RefConfig {
             max_on_board: 10,
             quiet_limit: 80,
             adjudicate: false,
+            supply: None,
         }
     }
 }
@@ -53,6 +56,8 @@ pub struct RefGame {
     pub to_move: u8,
     pub quiet: u32,
     pub ply: u32,
+    /// Pieces in hand (Black, White) under a finite supply; unused when unlimited.
+    pub hand: [u32; 2],
 }
 
 const DIRS: [(i32, i32); 8] = [
@@ -92,6 +97,7 @@ impl RefGame {
             to_move: BLACK,
             quiet: 0,
             ply: 0,
+            hand: [cfg.supply.unwrap_or(0); 2],
         }
     }
 
@@ -124,6 +130,10 @@ impl RefGame {
             to_move: if parts[1] == "x" { BLACK } else { WHITE },
             quiet: parts[2].parse().unwrap(),
             ply: parts[3].parse().unwrap(),
+            hand: match cfg.supply {
+                Some(_) => [parts[4].parse().unwrap(), parts[5].parse().unwrap()],
+                None => [0, 0],
+            },
         }
     }
 
@@ -150,13 +160,36 @@ impl RefGame {
             }
             rows.push(s);
         }
-        format!(
+        let mut s = format!(
             "{} {} {} {}",
             rows.join("/"),
             if self.to_move == BLACK { "x" } else { "o" },
             self.quiet,
             self.ply
-        )
+        );
+        if self.cfg.supply.is_some() {
+            s += &format!(" {} {}", self.hand[0], self.hand[1]);
+        }
+        s
+    }
+
+    /// Does `p` have a piece in hand to drop? (Always, with an unlimited supply.)
+    pub fn has_piece_in_hand(&self, p: u8) -> bool {
+        self.cfg.supply.is_none() || self.hand[(p - 1) as usize] > 0
+    }
+
+    /// `p`'s pieces on the middle 4×4 block (columns and rows size/2-2 to size/2+1).
+    pub fn centre_count(&self, p: u8) -> usize {
+        let half = self.cfg.size / 2;
+        let mut n = 0;
+        for row in half - 2..=half + 1 {
+            for col in half - 2..=half + 1 {
+                if self.grid[row][col] == p {
+                    n += 1;
+                }
+            }
+        }
+        n
     }
 
     fn on_board(&self, col: i32, row: i32) -> bool {
@@ -183,7 +216,7 @@ impl RefGame {
     pub fn raw_moves(&self, p: u8) -> Vec<RefMove> {
         let n = self.cfg.size;
         let mut out = Vec::new();
-        if self.count(p) < self.cfg.max_on_board {
+        if self.count(p) < self.cfg.max_on_board && self.has_piece_in_hand(p) {
             for row in 0..n {
                 for col in 0..n {
                     if self.in_zone(p, row) && self.grid[row][col] == EMPTY {
@@ -235,9 +268,14 @@ impl RefGame {
                 return Some(RefOutcome::Draw);
             }
             let (b, w) = (self.count(BLACK), self.count(WHITE));
+            let (cb, cw) = (self.centre_count(BLACK), self.centre_count(WHITE));
             return Some(if b > w {
                 RefOutcome::BlackWins
             } else if w > b {
+                RefOutcome::WhiteWins
+            } else if cb > cw {
+                RefOutcome::BlackWins
+            } else if cw > cb {
                 RefOutcome::WhiteWins
             } else {
                 RefOutcome::Draw
@@ -267,6 +305,9 @@ impl RefGame {
         let (col, row) = match m {
             RefMove::Drop(c, r) => {
                 self.grid[r][c] = p;
+                if self.cfg.supply.is_some() {
+                    self.hand[(p - 1) as usize] -= 1;
+                }
                 (c, r)
             }
             RefMove::Step(c0, r0, c1, r1) => {
