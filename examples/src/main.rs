@@ -19,8 +19,8 @@ mod setup;
 
 use std::{process::ExitCode, time::Duration};
 
-use clap::{Args, Parser, Subcommand, error::ErrorKind};
 use arena::PlayerSpec;
+use clap::{Args, Parser, Subcommand, error::ErrorKind};
 use engines::{AgentKind, with_game};
 
 use cli_error::CliError;
@@ -88,7 +88,8 @@ fn parse_shard(text: &str) -> Result<arena::Shard, String> {
 }
 
 fn parse_sprt(text: &str) -> Result<arena::sprt::Sprt, String> {
-    text.parse().map_err(|e: arena::sprt::SprtParseError| e.to_string())
+    text.parse()
+        .map_err(|e: arena::sprt::SprtParseError| e.to_string())
 }
 
 #[derive(Subcommand, Debug)]

@@ -31,7 +31,10 @@ pub fn threads_phrase(threads: usize) -> String {
 }
 
 /// What a report says the tournament was.
-pub fn tournament_info<P: Position>(config: &P::Config, settings: &SelfplaySettings) -> TournamentInfo {
+pub fn tournament_info<P: Position>(
+    config: &P::Config,
+    settings: &SelfplaySettings,
+) -> TournamentInfo {
     TournamentInfo {
         spec: config.to_string(),
         a: settings.a.to_string(),
@@ -47,7 +50,8 @@ pub fn tournament_info<P: Position>(config: &P::Config, settings: &SelfplaySetti
 
 /// Writes `text` to `path`, naming the file in the error.
 pub fn write_file(path: &str, text: &str, what: &str) -> Result<(), CliError> {
-    fs::write(path, text).map_err(|e| CliError::usage(format!("cannot write {what} to {path}: {e}")))
+    fs::write(path, text)
+        .map_err(|e| CliError::usage(format!("cannot write {what} to {path}: {e}")))
 }
 
 /// Everything `match` was asked for besides the tournament settings.
@@ -97,7 +101,10 @@ pub fn run_match<P: ArenaGame>(
     }
     if output.json {
         let results: Vec<_> = tournament.games.iter().map(arena::GameResult::of).collect();
-        outln!("{}", merge::report_json(&tournament_info::<P>(&config, settings), &results));
+        outln!(
+            "{}",
+            merge::report_json(&tournament_info::<P>(&config, settings), &results)
+        );
         return Ok(());
     }
     out!("{report}");
@@ -113,7 +120,9 @@ pub fn run_match<P: ArenaGame>(
 pub fn run_merge(files: &[String]) -> Result<(), CliError> {
     let texts = files
         .iter()
-        .map(|f| fs::read_to_string(f).map_err(|e| CliError::usage(format!("cannot read {f}: {e}"))))
+        .map(|f| {
+            fs::read_to_string(f).map_err(|e| CliError::usage(format!("cannot read {f}: {e}")))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let is_json = |t: &String| t.trim_start().starts_with(['{', '[']);
     let merged = if texts.iter().all(is_json) {

@@ -33,8 +33,16 @@ pub struct SelfplayArgs {
 /// One swept key and its values.
 type Axis = (String, Vec<String>);
 
+/// A sweep's row: its setting (key, value per swept key), summary and JSON report.
+type Row = (Vec<(String, String)>, (SelfplaySummary, String));
+
 fn parse_sweep(text: &str) -> Result<Axis, CliError> {
-    let bad = || CliError::usage(format!("bad --sweep '{}': expected key=v1,v2,...", setup::short(text)));
+    let bad = || {
+        CliError::usage(format!(
+            "bad --sweep '{}': expected key=v1,v2,...",
+            setup::short(text)
+        ))
+    };
     let (key, values) = text.split_once('=').ok_or_else(bad)?;
     let key = key.trim().to_ascii_lowercase();
     let values: Vec<String> = values
@@ -71,7 +79,9 @@ pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
     let id = setup::game_id(&args.spec)?;
     if args.sweep.is_empty() {
         if args.plot.is_some() {
-            return Err(CliError::usage("--plot draws a sweep: give --sweep key=v1,v2,..."));
+            return Err(CliError::usage(
+                "--plot draws a sweep: give --sweep key=v1,v2,...",
+            ));
         }
         return with_game!(id.as_str(), tournament(&args, &args.spec, true))?.map(|_| ());
     }
@@ -110,7 +120,8 @@ pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
             "{}: {} vs {}, {}",
             args.spec, args.settings.a, args.settings.b, args.settings.budget
         );
-        let svg = plot::sweep_svg(&title, &keys.join(", "), &labelled).map_err(|e| CliError::usage(e.to_string()))?;
+        let svg = plot::sweep_svg(&title, &keys.join(", "), &labelled)
+            .map_err(|e| CliError::usage(e.to_string()))?;
         write_file(path, &svg, "the chart")?;
     }
     if args.json {
@@ -140,7 +151,11 @@ fn tournament<P: ArenaGame>(
     print: bool,
 ) -> Result<(SelfplaySummary, String), CliError> {
     let config = setup::config::<P>(spec)?;
-    let count = args.settings.shard.games(args.settings.total_games()).count();
+    let count = args
+        .settings
+        .shard
+        .games(args.settings.total_games())
+        .count();
     let bar = ProgressBar::new(count as u64);
     bar.set_style(
         ProgressStyle::with_template(
@@ -186,7 +201,7 @@ fn tournament<P: ArenaGame>(
     Ok((summary, report))
 }
 
-fn print_sweep(rows: &[(Vec<(String, String)>, (SelfplaySummary, String))]) {
+fn print_sweep(rows: &[Row]) {
     let labels: Vec<String> = rows.iter().map(|(s, _)| setting_label(s)).collect();
     let width = labels.iter().map(String::len).max().unwrap_or(7).max(7);
     outln!(
@@ -230,7 +245,10 @@ mod tests {
             parse_sweep("moving_first=next,second").unwrap_or_default(),
             parse_sweep("centre_opening=true,false").unwrap_or_default(),
         ];
-        let labels: Vec<String> = combinations(&axes).iter().map(|c| setting_label(c)).collect();
+        let labels: Vec<String> = combinations(&axes)
+            .iter()
+            .map(|c| setting_label(c))
+            .collect();
         assert_eq!(
             labels,
             [

@@ -38,13 +38,18 @@ fn fake(dir: &Path, protocol: &str, name: &str, body: &str) -> String {
 /// Plays 2 games of `spec` between the fake (A) and the random player; A must lose both
 /// with `reason` in each game line. Gives stderr.
 fn fake_loses_both(spec: &str, player: &str, budget: &[&str], reason: &str) -> String {
-    let mut args = vec!["match", spec, "--a", player, "--b", "random", "--games", "2"];
+    let mut args = vec![
+        "match", spec, "--a", player, "--b", "random", "--games", "2",
+    ];
     args.extend_from_slice(budget);
     args.extend_from_slice(&["--tolerance", "150", "--timeout", "300"]);
     let out = boardlab(&args);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stderr}");
-    assert!(stdout.contains("score: 0-0-2"), "{player}: {stdout}\n{stderr}");
+    assert!(
+        stdout.contains("score: 0-0-2"),
+        "{player}: {stdout}\n{stderr}"
+    );
     let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("game ")).collect();
     assert_eq!(lines.len(), 2, "{stderr}");
     for line in lines {
@@ -65,7 +70,10 @@ done
 "#;
 
 fn ugi_fake(dir: &Path, name: &str, on_go: &str) -> String {
-    let body = format!("echo $$ >> {}/pids\non_go() {{ {on_go}; }}\n{UGI_HANDSHAKE}", dir.display());
+    let body = format!(
+        "echo $$ >> {}/pids\non_go() {{ {on_go}; }}\n{UGI_HANDSHAKE}",
+        dir.display()
+    );
     fake(dir, "ugi", name, &body)
 }
 
@@ -74,9 +82,17 @@ fn ugi_engines_that_time_out_crash_or_play_illegal_moves_lose() {
     let dir = temp_dir("ugi");
     let started = Instant::now();
     let timeout = ugi_fake(&dir, "timeout", ":");
-    fake_loses_both("gomoku", &timeout, &["--time", "50"], "timed out (no move within 200 ms)");
+    fake_loses_both(
+        "gomoku",
+        &timeout,
+        &["--time", "50"],
+        "timed out (no move within 200 ms)",
+    );
     // Both timed-out processes were killed, not left running.
-    for pid in fs::read_to_string(dir.join("pids")).unwrap().split_whitespace() {
+    for pid in fs::read_to_string(dir.join("pids"))
+        .unwrap()
+        .split_whitespace()
+    {
         let alive = Command::new("kill")
             .args(["-0", pid])
             .stderr(std::process::Stdio::null())
@@ -86,11 +102,26 @@ fn ugi_engines_that_time_out_crash_or_play_illegal_moves_lose() {
         assert!(!alive, "process {pid} still runs after its timeout");
     }
     // Under a depth budget the move limit is --timeout.
-    fake_loses_both("gomoku", &timeout, &["--depth", "2"], "no move within 300 ms");
+    fake_loses_both(
+        "gomoku",
+        &timeout,
+        &["--depth", "2"],
+        "no move within 300 ms",
+    );
     let crash = ugi_fake(&dir, "crash", "exit 3");
-    fake_loses_both("gomoku", &crash, &["--time", "50"], "crashed (exit status: 3)");
+    fake_loses_both(
+        "gomoku",
+        &crash,
+        &["--time", "50"],
+        "crashed (exit status: 3)",
+    );
     let illegal = ugi_fake(&dir, "illegal", "echo 'info depth 1'; echo 'bestmove zz99'");
-    fake_loses_both("gomoku", &illegal, &["--time", "50"], "played an illegal move: 'zz99'");
+    fake_loses_both(
+        "gomoku",
+        &illegal,
+        &["--time", "50"],
+        "played an illegal move: 'zz99'",
+    );
     let none = ugi_fake(&dir, "none", "echo 'bestmove none'");
     fake_loses_both("fourshift", &none, &["--time", "50"], "returned no move");
     let gone = fake(&dir, "ugi", "gone", "exit 0");
@@ -122,14 +153,34 @@ fn pbrain_brains_that_time_out_crash_refuse_or_play_illegal_moves_lose() {
     let dir = temp_dir("pbrain");
     let ok = "echo OK";
     let timeout = pbrain_fake(&dir, "timeout", ok, "echo 'MESSAGE thinking'");
-    fake_loses_both("gomoku", &timeout, &["--time", "50"], "timed out (no move within 200 ms)");
+    fake_loses_both(
+        "gomoku",
+        &timeout,
+        &["--time", "50"],
+        "timed out (no move within 200 ms)",
+    );
     let crash = pbrain_fake(&dir, "crash", ok, "exit 7");
-    fake_loses_both("gomoku", &crash, &["--time", "50"], "crashed (exit status: 7)");
+    fake_loses_both(
+        "gomoku",
+        &crash,
+        &["--time", "50"],
+        "crashed (exit status: 7)",
+    );
     // A stone on an occupied point (the opening's last stone) and one off the board.
     let occupied = pbrain_fake(&dir, "occupied", ok, "echo \"$stone\"");
-    fake_loses_both("gomoku", &occupied, &["--time", "50"], "played an illegal move");
+    fake_loses_both(
+        "gomoku",
+        &occupied,
+        &["--time", "50"],
+        "played an illegal move",
+    );
     let off = pbrain_fake(&dir, "off", ok, "echo 15,3");
-    fake_loses_both("gomoku", &off, &["--time", "50"], "15,3 is off the 15x15 board");
+    fake_loses_both(
+        "gomoku",
+        &off,
+        &["--time", "50"],
+        "15,3 is off the 15x15 board",
+    );
     let refuse = pbrain_fake(&dir, "refuse", "echo 'ERROR unsupported size'", "echo 7,7");
     fake_loses_both(
         "gomoku",
@@ -140,7 +191,11 @@ fn pbrain_brains_that_time_out_crash_refuse_or_play_illegal_moves_lose() {
     // pbrain is gomoku's protocol: other games are refused before any game.
     let out = boardlab(&["match", "connect6", "--a", &timeout, "--games", "2"]);
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("pbrain brains play gomoku only"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("pbrain brains play gomoku only"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -155,9 +210,19 @@ fn botzone_bots_that_time_out_crash_or_play_illegal_moves_lose() {
         "timed out (no move within 250 ms)",
     );
     let crash = fake(&dir, "botzone", "crash", "read -r n; exit 9");
-    fake_loses_both("amazons:size=8", &crash, &["--time", "50"], "crashed (exit status: 9)");
+    fake_loses_both(
+        "amazons:size=8",
+        &crash,
+        &["--time", "50"],
+        "crashed (exit status: 9)",
+    );
     let illegal = fake(&dir, "botzone", "illegal", "read -r n; echo '0 0 0 0 0 0'");
-    fake_loses_both("amazons:size=8", &illegal, &["--time", "50"], "played an illegal move");
+    fake_loses_both(
+        "amazons:size=8",
+        &illegal,
+        &["--time", "50"],
+        "played an illegal move",
+    );
     let garbage = fake(&dir, "botzone", "garbage", "read -r n; echo 'hello'");
     fake_loses_both(
         "amazons:size=8",
@@ -167,7 +232,11 @@ fn botzone_bots_that_time_out_crash_or_play_illegal_moves_lose() {
     );
     let out = boardlab(&["match", "amazons", "--a", &timeout, "--games", "2"]);
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("amazons:size=8 only"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("amazons:size=8 only"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// The real boardlab engines through each protocol play whole games and are never
@@ -175,8 +244,16 @@ fn botzone_bots_that_time_out_crash_or_play_illegal_moves_lose() {
 #[test]
 fn boardlab_engines_play_through_every_protocol() {
     for (spec, a, b) in [
-        ("gomoku:size=9", format!("pbrain:{BOARDLAB} pbrain"), format!("ugi:{BOARDLAB} engine")),
-        ("fourshift:size=5,pieces=5", format!("ugi:{BOARDLAB} engine"), "baseline".to_string()),
+        (
+            "gomoku:size=9",
+            format!("pbrain:{BOARDLAB} pbrain"),
+            format!("ugi:{BOARDLAB} engine"),
+        ),
+        (
+            "fourshift:size=5,pieces=5",
+            format!("ugi:{BOARDLAB} engine"),
+            "baseline".to_string(),
+        ),
         (
             "amazons:size=8",
             format!("botzone:{BOARDLAB} botzone --player random"),
@@ -184,14 +261,35 @@ fn boardlab_engines_play_through_every_protocol() {
         ),
     ] {
         let out = boardlab(&[
-            "match", spec, "--a", &a, "--b", &b, "--games", "2", "--time", "50", "--tolerance", "5000",
+            "match",
+            spec,
+            "--a",
+            &a,
+            "--b",
+            &b,
+            "--games",
+            "2",
+            "--time",
+            "50",
+            "--tolerance",
+            "5000",
         ]);
         let stderr = text(&out.stderr);
         assert!(out.status.success(), "{stderr}");
-        for fault in ["timed out", "crashed", "illegal", "returned no move", "protocol"] {
+        for fault in [
+            "timed out",
+            "crashed",
+            "illegal",
+            "returned no move",
+            "protocol",
+        ] {
             assert!(!stderr.contains(fault), "{spec}: {stderr}");
         }
-        assert_eq!(stderr.lines().filter(|l| l.starts_with("game ")).count(), 2, "{stderr}");
+        assert_eq!(
+            stderr.lines().filter(|l| l.starts_with("game ")).count(),
+            2,
+            "{stderr}"
+        );
     }
 }
 
@@ -221,14 +319,28 @@ fn sprt_stops_a_lopsided_match_and_records_are_written() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let sprt = stdout.lines().find(|l| l.starts_with("SPRT")).unwrap();
     assert!(sprt.contains("H1 accepted"), "{stdout}");
-    let played = text(&out.stderr).lines().filter(|l| l.starts_with("game ")).count();
+    let played = text(&out.stderr)
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .count();
     assert!(played < 400 && played % 2 == 0, "{played} games");
     let saved = fs::read_to_string(&records).unwrap();
     assert_eq!(saved.matches("# game ").count(), played);
     assert_eq!(saved.matches("boardlab-save").count(), played);
     let bad = boardlab(&["match", "gomoku", "--sprt", "elo0=5,elo1=0"]);
-    assert!(text(&bad.stderr).contains("must be below"), "{}", text(&bad.stderr));
-    let sharded = boardlab(&["match", "gomoku", "--sprt", "elo0=0,elo1=5", "--shard", "1/2"]);
+    assert!(
+        text(&bad.stderr).contains("must be below"),
+        "{}",
+        text(&bad.stderr)
+    );
+    let sharded = boardlab(&[
+        "match",
+        "gomoku",
+        "--sprt",
+        "elo0=0,elo1=5",
+        "--shard",
+        "1/2",
+    ]);
     assert!(text(&sharded.stderr).contains("cannot run in shards"));
 }
 
@@ -254,7 +366,10 @@ fn selfplay_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 fn merged_shards_are_byte_identical_to_the_one_process_run() {
     let dir = temp_dir("shards");
     let whole_records = dir.join("whole.txt");
-    let whole = boardlab(&selfplay_args(&["--records", whole_records.to_str().unwrap()]));
+    let whole = boardlab(&selfplay_args(&[
+        "--records",
+        whole_records.to_str().unwrap(),
+    ]));
     assert!(whole.status.success(), "{}", text(&whole.stderr));
     let mut json_files = Vec::new();
     let mut record_files = Vec::new();
@@ -262,7 +377,12 @@ fn merged_shards_are_byte_identical_to_the_one_process_run() {
     for k in [3, 1, 2] {
         let shard = format!("{k}/3");
         let rec = dir.join(format!("shard{k}.txt"));
-        let out = boardlab(&selfplay_args(&["--shard", &shard, "--records", rec.to_str().unwrap()]));
+        let out = boardlab(&selfplay_args(&[
+            "--shard",
+            &shard,
+            "--records",
+            rec.to_str().unwrap(),
+        ]));
         assert!(out.status.success(), "{}", text(&out.stderr));
         let json = dir.join(format!("shard{k}.json"));
         fs::write(&json, &out.stdout).unwrap();
@@ -284,11 +404,23 @@ fn merged_shards_are_byte_identical_to_the_one_process_run() {
     );
     // A shard missing, or given twice: refused, naming it.
     let out = merge(&json_files[..2]);
-    assert!(text(&out.stderr).contains("shards missing: 2/3"), "{}", text(&out.stderr));
-    let twice = vec![json_files[0].clone(), json_files[0].clone(), json_files[1].clone()];
+    assert!(
+        text(&out.stderr).contains("shards missing: 2/3"),
+        "{}",
+        text(&out.stderr)
+    );
+    let twice = vec![
+        json_files[0].clone(),
+        json_files[0].clone(),
+        json_files[1].clone(),
+    ];
     assert!(text(&merge(&twice).stderr).contains("shard 3/3 is given twice"));
     let out = merge(&record_files[..2]);
-    assert!(text(&out.stderr).contains("game 2 is missing"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("game 2 is missing"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -311,7 +443,11 @@ fn sharded_sweeps_merge_too() {
     let merged = boardlab(&["merge", &files[0], &files[1]]);
     assert_eq!(text(&merged.stdout), text(&whole.stdout));
     let value: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
-    assert_eq!(value.as_array().unwrap().len(), 4, "two keys, two values each");
+    assert_eq!(
+        value.as_array().unwrap().len(),
+        4,
+        "two keys, two values each"
+    );
 }
 
 /// The docs/distributed.md recipe on one machine: GNU parallel runs the shards as separate
@@ -324,7 +460,10 @@ fn shards_under_gnu_parallel_merge_to_the_one_process_run() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !has_parallel {
-        assert!(std::env::var_os("CI").is_none(), "CI must install GNU parallel");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install GNU parallel"
+        );
         eprintln!("skipped: GNU parallel is not installed");
         return;
     }

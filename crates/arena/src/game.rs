@@ -157,7 +157,10 @@ pub fn play_players<P: Position>(
             if let Err(e) = pos.play(mv) {
                 break (
                     Outcome::Win(side.other()),
-                    format!("{name} {}", Fault::Illegal(format!("{} ({e})", pos.format_move(mv)))),
+                    format!(
+                        "{name} {}",
+                        Fault::Illegal(format!("{} ({e})", pos.format_move(mv)))
+                    ),
                 );
             }
             moves.push(mv);

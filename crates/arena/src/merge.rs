@@ -390,7 +390,14 @@ impl fmt::Display for TournamentInfo {
         write!(
             f,
             "{} {} vs {}, {}, {} opening plies, seed {}, {} games, shard {}",
-            self.spec, self.a, self.b, self.budget, self.openings, self.seed, self.games, self.shard
+            self.spec,
+            self.a,
+            self.b,
+            self.budget,
+            self.openings,
+            self.seed,
+            self.games,
+            self.shard
         )
     }
 }

@@ -111,9 +111,11 @@ pub fn sweep_svg(
             ))
             .map_err(plot_err)?;
         chart
-            .draw_secondary_series(rows.iter().enumerate().map(|(i, (_, s))| {
-                Cross::new((x(i), s.mean_length), 5, GREEN.stroke_width(2))
-            }))
+            .draw_secondary_series(
+                rows.iter()
+                    .enumerate()
+                    .map(|(i, (_, s))| Cross::new((x(i), s.mean_length), 5, GREEN.stroke_width(2))),
+            )
             .map_err(plot_err)?;
         draw_legend(&legend_area)?;
         root.present().map_err(plot_err)?;
@@ -122,7 +124,9 @@ pub fn sweep_svg(
 }
 
 /// One row of legend entries: a marker and its text each.
-fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>) -> Result<(), PlotError> {
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+) -> Result<(), PlotError> {
     let font = ("sans-serif", 14).into_font();
     let (width, _) = area.dim_in_pixel();
     let (mut x, mut y) = (70i32, 14i32);
@@ -133,7 +137,9 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift
         ("50%: balanced", 3),
     ];
     for (text, marker) in entries {
-        let (text_width, _) = area.estimate_text_size(text, &TextStyle::from(font.clone())).map_err(plot_err)?;
+        let (text_width, _) = area
+            .estimate_text_size(text, &TextStyle::from(font.clone()))
+            .map_err(plot_err)?;
         let step = 28 + text_width as i32 + 30;
         if x > 70 && x + step > width as i32 {
             (x, y) = (70, y + 22);
@@ -146,7 +152,10 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift
                 .draw(&TriangleMarker::new((x + 10, y), 6, RED.filled()))
                 .map_err(plot_err)?,
             2 => area
-                .draw(&PathElement::new([(x, y), (x + 20, y)], GREEN.stroke_width(2)))
+                .draw(&PathElement::new(
+                    [(x, y), (x + 20, y)],
+                    GREEN.stroke_width(2),
+                ))
                 .map_err(plot_err)?,
             _ => area
                 .draw(&PathElement::new([(x, y), (x + 20, y)], BLACK.mix(0.5)))

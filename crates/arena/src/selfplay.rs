@@ -71,7 +71,12 @@ impl FromStr for Shard {
 
     /// Reads `K/N` with 1 ≤ K ≤ N.
     fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("bad shard '{}': expected K/N with 1 <= K <= N", s.chars().take(32).collect::<String>());
+        let bad = || {
+            format!(
+                "bad shard '{}': expected K/N with 1 <= K <= N",
+                s.chars().take(32).collect::<String>()
+            )
+        };
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let (index, count) = (
             k.trim().parse::<u32>().map_err(|_| bad())?,
@@ -195,7 +200,8 @@ fn build_player<P: ArenaGame>(
 ) -> Result<Box<dyn Contestant<P>>, SelfplayError> {
     match spec {
         PlayerSpec::Agent(kind) => Ok(Box::new(OwnedAgent(
-            kind.build::<P>(options).map_err(|e| SelfplayError(e.to_string()))?,
+            kind.build::<P>(options)
+                .map_err(|e| SelfplayError(e.to_string()))?,
         ))),
         PlayerSpec::External { protocol, command } => {
             external_player::<P>(*protocol, command, config, settings.external_limits())

@@ -190,7 +190,9 @@ impl FromStr for Sprt {
         }
         for (name, v) in [("alpha", alpha), ("beta", beta)] {
             if !(v > 0.0 && v < 0.5) {
-                return Err(err(format!("{name}={v} is out of range: expected 0 < {name} < 0.5")));
+                return Err(err(format!(
+                    "{name}={v} is out of range: expected 0 < {name} < 0.5"
+                )));
             }
         }
         if model == EloModel::Logistic && (elo0.abs() >= 1000.0 || elo1.abs() >= 1000.0) {
@@ -225,7 +227,10 @@ fn mean_var(pdf: &[(f64, f64)]) -> (f64, f64) {
 /// both signs). The sum falls strictly in `x` there, so bisection finds the root.
 fn secular(pdf: &[(f64, f64)]) -> f64 {
     let lo_a = pdf.iter().map(|(a, _)| *a).fold(f64::INFINITY, f64::min);
-    let hi_a = pdf.iter().map(|(a, _)| *a).fold(f64::NEG_INFINITY, f64::max);
+    let hi_a = pdf
+        .iter()
+        .map(|(a, _)| *a)
+        .fold(f64::NEG_INFINITY, f64::max);
     debug_assert!(lo_a < 0.0 && hi_a > 0.0, "secular equation without a root");
     let f = |x: f64| pdf.iter().map(|(a, p)| p * a / (1.0 + x * a)).sum::<f64>();
     let (mut l, mut u) = (-1.0 / hi_a, -1.0 / lo_a);

@@ -154,13 +154,19 @@ fn shards_partition_the_games_and_merge_back() {
         let expected: Vec<usize> = (index as usize - 1..8).step_by(3).collect();
         assert_eq!(games.iter().map(|g| g.index).collect::<Vec<_>>(), expected);
         for g in &games {
-            assert_eq!(records_text(std::slice::from_ref(g)), records_text(&whole[g.index..=g.index]));
+            assert_eq!(
+                records_text(std::slice::from_ref(g)),
+                records_text(&whole[g.index..=g.index])
+            );
         }
         parts.push(merge::report_json(&info(shard), &results(&games)));
     }
     parts.reverse();
     let merged = merge::merge_json(&parts).unwrap();
-    assert_eq!(merged, merge::report_json(&info(Shard::ALL), &results(&whole)));
+    assert_eq!(
+        merged,
+        merge::report_json(&info(Shard::ALL), &results(&whole))
+    );
     assert!("0/3".parse::<Shard>().is_err() && "4/3".parse::<Shard>().is_err());
     assert!("x".parse::<Shard>().is_err());
 }
@@ -169,7 +175,10 @@ fn shards_partition_the_games_and_merge_back() {
 fn the_sweep_chart_is_an_svg_with_its_axes_and_rows() {
     let games = run_selfplay::<Fourshift>(&config(), &settings(1), || {}).unwrap();
     let s = SelfplaySummary::new("engine", "random", &games);
-    let rows = vec![("pieces=5".to_string(), s.clone()), ("pieces=6".to_string(), s)];
+    let rows = vec![
+        ("pieces=5".to_string(), s.clone()),
+        ("pieces=6".to_string(), s),
+    ];
     let svg = plot::sweep_svg("fourshift sweep", "pieces", &rows).unwrap();
     assert!(svg.starts_with("<svg"), "{}", &svg[..80.min(svg.len())]);
     for text in [

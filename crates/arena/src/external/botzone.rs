@@ -108,9 +108,7 @@ impl<P: Position> Contestant<P> for BotzonePlayer<P> {
         _hashes: &[u64],
         _limits: &Limits,
     ) -> Result<P::Move, Fault> {
-        let limit = self
-            .limits
-            .move_limit(if self.turns == 0 { 2 } else { 1 });
+        let limit = self.limits.move_limit(if self.turns == 0 { 2 } else { 1 });
         let input = match (&self.process, moves.last()) {
             (Some(_), Some(&last)) => vec![self.wire(last)],
             _ => {
@@ -127,8 +125,12 @@ impl<P: Position> Contestant<P> for BotzonePlayer<P> {
         }
         let deadline = Instant::now() + limit;
         let line = process.recv(deadline, limit)?;
-        let wire = protocols::botzone::parse_wire_line(&line)
-            .map_err(|_| Fault::Illegal(format!("'{}' is not a move x0 y0 x1 y1 x2 y2", short(&line))))?;
+        let wire = protocols::botzone::parse_wire_line(&line).map_err(|_| {
+            Fault::Illegal(format!(
+                "'{}' is not a move x0 y0 x1 y1 x2 y2",
+                short(&line)
+            ))
+        })?;
         let mv = (self.codec.decode)(&wire).map_err(Fault::Illegal)?;
         self.turns += 1;
         // Debug, data and globaldata lines may follow; then the marker, or the bot exits.

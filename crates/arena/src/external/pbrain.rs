@@ -27,7 +27,9 @@ pub struct PbrainCodec<P: Position> {
     pub decode: fn(size: u32, x: u32, y: u32) -> Option<P::Move>,
 }
 
-pub(crate) fn gomoku_codec(config: &rules_gomoku::GomokuConfig) -> PbrainCodec<rules_gomoku::GomokuPosition> {
+pub(crate) fn gomoku_codec(
+    config: &rules_gomoku::GomokuConfig,
+) -> PbrainCodec<rules_gomoku::GomokuPosition> {
     PbrainCodec {
         size: config.size(),
         rule: match config.rule() {
@@ -89,7 +91,11 @@ impl<P: Position> Contestant<P> for PbrainPlayer<P> {
         let mut process = EngineProcess::spawn(&self.command)?;
         process.send_with(&format!("START {}", self.codec.size), "\r\n")?;
         process.recv_until(deadline, limit, |line| {
-            let word = line.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
+            let word = line
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_ascii_uppercase();
             match word.as_str() {
                 "OK" => Some(Ok(())),
                 "ERROR" | "UNKNOWN" => Some(Err(Fault::Protocol(format!(

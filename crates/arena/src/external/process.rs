@@ -44,7 +44,11 @@ impl EngineProcess {
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match reader.by_ref().take(MAX_LINE_BYTES).read_until(b'\n', &mut buf) {
+                match reader
+                    .by_ref()
+                    .take(MAX_LINE_BYTES)
+                    .read_until(b'\n', &mut buf)
+                {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
                         let text = String::from_utf8_lossy(&buf);
