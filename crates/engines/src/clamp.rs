@@ -30,7 +30,11 @@
 //!   **drop-zone control** (own pieces guarding the opponent's drop zone, which makes
 //!   their drops riskier), and the **quiet counter**: without adjudication a lead is worth
 //!   less as the quiet limit nears (the game will be drawn); with adjudication the lead in
-//!   pieces becomes decisive near the limit.
+//!   pieces becomes decisive near the limit, and so, at equal counts, the lead on the
+//!   centre 4×4 block (the adjudication's tie-break);
+//! - **pieces in hand** under a finite `supply` (60 per piece more than the opponent): the
+//!   drops still to come. Mobility and the capture threats already count drops only while
+//!   the hand has a piece (the rules crate's `can_drop` and `mobility` know the hand).
 //!
 //! # Measured (8×8 defaults, 100 ms a move)
 //! Engine against baseline games are draws: both sides refill to `max_on_board` by
@@ -258,6 +262,13 @@ const CAN_CAPTURE: i32 = 15;
 const ZONE_GUARD: i32 = 4;
 /// Half-moves before the quiet limit from which the counter matters.
 const QUIET_HORIZON: i32 = 16;
+/// Per piece in hand more than the opponent, under a finite supply: a future drop, worth
+/// less than a piece on the board (it costs a move, and the board caps it), but a capture
+/// of a player with an empty hand is for good.
+const IN_HAND: i32 = 60;
+/// Per piece on the centre block (the adjudication's tie-break) more than the opponent,
+/// scaled up as the quiet limit nears under `adjudicate=true`.
+const CENTRE_BLOCK: i32 = 8;
 
 /// The engine's evaluator (see the module docs).
 #[derive(Clone, Copy, Debug, Default)]
@@ -298,10 +309,18 @@ impl EngineEval {
             let sign = me.sign();
             v = sign * (MATERIAL * t.material + CENTRE * t.centre + MOBILITY * t.mobility);
         }
+        if let (Some(mine), Some(theirs)) = (pos.in_hand(me), pos.in_hand(other)) {
+            // Hands can reach a million: cap the difference far above any real game's.
+            let diff = (i64::from(mine) - i64::from(theirs)).clamp(-100, 100) as i32;
+            v += IN_HAND * diff;
+        }
         let remaining = pos.quiet_remaining().min(i32::MAX as u32) as i32;
         if remaining < QUIET_HORIZON {
             if cfg.adjudicate() {
-                v += material * MATERIAL * (QUIET_HORIZON - remaining) / 4;
+                let near = QUIET_HORIZON - remaining;
+                v += material * MATERIAL * near / 4;
+                let centre_block = pos.centre_count(me) as i32 - pos.centre_count(other) as i32;
+                v += centre_block * CENTRE_BLOCK * near / 4;
             } else {
                 v = v * (remaining + 1) / (QUIET_HORIZON + 1);
             }

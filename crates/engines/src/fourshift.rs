@@ -155,8 +155,19 @@ impl BaselineState {
     }
 }
 
+/// The player who made the move that led to `pos`: the player not to move, except right
+/// after White's last placement under `moving_first=second` (White moves twice).
 fn mover_of(pos: &Fourshift) -> Player {
-    board_core::Position::side_to_move(pos).other()
+    let ply = board_core::Position::ply(pos);
+    board_core::Position::config(pos).mover_at(ply.wrapping_sub(1))
+}
+
+/// Whether the side to move also makes the move after this one (its last placement under
+/// `moving_first=second`): then the opponent's threats are not answered by this move.
+fn moves_again(pos: &Fourshift) -> bool {
+    let ply = board_core::Position::ply(pos);
+    let side = board_core::Position::side_to_move(pos);
+    board_core::Position::config(pos).mover_at(ply.wrapping_add(1)) == side
 }
 
 impl EvalState<Fourshift> for BaselineState {
@@ -573,6 +584,10 @@ impl Evaluator<EnginePosition> for EngineEval {
         if st.live_threats(s, sp, &mut buf) > 0 {
             return WIN_NEXT + v.clamp(-5_000, 5_000);
         }
+        if moves_again(pos) {
+            // Two moves in a row: the opponent's threats can wait for the second.
+            return v;
+        }
         match st.live_threats(o, op, &mut buf) {
             0 => {}
             1 if st.reachable(s, buf[0], sp) => v -= FORCED_BLOCK,
@@ -592,7 +607,7 @@ impl Evaluator<EnginePosition> for EngineEval {
             return;
         }
         let cfg = board_core::Position::config(pos);
-        if board_core::Position::ply(pos) + 1 >= cfg.max_plies() {
+        if board_core::Position::ply(pos) + 1 >= cfg.max_plies() || moves_again(pos) {
             return;
         }
         let o = s.other();
@@ -680,6 +695,11 @@ fn vcf(pos: &mut EnginePosition, attacks: u32, budget: &mut u32) -> Option<(Move
     if attacks == 0 {
         return None;
     }
+    // The threat logic assumes the turns alternate; around White's double move
+    // (moving_first=second) the search decides.
+    if moves_again(pos.position()) {
+        return None;
+    }
     let max_plies = pos.config().max_plies();
     if pos.ply() + 3 > max_plies {
         return None;
@@ -716,6 +736,9 @@ fn vcf(pos: &mut EnginePosition, attacks: u32, budget: &mut u32) -> Option<(Move
                 break 'line Some(3);
             }
             let e = buf[0];
+            if moves_again(pos.position()) {
+                break 'line None;
+            }
             pos.generate_moves(&mut replies);
             let blocks: Vec<Move> = replies.iter().copied().filter(|r| r.to() == e).collect();
             if blocks.is_empty() {

@@ -120,7 +120,8 @@ fn row_number(line: &str) -> Option<usize> {
 }
 
 /// Extra, game-specific status read from the position string (which every game has):
-/// fourshift's phase and pieces in hand, clamp's quiet counter.
+/// fourshift's phase and pieces in hand, clamp's quiet counter (and pieces in hand under a
+/// finite supply).
 pub fn details<P: Position>(pos: &P) -> Option<String> {
     let ps = pos.to_position_string();
     let fields: Vec<&str> = ps.split_whitespace().collect();
@@ -145,10 +146,19 @@ pub fn details<P: Position>(pos: &P) -> Option<String> {
                 .to_string()
                 .split([':', ','])
                 .find_map(|kv| kv.strip_prefix("quiet_limit=").map(str::to_string));
-            Some(match limit {
+            let mut text = match limit {
                 Some(limit) => format!("quiet moves {quiet}/{limit}"),
                 None => format!("quiet moves {quiet}"),
-            })
+            };
+            // Under a finite supply the string ends with the pieces in hand.
+            if let (Some(black), Some(white)) = (fields.get(4), fields.get(5)) {
+                text.push_str(&format!(
+                    " · in hand: {} {black}, {} {white}",
+                    pos.player_name(board_core::Player::First),
+                    pos.player_name(board_core::Player::Second)
+                ));
+            }
+            Some(text)
         }
         _ => None,
     }
@@ -184,6 +194,7 @@ pub fn status<P: Position>(pos: &P) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -197,6 +208,33 @@ mod tests {
             vec![(25, usize::MAX - 1)]
         );
         assert!(move_squares("a0 ??").is_empty());
+    }
+
+    #[test]
+    fn clamp_status_shows_the_hands_under_a_finite_supply() {
+        use rules_clamp::{ClampConfig, ClampPosition};
+        let config: ClampConfig = "clamp:supply=12".parse().unwrap();
+        let pos =
+            ClampPosition::from_position_string(config, "8/3X4/2XXXX2/8/8/2OOOO2/8/8 o 1 1 11 12")
+                .unwrap();
+        assert_eq!(
+            status(&pos),
+            "move 2 · White to move · quiet moves 1/80 · in hand: Black 11, White 12"
+        );
+        // The supply's extra diagram line passes through the board drawing.
+        assert!(board(&pos, Some("d7"), false).ends_with("in hand: Black 11, White 12\n"));
+        let plain = ClampPosition::new(ClampConfig::default());
+        assert_eq!(status(&plain), "move 1 · Black to move · quiet moves 0/80");
+    }
+
+    #[test]
+    fn fourshift_status_after_whites_last_placement_under_moving_first_second() {
+        use rules_fourshift::{Fourshift, FourshiftConfig};
+        let config: FourshiftConfig = "fourshift:moving_first=second".parse().unwrap();
+        let pos =
+            Fourshift::from_position_string(config, "OOX2X/1OO2O/4X1/4X1/O2X1X/XXOO2 o 0 0 16")
+                .unwrap();
+        assert_eq!(status(&pos), "move 17 · White to move · moving");
     }
 
     #[test]

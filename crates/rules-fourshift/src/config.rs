@@ -184,7 +184,7 @@ impl FourshiftConfig {
     #[inline]
     pub fn centre_span(&self) -> (u32, u32) {
         let s = self.size;
-        if s % 2 == 0 {
+        if s.is_multiple_of(2) {
             (s / 2 - 1, s / 2)
         } else {
             (s / 2, s / 2)
@@ -197,7 +197,7 @@ impl FourshiftConfig {
     #[inline]
     pub fn mover_at(&self, ply: u32) -> board_core::Player {
         let white_on_even = self.moving_first == MovingFirst::Second && ply >= self.placing_plies();
-        if (ply % 2 == 0) != white_on_even {
+        if ply.is_multiple_of(2) != white_on_even {
             board_core::Player::First
         } else {
             board_core::Player::Second

@@ -96,7 +96,7 @@ impl Ref {
     /// games.md: the middle 2×2 on an even board, the middle square on an odd one.
     fn is_centre(&self, row: usize, col: usize) -> bool {
         let n = self.n;
-        let middle: Vec<usize> = if n % 2 == 0 {
+        let middle: Vec<usize> = if n.is_multiple_of(2) {
             vec![n / 2 - 1, n / 2]
         } else {
             vec![n / 2]

@@ -123,6 +123,64 @@ fn random_games_keep_evaluations_consistent() {
     }
     walk("clamp:size=6", 1, 11);
     walk("clamp:size=10,zone=2,max_on_board=12", 2, 17);
+    // Finite supplies: drops run out, the baseline terms and the engine follow the hands.
+    walk("clamp:supply=12,adjudicate=true", 3, 9);
+    walk("clamp:supply=2", 4, 13);
+    walk("clamp:size=6,supply=0,quiet_limit=40,adjudicate=true", 5, 7);
+}
+
+#[test]
+fn the_engine_counts_pieces_in_hand_under_a_finite_supply() {
+    // Same board; Black has 3 pieces in hand more than White in the first position.
+    let board = "8/8/2XXXX2/8/8/2OOOO2/8/8 x 0 10";
+    let ahead = pos_in("clamp:supply=12", &format!("{board} 12 9"));
+    let level = pos_in("clamp:supply=12", &format!("{board} 12 12"));
+    assert_eq!(
+        EngineEval.evaluate(&ahead) - EngineEval.evaluate(&level),
+        3 * IN_HAND
+    );
+    // Under the unlimited default there is no hand term.
+    let plain = pos(board);
+    assert_eq!(
+        EngineEval.evaluate(&plain),
+        EngineEval.evaluate(&pos_in("clamp:supply=1000000", &format!("{board} 7 7")))
+    );
+}
+
+#[test]
+fn no_drop_without_a_piece_in_hand() {
+    // Black's hand is empty: every move the engine or the baseline picks is a step.
+    let p = pos_in("clamp:supply=3", "8/8/2XXXX2/8/8/2OOOO2/8/8 x 0 6 0 3");
+    for mut agent in [engine(), ClampPosition::baseline()] {
+        let r = think(agent.as_mut(), &p, 3);
+        let m = r.best_move.expect("a move");
+        assert!(!m.is_drop(), "{m:?}");
+        assert!(p.validate(&m).is_ok());
+    }
+}
+
+#[test]
+fn an_empty_hand_and_no_step_is_a_win_the_engine_sees() {
+    // c1-b1 boxes in White's only piece a1; White has no piece in hand: Black wins at once.
+    let p = pos_in("clamp:size=6,supply=0", "6/6/6/6/XX4/O1X3 x 0 0 0 0");
+    let r = think(engine().as_mut(), &p, 3);
+    assert_eq!(r.best_move, Some(mv(&p, "c1-b1")), "{r:?}");
+    assert_eq!(r.score, Score::win_in(1));
+}
+
+#[test]
+fn adjudication_by_the_centre_near_the_quiet_limit() {
+    // Four pieces each, one half-move before the limit: Black's d8-d6 brings a piece onto
+    // the centre block (c3-f6) and wins on the tie-break.
+    let p = pos_in(
+        "clamp:quiet_limit=10,adjudicate=true",
+        "XXXX4/8/8/8/8/8/8/OOOO4 x 9 20",
+    );
+    let r = think(engine().as_mut(), &p, 2);
+    assert_eq!(r.score, Score::win_in(1), "{r:?}");
+    let mut q = p.clone();
+    q.play(r.best_move.expect("a move")).expect("legal");
+    assert_eq!(q.outcome(), Some(board_core::Outcome::Win(Player::First)));
 }
 
 #[test]

@@ -269,3 +269,95 @@ fn debug_arena_first() {
         }
     }
 }
+
+// ---- balance variants ---------------------------------------------------------------------
+
+fn variant(spec: &str, s: &str) -> Fourshift {
+    let config: FourshiftConfig = spec.parse().expect("config");
+    Fourshift::from_position_string(config, s).expect("valid position")
+}
+
+/// White to place its last piece (ply 15): a1 makes a1-c1 and d2-d1 completes it. Black
+/// threatens f1-f2 (f2 e3 d4 c5).
+const DOUBLE_MOVE_WIN: &str = "O4O/X1X1X1/1O1XO1/X1X1X1/3O2/1OO2X o 0 1 15";
+
+#[test]
+fn white_wins_with_its_double_move_under_moving_first_second() {
+    let p = variant("fourshift:moving_first=second", DOUBLE_MOVE_WIN);
+    let r = think(engine().as_mut(), &p, 4);
+    // Both of White's turns count: a win two turns from now.
+    assert_eq!(r.score, Score::win_in(2), "{r:?}");
+    let mut q = p.clone();
+    q.play(r.best_move.expect("a move")).expect("legal");
+    assert_eq!(q.side_to_move(), Player::Second);
+    let r2 = think(engine().as_mut(), &q, 2);
+    assert_eq!(r2.score, Score::win_in(1));
+    q.play(r2.best_move.expect("a move")).expect("legal");
+    assert_eq!(q.outcome(), Some(board_core::Outcome::Win(Player::Second)));
+    // Under plain alternation Black would win with f1-f2 next: White must block f2.
+    let p = variant("fourshift", DOUBLE_MOVE_WIN);
+    let r = think(engine().as_mut(), &p, 4);
+    assert_eq!(r.best_move, Some(mv(&p, "f2")), "{r:?}");
+    assert!(!matches!(r.score.kind(), ScoreKind::Win(_)), "{r:?}");
+}
+
+/// Around the phase switch under `moving_first=second` the full engine search (table,
+/// aspiration, PVS, threat search) returns plain minimax's value at every depth, from
+/// Black's last placement, White's last placement and White's first shift.
+#[test]
+fn search_agrees_with_minimax_around_the_double_move() {
+    use search::{SearchOptions, Searcher, reference::minimax};
+    let spec = "fourshift:moving_first=second";
+    let mut positions = vec![
+        variant(spec, "1OX2X/1OO2O/4X1/4X1/O2X1X/1XOO2 x 1 1 14"),
+        variant(spec, DOUBLE_MOVE_WIN),
+    ];
+    let mut q = positions[0].clone();
+    q.play(mv(&q, "a1")).expect("legal");
+    positions.push(q.clone());
+    q.play(mv(&q, "a6")).expect("legal");
+    assert_eq!((q.ply(), q.side_to_move()), (16, Player::Second));
+    positions.push(q);
+    for p in &positions {
+        let ip = wrap_engine(p);
+        for depth in 1..=3 {
+            let expected = minimax(&EngineEval, &ip, depth, true);
+            for opts in [SearchOptions::default(), SearchOptions::plain_alpha_beta()] {
+                let opts = opts.with_hash_mb(1).expect("1 MB");
+                let mut s = Searcher::new(EngineEval, opts).expect("options");
+                let r = s.search_with(&ip, &Limits::new().with_depth(depth), |_| {});
+                assert_eq!(
+                    r.score,
+                    expected,
+                    "depth {depth} from {}",
+                    p.to_position_string()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn incremental_state_matches_scratch_under_the_variants() {
+    for spec in [
+        "fourshift:moving_first=second",
+        "fourshift:centre_opening=false",
+        "fourshift:pieces=6,moving_first=second,centre_opening=false",
+    ] {
+        let config: FourshiftConfig = spec.parse().expect("config");
+        for seed in 0..8 {
+            random_walk(config, seed, seed < 2);
+        }
+    }
+}
+
+#[test]
+fn engine_and_baseline_respect_the_centre_opening() {
+    let p = Fourshift::new("fourshift:centre_opening=false".parse().expect("config"));
+    for mut agent in [engine(), Fourshift::baseline()] {
+        let r = think(agent.as_mut(), &p, 3);
+        let m = r.best_move.expect("a move");
+        assert!(p.validate(&m).is_ok());
+        assert!(!p.is_centre(m.to()));
+    }
+}

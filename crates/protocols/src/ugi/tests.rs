@@ -389,3 +389,49 @@ fn replies_stay_on_one_line_whatever_the_input() {
         );
     }
 }
+
+/// fourshift under `moving_first=second`: White places the last piece and makes the first
+/// shift too. The engine answers `go` for White at both turns, and the GUI appends both.
+#[test]
+fn fourshift_double_move_under_moving_first_second() {
+    let spec = "fourshift:moving_first=second";
+    // Fifteen placements without a line: White places the sixteenth.
+    let placed = "a1 f6 b3 e5 c5 d2 f1 a6 e3 b6 c1 f4 d5 a3 e1";
+    let (mut s, cap) = engine();
+    let pos = format!("position {spec} startpos moves {placed}");
+    let out = run_lines(&mut s, &cap, &[&pos, "go depth 2"]);
+    let last = &out.last().expect("output")["bestmove ".len()..];
+    assert!(!last.contains('-'), "White's last placement: {out:?}");
+    // White is to move again after it: the position string says so.
+    let pos = format!("{pos} {last}");
+    let out = run_lines(&mut s, &cap, &[&pos]);
+    assert!(out.is_empty(), "{out:?}");
+    assert!(
+        position_line(&mut s, &cap).ends_with(" o 0 0 16"),
+        "White to shift at ply 16"
+    );
+    // White's clock is btime (the second player's) at both of its turns.
+    let out = run_lines(&mut s, &cap, &["go wtime 1 btime 60000 depth 2"]);
+    let shift = out.last().expect("output")["bestmove ".len()..].to_string();
+    let (from, _) = shift.split_once('-').expect("a shift");
+    let white: Vec<&str> = "f6 e5 d2 a6 b6 f4 a3".split(' ').chain([last]).collect();
+    assert!(
+        white.contains(&from),
+        "{shift} moves a White piece: {out:?}"
+    );
+    let pos = format!("{pos} {shift}");
+    let out = run_lines(&mut s, &cap, &[&pos]);
+    assert!(out.is_empty(), "{out:?}");
+    assert!(
+        position_line(&mut s, &cap).ends_with(" x 0 0 17"),
+        "then Black"
+    );
+    // Two White moves in a row given by the GUI are accepted; a Black move at ply 16 is
+    // refused and names the move.
+    let bad = format!("position {spec} startpos moves {placed} a4 b3-b2");
+    let out = run_lines(&mut s, &cap, &[&bad]);
+    assert!(out[0].contains("move 17 'b3-b2'"), "{out:?}");
+    let good = format!("position {spec} startpos moves {placed} a4 a4-a5 b3-b2");
+    let out = run_lines(&mut s, &cap, &[&good]);
+    assert!(out.is_empty(), "{out:?}");
+}
