@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use arena::{Budget, MatchSettings};
+use arena::Budget;
 use board_core::{Outcome, Player, Position, divide, perft};
 use engines::{AgentKind, EngineGame};
 use search::{Limits, SearchOptions, TimeControl};
@@ -164,44 +164,5 @@ pub fn run_analyze<P: EngineGame>(
         Some(mv) => outln!("bestmove {}", pos.format_move(mv)),
         None => outln!("bestmove none"),
     }
-    Ok(())
-}
-
-/// The moves of a game in notation, the random opening separated by ` | `.
-fn record_moves<P: Position>(config: &P::Config, moves: &[P::Move], opening: usize) -> String {
-    let mut pos = P::new(config.clone());
-    let mut out = Vec::with_capacity(moves.len() + 1);
-    for (i, &mv) in moves.iter().enumerate() {
-        if i == opening && i > 0 {
-            out.push("|".to_string());
-        }
-        out.push(pos.format_move(mv));
-        pos.make_move(mv);
-    }
-    out.join(" ")
-}
-
-pub fn run_match<P: EngineGame>(
-    spec: &str,
-    a: AgentKind,
-    b: AgentKind,
-    settings: &MatchSettings,
-) -> Result<(), CliError> {
-    let config = setup::config::<P>(spec)?;
-    let mut played = 0;
-    let report = arena::run_match::<P>(&config, a, b, settings, |game| {
-        played += 1;
-        eprintln!(
-            "game {played}: {} (first) vs {} (second): {} in {} plies: {}",
-            game.players[0],
-            game.players[1],
-            game.reason,
-            game.moves.len(),
-            record_moves::<P>(&config, &game.moves, game.opening_plies)
-        );
-    })
-    .map_err(|e| CliError::usage(e.to_string()))?;
-    out!("{report}");
-    outln!("{}", report.score_line());
     Ok(())
 }

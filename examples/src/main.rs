@@ -10,14 +10,16 @@ mod botzone;
 mod cli_error;
 mod commands;
 mod engine;
+mod match_cmd;
 mod pbrain;
 mod play_cmd;
 mod selfplay;
 mod serve;
 mod setup;
 
-use std::process::ExitCode;
+use std::{process::ExitCode, time::Duration};
 
+use arena::PlayerSpec;
 use clap::{Args, Parser, Subcommand, error::ErrorKind};
 use engines::{AgentKind, with_game};
 
@@ -65,6 +67,36 @@ impl ThinkArgs {
     }
 }
 
+/// Options `match` and `selfplay` share.
+#[derive(Args, Debug, Clone)]
+struct TournamentArgs {
+    /// Random legal opening moves before the players take over, as random:K (or K).
+    #[arg(long, default_value = "random:2", value_parser = match_cmd::parse_openings)]
+    openings: u32,
+    /// Seed for openings and tie-breaks.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play only shard K of N: the games numbered K, K+N, K+2N, ... (merge the shards'
+    /// --json or --records outputs with `boardlab merge`).
+    #[arg(long, default_value = "1/1", value_parser = parse_shard)]
+    shard: arena::Shard,
+    /// Write every game to this file in the save format.
+    #[arg(long)]
+    records: Option<String>,
+    /// Print the report as one JSON object (with every game's result: `merge` reads it).
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_shard(text: &str) -> Result<arena::Shard, String> {
+    text.parse()
+}
+
+fn parse_sprt(text: &str) -> Result<arena::sprt::Sprt, String> {
+    text.parse()
+        .map_err(|e: arena::sprt::SprtParseError| e.to_string())
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Count move sequences of a given length (perft).
@@ -110,30 +142,48 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// Play a match between two players, colours swapped in pairs.
+    /// Play a match between two players, colours swapped in pairs; optionally stop when an
+    /// SPRT decides.
     Match {
         /// Game spec.
         spec: String,
-        /// Player A: engine, baseline or random.
+        /// Player A: engine, baseline, random, or an external engine ugi:<command>,
+        /// pbrain:<command> (gomoku) or botzone:<command> (amazons:size=8).
         #[arg(long, default_value = "engine")]
-        a: AgentKind,
-        /// Player B: engine, baseline or random.
+        a: PlayerSpec,
+        /// Player B (as for --a).
         #[arg(long, default_value = "baseline")]
-        b: AgentKind,
+        b: PlayerSpec,
         /// Number of games (rounded up to an even number).
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         games: u64,
         #[command(flatten)]
         think: ThinkArgs,
-        /// Random legal opening moves before the players take over.
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=64))]
-        openings: u32,
-        /// Seed for openings and tie-breaks.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[command(flatten)]
+        common: TournamentArgs,
         /// Transposition table size in MiB per engine.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        concurrency: u64,
+        /// Stop when the sequential probability ratio test decides, e.g.
+        /// elo0=0,elo1=5,alpha=0.05,beta=0.05 (pentanomial over pairs; model=logistic|normalized).
+        #[arg(long, value_parser = parse_sprt)]
+        sprt: Option<arena::sprt::Sprt>,
+        /// Slack in ms an external engine gets on top of the move time before it loses on time.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=600_000))]
+        tolerance: u64,
+        /// Limit in ms on an external engine's move under --depth or --nodes.
+        #[arg(long, default_value_t = 60_000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+        timeout: u64,
+    },
+    /// Merge the --json reports (or the --records files) of a tournament's shards into the
+    /// whole tournament's, printed to stdout.
+    Merge {
+        /// The shards' files: all JSON reports, or all records files.
+        #[arg(required = true)]
+        files: Vec<String>,
     },
     /// Speak the Piskvork / Gomocup brain protocol (gomoku) on stdin/stdout.
     Pbrain {
@@ -222,32 +272,26 @@ enum Command {
         /// Number of games (rounded up to an even number).
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         games: u64,
-        /// Player A: engine, baseline or random.
+        /// Player A: engine, baseline, random, or an external engine (see `match`).
         #[arg(long, default_value = "engine")]
-        a: AgentKind,
-        /// Player B: engine, baseline or random.
+        a: PlayerSpec,
+        /// Player B.
         #[arg(long, default_value = "engine")]
-        b: AgentKind,
+        b: PlayerSpec,
         #[command(flatten)]
         think: ThinkArgs,
-        /// Random legal opening moves, as random:K.
-        #[arg(long, default_value = "random:2", value_parser = selfplay::parse_openings)]
-        openings: u32,
-        /// Seed for openings and tie-breaks.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[command(flatten)]
+        common: TournamentArgs,
         /// Games played at once.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
-        /// Write every game to this file in the save format.
+        /// Run the tournament once per value of a rule parameter: key=v1,v2,... Given twice or
+        /// more, once per combination.
         #[arg(long)]
-        records: Option<String>,
-        /// Print the summary as one JSON object.
+        sweep: Vec<String>,
+        /// Draw the sweep (first-player wins with 95% intervals, draws, length) into this SVG.
         #[arg(long)]
-        json: bool,
-        /// Run the tournament once per value of one rule parameter: key=v1,v2,...
-        #[arg(long)]
-        sweep: Option<String>,
+        plot: Option<String>,
         /// Transposition table size in MiB per engine.
         #[arg(long, default_value_t = 8)]
         hash: usize,
@@ -324,21 +368,36 @@ fn run(cli: Cli) -> Result<(), CliError> {
             b,
             games,
             think,
-            openings,
-            seed,
+            common,
             hash,
+            concurrency,
+            sprt,
+            tolerance,
+            timeout,
         } => {
             let id = setup::game_id(&spec)?;
-            let settings = arena::MatchSettings {
+            let settings = arena::SelfplaySettings {
                 games: games as usize,
+                a,
+                b,
                 budget: think.think(Think::Time(100)).budget(),
-                opening_plies: openings,
-                seed,
+                opening_plies: common.openings,
+                seed: common.seed,
+                threads: concurrency as usize,
                 hash_mb: hash,
-                ..arena::MatchSettings::default()
+                max_plies: 2_000,
+                shard: common.shard,
+                sprt,
+                tolerance: Duration::from_millis(tolerance),
+                untimed_move: Duration::from_millis(timeout),
             };
-            with_game!(id.as_str(), run_match(&spec, a, b, &settings))?
+            let output = match_cmd::MatchOutput {
+                records: common.records,
+                json: common.json,
+            };
+            with_game!(id.as_str(), run_match(&spec, &settings, &output))?
         }
+        Command::Merge { files } => match_cmd::run_merge(&files),
         Command::Pbrain { player } => pbrain::run(player),
         Command::Engine => engine::run(),
         Command::Botzone {
@@ -384,12 +443,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             a,
             b,
             think,
-            openings,
-            seed,
+            common,
             threads,
-            records,
-            json,
             sweep,
+            plot,
             hash,
         } => selfplay::run(selfplay::SelfplayArgs {
             spec,
@@ -398,15 +455,18 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 a,
                 b,
                 budget: think.think(Think::Depth(2)).budget(),
-                opening_plies: openings,
-                seed,
+                opening_plies: common.openings,
+                seed: common.seed,
                 threads: threads as usize,
                 hash_mb: hash,
                 max_plies: 2_000,
+                shard: common.shard,
+                ..arena::SelfplaySettings::default()
             },
-            records,
-            json,
+            records: common.records,
+            json: common.json,
             sweep,
+            plot,
         }),
         Command::Bench {
             depth_delta,
@@ -415,7 +475,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
-use commands::{run_analyze, run_match, run_perft, run_show, run_show_json};
+use commands::{run_analyze, run_perft, run_show, run_show_json};
+use match_cmd::run_match;
 
 /// A clap error as people need it: the error with what it names (a missing argument's
 /// name), and the usage line, without the blank lines and the `--help` pointer.

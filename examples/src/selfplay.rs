@@ -1,14 +1,21 @@
-//! `boardlab selfplay`: parallel self-play tournaments and balance tables (the work is in the
-//! `arena` crate; this file parses arguments and prints).
+//! `boardlab selfplay`: parallel self-play tournaments, sweeps over rule parameters and
+//! their charts (the work is in the `arena` crate; this file parses arguments and prints).
 
-use std::{fs, time::Instant};
+use std::time::Instant;
 
-use arena::{SelfplaySettings, SelfplaySummary, records_text, run_selfplay};
+use arena::{
+    ArenaGame, GameResult, SelfplaySettings, SelfplaySummary, merge, plot, records_text,
+    run_tournament,
+};
 use board_core::GameSpec;
-use engines::{EngineGame, with_game};
+use engines::with_game;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::{cli_error::CliError, setup};
+use crate::{
+    cli_error::CliError,
+    match_cmd::{threads_phrase, tournament_info, write_file},
+    setup,
+};
 
 /// Everything `selfplay` was asked for, game-independent.
 #[derive(Clone, Debug)]
@@ -17,54 +24,139 @@ pub struct SelfplayArgs {
     pub settings: SelfplaySettings,
     pub records: Option<String>,
     pub json: bool,
-    pub sweep: Option<String>,
+    /// `key=v1,v2,...` each; several give every combination.
+    pub sweep: Vec<String>,
+    /// Draw the sweep into this SVG file.
+    pub plot: Option<String>,
 }
 
-/// Parses `random:K` (or a bare `K`): the number of random opening plies.
-pub fn parse_openings(text: &str) -> Result<u32, String> {
-    let k = text.strip_prefix("random:").unwrap_or(text);
-    k.parse::<u32>()
-        .ok()
-        .filter(|k| *k <= 64)
-        .ok_or_else(|| format!("bad --openings '{text}': expected random:K with K from 0 to 64"))
+/// One swept key and its values.
+type Axis = (String, Vec<String>);
+
+/// A sweep's row: its setting (key, value per swept key), summary and JSON report.
+type Row = (Vec<(String, String)>, (SelfplaySummary, String));
+
+fn parse_sweep(text: &str) -> Result<Axis, CliError> {
+    let bad = || {
+        CliError::usage(format!(
+            "bad --sweep '{}': expected key=v1,v2,...",
+            setup::short(text)
+        ))
+    };
+    let (key, values) = text.split_once('=').ok_or_else(bad)?;
+    let key = key.trim().to_ascii_lowercase();
+    let values: Vec<String> = values
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
+        .collect();
+    if key.is_empty() || values.is_empty() {
+        return Err(bad());
+    }
+    Ok((key, values))
+}
+
+/// Every combination of the axes' values, the first axis varying slowest.
+fn combinations(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
+    let mut combos: Vec<Vec<(String, String)>> = vec![Vec::new()];
+    for (key, values) in axes {
+        combos = combos
+            .into_iter()
+            .flat_map(|prefix| {
+                values.iter().map(move |v| {
+                    let mut c = prefix.clone();
+                    c.push((key.clone(), v.clone()));
+                    c
+                })
+            })
+            .collect();
+    }
+    combos
 }
 
 pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
     let id = setup::game_id(&args.spec)?;
-    match &args.sweep {
-        None => with_game!(id.as_str(), tournament(&args, &args.spec, true))?.map(|_| ()),
-        Some(sweep) => {
-            let (key, values) = sweep
-                .split_once('=')
-                .filter(|(k, v)| !k.trim().is_empty() && !v.trim().is_empty())
-                .ok_or_else(|| {
-                    CliError::usage(format!("bad --sweep '{sweep}': expected key=v1,v2,..."))
-                })?;
-            let base = GameSpec::parse(&args.spec)?;
-            let mut rows = Vec::new();
-            for value in values.split(',').map(str::trim).filter(|v| !v.is_empty()) {
-                let mut spec = base.clone();
-                spec.params.retain(|(k, _)| k != key.trim());
-                spec.params
-                    .push((key.trim().to_ascii_lowercase(), value.to_string()));
-                let spec = spec.to_string();
-                let summary = with_game!(id.as_str(), tournament(&args, &spec, false))??;
-                rows.push((value.to_string(), summary));
-            }
-            print_sweep(key.trim(), &rows, args.json);
-            Ok(())
+    if args.sweep.is_empty() {
+        if args.plot.is_some() {
+            return Err(CliError::usage(
+                "--plot draws a sweep: give --sweep key=v1,v2,...",
+            ));
+        }
+        return with_game!(id.as_str(), tournament(&args, &args.spec, true))?.map(|_| ());
+    }
+    let axes = args
+        .sweep
+        .iter()
+        .map(|s| parse_sweep(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (i, (key, _)) in axes.iter().enumerate() {
+        if axes[..i].iter().any(|(k, _)| k == key) {
+            return Err(CliError::usage(format!("--sweep {key} is given twice")));
         }
     }
+    let base = GameSpec::parse(&args.spec)?;
+    let mut rows = Vec::new();
+    for setting in combinations(&axes) {
+        let mut spec = base.clone();
+        for (key, value) in &setting {
+            spec.params.retain(|(k, _)| k != key);
+            spec.params.push((key.clone(), value.clone()));
+        }
+        let spec = spec.to_string();
+        let row = with_game!(id.as_str(), tournament(&args, &spec, false))??;
+        rows.push((setting, row));
+    }
+    if let Some(path) = &args.plot {
+        let labelled: Vec<(String, SelfplaySummary)> = rows
+            .iter()
+            .map(|(setting, (summary, _))| {
+                let values: Vec<&str> = setting.iter().map(|(_, v)| v.as_str()).collect();
+                (values.join(", "), summary.clone())
+            })
+            .collect();
+        let keys: Vec<&str> = axes.iter().map(|(k, _)| k.as_str()).collect();
+        let title = format!(
+            "{}: {} vs {}, {}",
+            args.spec, args.settings.a, args.settings.b, args.settings.budget
+        );
+        let svg = plot::sweep_svg(&title, &keys.join(", "), &labelled)
+            .map_err(|e| CliError::usage(e.to_string()))?;
+        write_file(path, &svg, "the chart")?;
+    }
+    if args.json {
+        let json_rows: Vec<merge::SweepRow> = rows
+            .into_iter()
+            .map(|(setting, (_, report))| (setting, report))
+            .collect();
+        outln!("{}", merge::sweep_json(&json_rows));
+    } else {
+        print_sweep(&rows);
+    }
+    Ok(())
 }
 
-fn tournament<P: EngineGame + arena::BalanceStats>(
+fn setting_label(setting: &[(String, String)]) -> String {
+    setting
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Plays one tournament; gives its summary and its JSON report.
+fn tournament<P: ArenaGame>(
     args: &SelfplayArgs,
     spec: &str,
     print: bool,
-) -> Result<SelfplaySummary, CliError> {
+) -> Result<(SelfplaySummary, String), CliError> {
     let config = setup::config::<P>(spec)?;
-    let total = args.settings.games.div_ceil(2).max(1) * 2;
-    let bar = ProgressBar::new(total as u64);
+    let count = args
+        .settings
+        .shard
+        .games(args.settings.total_games())
+        .count();
+    let bar = ProgressBar::new(count as u64);
     bar.set_style(
         ProgressStyle::with_template(
             "{prefix} [{bar:30}] {pos}/{len} games, {elapsed} elapsed, eta {eta}",
@@ -73,51 +165,48 @@ fn tournament<P: EngineGame + arena::BalanceStats>(
     );
     bar.set_prefix(spec.to_string());
     let started = Instant::now();
-    let games = run_selfplay::<P>(&config, &args.settings, || bar.inc(1))
-        .map_err(|e| CliError::usage(e.to_string()))?;
+    let games = run_tournament::<P>(&config, &args.settings, |_| bar.inc(1))
+        .map_err(|e| CliError::usage(e.to_string()))?
+        .games;
     bar.finish_and_clear();
     let elapsed = started.elapsed();
-    let summary = SelfplaySummary::new(
+    let results: Vec<GameResult> = games.iter().map(GameResult::of).collect();
+    let summary = SelfplaySummary::of_results(
         &args.settings.a.to_string(),
         &args.settings.b.to_string(),
-        &games,
+        &results,
     );
+    let report = merge::report_json(&tournament_info::<P>(&config, &args.settings), &results);
     if let Some(path) = &args.records {
-        let path = match &args.sweep {
-            Some(_) => format!("{path}.{}", spec.replace([':', ',', '='], "_")),
-            None => path.clone(),
+        let path = match args.sweep.is_empty() {
+            true => path.clone(),
+            false => format!("{path}.{}", spec.replace([':', ',', '='], "_")),
         };
-        fs::write(&path, records_text(&games))
-            .map_err(|e| CliError::usage(format!("cannot write records to {path}: {e}")))?;
+        write_file(&path, &records_text(&games), "records")?;
     }
     eprintln!(
-        "{spec}: {} games in {:.1} s on {} threads",
+        "{spec}: {} games in {:.1} s on {}",
         games.len(),
         elapsed.as_secs_f64(),
-        args.settings.threads
+        threads_phrase(args.settings.threads)
     );
     if print {
         if args.json {
-            outln!("{}", summary.to_json());
+            outln!("{report}");
         } else {
-            outln!("game: {}", P::new(config).config());
+            outln!("game: {config}");
             out!("{summary}");
         }
     }
-    Ok(summary)
+    Ok((summary, report))
 }
 
-fn print_sweep(key: &str, rows: &[(String, SelfplaySummary)], json: bool) {
-    if json {
-        let items: Vec<String> = rows
-            .iter()
-            .map(|(v, s)| format!(r#"{{"{key}":"{v}","summary":{}}}"#, s.to_json()))
-            .collect();
-        outln!("[{}]", items.join(","));
-        return;
-    }
+fn print_sweep(rows: &[Row]) {
+    let labels: Vec<String> = rows.iter().map(|(s, _)| setting_label(s)).collect();
+    let width = labels.iter().map(String::len).max().unwrap_or(7).max(7);
     outln!(
-        "{key:>10} {:>6} {:>8} {:>8} {:>7} {:>15} {:>8}  balance",
+        "{:<width$} {:>6} {:>8} {:>8} {:>7} {:>15} {:>8}  balance",
+        "setting",
         "games",
         "1st win",
         "2nd win",
@@ -125,7 +214,7 @@ fn print_sweep(key: &str, rows: &[(String, SelfplaySummary)], json: bool) {
         "1st 95% CI",
         "length"
     );
-    for (value, s) in rows {
+    for (label, (_, (s, _))) in labels.iter().zip(rows) {
         let n = s.games.max(1) as f64;
         let balance: Vec<String> = s
             .balance
@@ -133,7 +222,7 @@ fn print_sweep(key: &str, rows: &[(String, SelfplaySummary)], json: bool) {
             .map(|(k, v)| format!("{k} {v:.2}"))
             .collect();
         outln!(
-            "{value:>10} {:>6} {:>7.1}% {:>7.1}% {:>6.1}% {:>6.1}%-{:>5.1}% {:>8.1}  {}",
+            "{label:<width$} {:>6} {:>7.1}% {:>7.1}% {:>6.1}% {:>6.1}%-{:>5.1}% {:>8.1}  {}",
             s.games,
             100.0 * s.first_wins as f64 / n,
             100.0 * s.second_wins as f64 / n,
@@ -143,5 +232,34 @@ fn print_sweep(key: &str, rows: &[(String, SelfplaySummary)], json: bool) {
             s.mean_length,
             balance.join(", ")
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_keys_give_every_combination_first_key_slowest() {
+        let axes = vec![
+            parse_sweep("moving_first=next,second").unwrap_or_default(),
+            parse_sweep("centre_opening=true,false").unwrap_or_default(),
+        ];
+        let labels: Vec<String> = combinations(&axes)
+            .iter()
+            .map(|c| setting_label(c))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                "moving_first=next centre_opening=true",
+                "moving_first=next centre_opening=false",
+                "moving_first=second centre_opening=true",
+                "moving_first=second centre_opening=false",
+            ]
+        );
+        assert!(parse_sweep("pieces").is_err());
+        assert!(parse_sweep("=1,2").is_err());
+        assert!(parse_sweep("pieces=").is_err());
     }
 }

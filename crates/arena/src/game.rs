@@ -8,6 +8,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use search::Limits;
 
+use crate::player::{AgentPlayer, Contestant, Fault};
+
 /// Thinking time of one player over a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveTiming {
@@ -93,6 +95,20 @@ pub fn play_game<P: Position>(
     limits: &Limits,
     max_plies: u32,
 ) -> GameRecord<P> {
+    let [first, second] = agents;
+    let (mut first, mut second) = (AgentPlayer(first), AgentPlayer(second));
+    play_players(start, opening, [&mut first, &mut second], limits, max_plies)
+}
+
+/// [`play_game`] for any [`Contestant`]s: a player's [`Fault`] (a timeout, a crash, an illegal
+/// move, no move) loses the game, and the reason names the side and the fault.
+pub fn play_players<P: Position>(
+    start: P,
+    opening: &[P::Move],
+    players: [&mut dyn Contestant<P>; 2],
+    limits: &Limits,
+    max_plies: u32,
+) -> GameRecord<P> {
     let config = start.config().clone();
     let mut pos = start;
     let mut moves = Vec::new();
@@ -105,42 +121,55 @@ pub fn play_game<P: Position>(
         hashes.push(pos.hash());
     }
     let opening_plies = moves.len();
-    let players = [agents[0].name().to_string(), agents[1].name().to_string()];
-    let mut agents = agents;
-    for agent in agents.iter_mut() {
-        agent.new_game();
-    }
+    let names = [players[0].name().to_string(), players[1].name().to_string()];
+    let mut players = players;
     let mut timing = [MoveTiming::default(); 2];
-    let (outcome, reason) = loop {
-        if let Some(outcome) = pos.outcome() {
-            let reason = pos.outcome_reason().unwrap_or_else(|| outcome.to_string());
-            break (outcome, reason);
+    let mut started_ok = Ok(());
+    for (index, player) in players.iter_mut().enumerate() {
+        if let Err(fault) = player.new_game(&config) {
+            started_ok = Err((player_of(index), fault));
+            break;
         }
-        if pos.ply() >= max_plies {
-            break (Outcome::Draw, format!("stopped after {max_plies} plies"));
-        }
-        let side = pos.side_to_move();
-        let agent = &mut agents[side.index()];
-        agent.set_game_history(&hashes);
-        let started = Instant::now();
-        let result = agent.think(&pos, limits, &mut |_| {});
-        timing[side.index()].add(started.elapsed());
-        let name = pos.player_name(side);
-        let Some(mv) = result.best_move else {
-            break (
-                Outcome::Win(side.other()),
-                format!("{name} returned no move"),
-            );
-        };
-        if let Err(e) = pos.play(mv) {
-            break (
-                Outcome::Win(side.other()),
-                format!("{name} played an illegal move: {e}"),
-            );
-        }
-        moves.push(mv);
-        hashes.push(pos.hash());
+    }
+    let (outcome, reason) = match started_ok {
+        Err((side, fault)) => (
+            Outcome::Win(side.other()),
+            format!("{} {fault} at the start", pos.player_name(side)),
+        ),
+        Ok(()) => loop {
+            if let Some(outcome) = pos.outcome() {
+                let reason = pos.outcome_reason().unwrap_or_else(|| outcome.to_string());
+                break (outcome, reason);
+            }
+            if pos.ply() >= max_plies {
+                break (Outcome::Draw, format!("stopped after {max_plies} plies"));
+            }
+            let side = pos.side_to_move();
+            let player = &mut players[side.index()];
+            let started = Instant::now();
+            let result = player.choose(&pos, &moves, &hashes, limits);
+            timing[side.index()].add(started.elapsed());
+            let name = pos.player_name(side);
+            let mv = match result {
+                Ok(mv) => mv,
+                Err(fault) => break (Outcome::Win(side.other()), format!("{name} {fault}")),
+            };
+            if let Err(e) = pos.play(mv) {
+                break (
+                    Outcome::Win(side.other()),
+                    format!(
+                        "{name} {}",
+                        Fault::Illegal(format!("{} ({e})", pos.format_move(mv)))
+                    ),
+                );
+            }
+            moves.push(mv);
+            hashes.push(pos.hash());
+        },
     };
+    for player in players.iter_mut() {
+        player.end_game();
+    }
     GameRecord {
         config,
         moves,
@@ -148,7 +177,7 @@ pub fn play_game<P: Position>(
         outcome,
         reason,
         last: pos,
-        players,
+        players: names,
         timing,
     }
 }

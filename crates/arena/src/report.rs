@@ -4,7 +4,10 @@ use std::{fmt, time::Duration};
 
 use board_core::{Outcome, Player, Position};
 
-use crate::game::{GameRecord, player_of};
+use crate::{
+    game::{GameRecord, player_of},
+    stats::median,
+};
 
 /// Which colour an agent had.
 pub type Side = Player;
@@ -122,15 +125,14 @@ impl fmt::Display for MatchReport {
         row(f, "first", &self.a_first)?;
         row(f, "second", &self.a_second)?;
         row(f, "total", &self.total)?;
-        let mut sorted = self.lengths.clone();
-        sorted.sort_unstable();
-        let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0);
+        let lengths: Vec<f64> = self.lengths.iter().map(|&l| f64::from(l)).collect();
         writeln!(
             f,
-            "game length: mean {:.1} plies, median {median}, min {}, max {}",
+            "game length: mean {:.1} plies, median {:.1}, min {}, max {}",
             self.mean_length(),
-            sorted.first().copied().unwrap_or(0),
-            sorted.last().copied().unwrap_or(0)
+            median(&lengths),
+            self.lengths.iter().min().copied().unwrap_or(0),
+            self.lengths.iter().max().copied().unwrap_or(0)
         )?;
         for (i, name) in [&self.a, &self.b].into_iter().enumerate() {
             let mean =

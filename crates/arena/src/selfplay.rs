@@ -1,28 +1,101 @@
-//! Self-play tournaments: many games in parallel, in colour-swapped pairs from shared random
-//! openings, summarised for a game designer (who wins, from which seat, how long games last).
+//! Tournaments: many games in parallel, in colour-swapped pairs from shared random
+//! openings, optionally split into shards (for many machines) or stopped by an SPRT; used by
+//! both `selfplay` (summarised for a game designer) and `match` (for an engine author).
 
-use std::{collections::BTreeMap, fmt, sync::Mutex};
+use std::{
+    collections::BTreeMap,
+    fmt,
+    str::FromStr,
+    sync::{
+        Mutex,
+        atomic::{AtomicBool, AtomicUsize, Ordering},
+        mpsc,
+    },
+    thread,
+    time::Duration,
+};
 
 use board_core::{Outcome, Player, savefile};
 use engines::{AgentKind, EngineGame};
-use rayon::prelude::*;
-use search::{OptionsError, SearchOptions};
+use search::SearchOptions;
 
 use crate::{
     Budget,
     balance::BalanceStats,
-    game::{GameRecord, play_game, random_opening},
+    external::{ExternalLimits, WireGame, check_protocol, external_player},
+    game::{GameRecord, play_players, random_opening},
+    player::{Contestant, OwnedAgent, PlayerSpec},
     report::Tally,
-    stats::{elo_95, wilson_95},
+    sprt::{Pentanomial, Sprt, SprtDecision},
+    stats::{elo_95, median, signed_elo, wilson_95},
 };
+
+/// Everything a tournament needs of a game: boardlab's players, the balance figures and the
+/// wire formats of external engines.
+pub trait ArenaGame: EngineGame + BalanceStats + WireGame {}
+
+impl<P: EngineGame + BalanceStats + WireGame> ArenaGame for P {}
+
+/// Which part of a tournament one process plays: shard `index` of `count` (1-based) plays
+/// the games numbered `index`, `index + count`, … (numbering from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole tournament.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// The 0-based indices of this shard's games in a tournament of `games` games.
+    pub fn games(&self, games: usize) -> impl Iterator<Item = usize> {
+        (self.index as usize - 1..games).step_by(self.count as usize)
+    }
+}
+
+impl Default for Shard {
+    fn default() -> Self {
+        Shard::ALL
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// Reads `K/N` with 1 ≤ K ≤ N.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || {
+            format!(
+                "bad shard '{}': expected K/N with 1 <= K <= N",
+                s.chars().take(32).collect::<String>()
+            )
+        };
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse::<u32>().map_err(|_| bad())?,
+            n.trim().parse::<u32>().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
 
 /// How a tournament is played.
 #[derive(Clone, Debug)]
 pub struct SelfplaySettings {
     /// Games to play (rounded up to whole pairs).
     pub games: usize,
-    pub a: AgentKind,
-    pub b: AgentKind,
+    pub a: PlayerSpec,
+    pub b: PlayerSpec,
     pub budget: Budget,
     /// Random legal moves before the agents take over (same for both games of a pair).
     pub opening_plies: u32,
@@ -33,21 +106,72 @@ pub struct SelfplaySettings {
     pub hash_mb: usize,
     /// A game still going after this many plies is scored a draw.
     pub max_plies: u32,
+    /// The part of the tournament to play.
+    pub shard: Shard,
+    /// Stop when this test decides (pairs are judged in order; not with shards).
+    pub sprt: Option<Sprt>,
+    /// Slack for external engines on a time budget (see [`ExternalLimits`]).
+    pub tolerance: Duration,
+    /// The limit on an external engine's move under a depth or node budget.
+    pub untimed_move: Duration,
 }
 
 impl Default for SelfplaySettings {
     fn default() -> Self {
+        let external = ExternalLimits::default();
         SelfplaySettings {
             games: 100,
-            a: AgentKind::Engine,
-            b: AgentKind::Engine,
+            a: AgentKind::Engine.into(),
+            b: AgentKind::Engine.into(),
             budget: Budget::Depth(2),
             opening_plies: 2,
             seed: 1,
             threads: 1,
             hash_mb: 8,
             max_plies: 2_000,
+            shard: Shard::ALL,
+            sprt: None,
+            tolerance: external.tolerance,
+            untimed_move: external.untimed_move,
         }
+    }
+}
+
+impl SelfplaySettings {
+    /// Games in the whole tournament (all shards): whole pairs, at least one.
+    pub fn total_games(&self) -> usize {
+        self.games.div_ceil(2).max(1) * 2
+    }
+
+    fn external_limits(&self) -> ExternalLimits {
+        ExternalLimits {
+            budget: self.budget,
+            tolerance: self.tolerance,
+            untimed_move: self.untimed_move,
+            ..ExternalLimits::default()
+        }
+    }
+
+    /// Checks the players can play `config` and the options fit together, before any game.
+    pub fn check<P: ArenaGame>(&self, config: &P::Config) -> Result<(), SelfplayError> {
+        for spec in [&self.a, &self.b] {
+            if let PlayerSpec::External { protocol, .. } = spec {
+                check_protocol::<P>(*protocol, config).map_err(|e| SelfplayError(e.to_string()))?;
+            }
+        }
+        if self.sprt.is_some() && self.shard.count > 1 {
+            return Err(SelfplayError(
+                "an SPRT judges pairs in order, so it cannot run in shards".into(),
+            ));
+        }
+        if self.shard.count as usize > self.total_games() {
+            return Err(SelfplayError(format!(
+                "shard {} of a {}-game tournament would play no games",
+                self.shard,
+                self.total_games()
+            )));
+        }
+        Ok(())
     }
 }
 
@@ -68,13 +192,31 @@ fn pair_seed(seed: u64, pair: usize) -> u64 {
         ^ 0xB0A2_D1AB
 }
 
+fn build_player<P: ArenaGame>(
+    spec: &PlayerSpec,
+    config: &P::Config,
+    settings: &SelfplaySettings,
+    options: SearchOptions,
+) -> Result<Box<dyn Contestant<P>>, SelfplayError> {
+    match spec {
+        PlayerSpec::Agent(kind) => Ok(Box::new(OwnedAgent(
+            kind.build::<P>(options)
+                .map_err(|e| SelfplayError(e.to_string()))?,
+        ))),
+        PlayerSpec::External { protocol, command } => {
+            external_player::<P>(*protocol, command, config, settings.external_limits())
+                .map_err(|e| SelfplayError(e.to_string()))
+        }
+    }
+}
+
 /// Plays game `index` of a tournament: deterministic in (settings, index) for fixed-depth or
-/// node budgets.
-pub fn play_indexed<P: EngineGame>(
+/// node budgets and boardlab's own players.
+pub fn play_indexed<P: ArenaGame>(
     config: &P::Config,
     settings: &SelfplaySettings,
     index: usize,
-) -> Result<PlayedGame<P>, OptionsError> {
+) -> Result<PlayedGame<P>, SelfplayError> {
     let seed = pair_seed(settings.seed, index / 2);
     let a_side = if index.is_multiple_of(2) {
         Player::First
@@ -83,22 +225,25 @@ pub fn play_indexed<P: EngineGame>(
     };
     let start = P::new(config.clone());
     let opening = random_opening(&start, settings.opening_plies, seed);
-    let options = |salt: u64| -> Result<SearchOptions, OptionsError> {
+    let options = |salt: u64| -> Result<SearchOptions, SelfplayError> {
+        let bad = |e: search::OptionsError| SelfplayError(e.to_string());
         Ok(SearchOptions::default()
-            .with_hash_mb(settings.hash_mb)?
-            .with_threads(1)?
+            .with_hash_mb(settings.hash_mb)
+            .map_err(bad)?
+            .with_threads(1)
+            .map_err(bad)?
             .with_seed(seed ^ salt))
     };
-    let mut a = settings.a.build::<P>(options(0xA)?)?;
-    let mut b = settings.b.build::<P>(options(0xB)?)?;
-    let agents: [&mut dyn engines::Agent<P>; 2] = match a_side {
+    let mut a = build_player::<P>(&settings.a, config, settings, options(0xA)?)?;
+    let mut b = build_player::<P>(&settings.b, config, settings, options(0xB)?)?;
+    let players: [&mut dyn Contestant<P>; 2] = match a_side {
         Player::First => [a.as_mut(), b.as_mut()],
         Player::Second => [b.as_mut(), a.as_mut()],
     };
-    let record = play_game(
+    let record = play_players(
         start,
         &opening,
-        agents,
+        players,
         &settings.budget.limits(),
         settings.max_plies,
     );
@@ -109,41 +254,203 @@ pub fn play_indexed<P: EngineGame>(
     })
 }
 
-/// Plays a whole tournament on `settings.threads` threads, calling `progress` after each
-/// game (from any thread). Games come back in index order.
-pub fn run_selfplay<P: EngineGame>(
+/// A's half-points in a game (2 a win, 1 a draw).
+fn a_half_points(outcome: Outcome, a_side: Player) -> u32 {
+    match outcome {
+        Outcome::Win(p) if p == a_side => 2,
+        Outcome::Draw => 1,
+        Outcome::Win(_) => 0,
+    }
+}
+
+/// Where an SPRT stands after the pairs played so far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtStatus {
+    pub sprt: Sprt,
+    pub pairs: Pentanomial,
+    pub llr: f64,
+    pub decision: Option<SprtDecision>,
+}
+
+impl SprtStatus {
+    /// The test over the complete pairs of `results` (in index order), stopping at the
+    /// first decision as the tournament did.
+    pub fn of_results(sprt: Sprt, results: &[GameResult]) -> SprtStatus {
+        let mut status = SprtStatus {
+            sprt,
+            pairs: Pentanomial::default(),
+            llr: 0.0,
+            decision: None,
+        };
+        for pair in results.chunks_exact(2) {
+            if status.decision.is_some() {
+                break;
+            }
+            status.add_pair(
+                a_half_points(pair[0].outcome, pair[0].a_side)
+                    + a_half_points(pair[1].outcome, pair[1].a_side),
+            );
+        }
+        status
+    }
+
+    fn add_pair(&mut self, half_points: u32) {
+        self.pairs.add(half_points);
+        self.llr = self.sprt.llr(&self.pairs);
+        self.decision = self.sprt.decide(self.llr);
+    }
+}
+
+impl fmt::Display for SprtStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "SPRT ({}): LLR {:.2} ({:.2}, {:.2}) after {} pairs {}: {}",
+            self.sprt,
+            self.llr,
+            self.sprt.lower_bound(),
+            self.sprt.upper_bound(),
+            self.pairs.pairs(),
+            self.pairs,
+            match self.decision {
+                Some(d) => d.to_string(),
+                None => "no decision yet".to_string(),
+            }
+        )
+    }
+}
+
+/// What a tournament played.
+#[derive(Clone, Debug)]
+pub struct Tournament<P: board_core::Position> {
+    /// The games, in index order (with an SPRT: up to the deciding pair).
+    pub games: Vec<PlayedGame<P>>,
+    pub sprt: Option<SprtStatus>,
+}
+
+/// Plays this shard of a tournament on `settings.threads` threads. `on_game` sees each
+/// game on the calling thread, in index order. With an SPRT, pairs are judged in order and
+/// the tournament stops at the first decision (games already under way past it are
+/// dropped, so the result does not depend on the thread count).
+pub fn run_tournament<P: ArenaGame>(
     config: &P::Config,
     settings: &SelfplaySettings,
-    progress: impl Fn() + Sync,
-) -> Result<Vec<PlayedGame<P>>, SelfplayError> {
-    let games = settings.games.div_ceil(2).max(1) * 2;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(settings.threads.clamp(1, 256))
-        .build()
-        .map_err(|e| SelfplayError(e.to_string()))?;
+    mut on_game: impl FnMut(&PlayedGame<P>),
+) -> Result<Tournament<P>, SelfplayError> {
+    settings.check::<P>(config)?;
+    let indices: Vec<usize> = settings.shard.games(settings.total_games()).collect();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
     let failure = Mutex::new(None);
-    let mut played: Vec<PlayedGame<P>> = pool.install(|| {
-        (0..games)
-            .into_par_iter()
-            .filter_map(|i| match play_indexed::<P>(config, settings, i) {
+    let mut played = Vec::with_capacity(indices.len());
+    let mut sprt = settings.sprt.map(|sprt| SprtStatus {
+        sprt,
+        pairs: Pentanomial::default(),
+        llr: 0.0,
+        decision: None,
+    });
+    thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        for _ in 0..settings.threads.clamp(1, 256) {
+            let tx = tx.clone();
+            let (indices, next, stop) = (&indices, &next, &stop);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let slot = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = indices.get(slot) else {
+                        break;
+                    };
+                    let game = play_indexed::<P>(config, settings, index);
+                    if tx.send((slot, game)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut expected = 0;
+        for (slot, game) in rx {
+            match game {
                 Ok(game) => {
-                    progress();
-                    Some(game)
+                    pending.insert(slot, game);
                 }
                 Err(e) => {
-                    if let Ok(mut slot) = failure.lock() {
-                        *slot = Some(e.to_string());
+                    stop.store(true, Ordering::Relaxed);
+                    if let Ok(mut f) = failure.lock() {
+                        f.get_or_insert(e);
                     }
-                    None
                 }
-            })
-            .collect()
+            }
+            while let Some(game) = pending.remove(&expected) {
+                expected += 1;
+                if stop.load(Ordering::Relaxed) {
+                    continue;
+                }
+                on_game(&game);
+                played.push(game);
+                if let Some(status) = sprt.as_mut()
+                    && played.len().is_multiple_of(2)
+                {
+                    let pair = &played[played.len() - 2..];
+                    status.add_pair(
+                        a_half_points(pair[0].record.outcome, pair[0].a_side)
+                            + a_half_points(pair[1].record.outcome, pair[1].a_side),
+                    );
+                    if status.decision.is_some() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
     });
     if let Some(e) = failure.into_inner().ok().flatten() {
-        return Err(SelfplayError(e));
+        return Err(e);
     }
-    played.sort_by_key(|g| g.index);
-    Ok(played)
+    Ok(Tournament {
+        games: played,
+        sprt,
+    })
+}
+
+/// Plays a whole tournament (or shard) without an SPRT, calling `progress` after each game.
+/// Games come back in index order.
+pub fn run_selfplay<P: ArenaGame>(
+    config: &P::Config,
+    settings: &SelfplaySettings,
+    progress: impl Fn(),
+) -> Result<Vec<PlayedGame<P>>, SelfplayError> {
+    Ok(run_tournament::<P>(config, settings, |_| progress())?.games)
+}
+
+/// A finished game as far as a report is concerned: no position, no moves; what the
+/// shards' `--json` outputs carry so that `merge` can rebuild the whole report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameResult {
+    /// 0-based index in the tournament.
+    pub index: usize,
+    pub a_side: Player,
+    pub outcome: Outcome,
+    pub plies: u32,
+    pub reason: String,
+    /// The game's own figures ([`BalanceStats`]).
+    pub balance: Vec<(String, f64)>,
+}
+
+impl GameResult {
+    pub fn of<P: BalanceStats>(game: &PlayedGame<P>) -> GameResult {
+        GameResult {
+            index: game.index,
+            a_side: game.a_side,
+            outcome: game.record.outcome,
+            plies: game.record.moves.len() as u32,
+            reason: game.record.reason.clone(),
+            balance: P::balance_stats(&game.record)
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        }
+    }
 }
 
 /// A tournament that could not be run (bad options, no thread pool).
@@ -180,15 +487,21 @@ pub struct SelfplaySummary {
     pub mean_length: f64,
     pub median_length: f64,
     /// Game-specific statistics, averaged per game.
-    pub balance: BTreeMap<&'static str, f64>,
+    pub balance: BTreeMap<String, f64>,
 }
 
 impl SelfplaySummary {
     pub fn new<P: BalanceStats>(a: &str, b: &str, games: &[PlayedGame<P>]) -> SelfplaySummary {
+        let results: Vec<GameResult> = games.iter().map(GameResult::of).collect();
+        SelfplaySummary::of_results(a, b, &results)
+    }
+
+    /// The summary of `results` (in index order, as the sums are taken in that order).
+    pub fn of_results(a: &str, b: &str, results: &[GameResult]) -> SelfplaySummary {
         let mut s = SelfplaySummary {
             a: a.to_string(),
             b: b.to_string(),
-            games: games.len() as u32,
+            games: results.len() as u32,
             a_total: Tally::default(),
             a_first: Tally::default(),
             a_second: Tally::default(),
@@ -203,9 +516,9 @@ impl SelfplaySummary {
             median_length: 0.0,
             balance: BTreeMap::new(),
         };
-        let mut lengths = Vec::with_capacity(games.len());
-        for g in games {
-            let outcome = g.record.outcome;
+        let mut lengths = Vec::with_capacity(results.len());
+        for g in results {
+            let outcome = g.outcome;
             s.a_total.add(outcome, g.a_side);
             match g.a_side {
                 Player::First => s.a_first.add(outcome, g.a_side),
@@ -216,27 +529,22 @@ impl SelfplaySummary {
                 Outcome::Win(Player::Second) => s.second_wins += 1,
                 Outcome::Draw => s.draws += 1,
             }
-            lengths.push(g.record.moves.len() as f64);
-            for (name, value) in P::balance_stats(&g.record) {
-                *s.balance.entry(name).or_insert(0.0) += value;
+            lengths.push(f64::from(g.plies));
+            for (name, value) in &g.balance {
+                *s.balance.entry(name.clone()).or_insert(0.0) += value;
             }
         }
-        let n = games.len().max(1) as f64;
+        let n = results.len().max(1) as f64;
         for v in s.balance.values_mut() {
             *v /= n;
         }
         s.first_player_win_rate = s.first_wins as f64 / n;
-        s.first_player_ci95 = wilson_95(s.first_wins, games.len() as u32);
+        s.first_player_ci95 = wilson_95(s.first_wins, results.len() as u32);
         let (elo, lo, hi) = elo_95(s.a_total.wins, s.a_total.draws, s.a_total.losses);
         s.elo = elo;
         s.elo_ci95 = (lo, hi);
-        lengths.sort_by(f64::total_cmp);
         s.mean_length = lengths.iter().sum::<f64>() / n;
-        s.median_length = match lengths.len() {
-            0 => 0.0,
-            l if l % 2 == 1 => lengths[l / 2],
-            l => (lengths[l / 2 - 1] + lengths[l / 2]) / 2.0,
-        };
+        s.median_length = median(&lengths);
         s
     }
 
@@ -283,7 +591,7 @@ impl SelfplaySummary {
     }
 }
 
-fn json_number(v: f64) -> String {
+pub(crate) fn json_number(v: f64) -> String {
     if v.is_finite() {
         format!("{:.4}", v)
     } else {
@@ -329,8 +637,10 @@ impl fmt::Display for SelfplaySummary {
         )?;
         writeln!(
             f,
-            "Elo A-B: {:+.0} (95% CI {:+.0} to {:+.0})",
-            self.elo, self.elo_ci95.0, self.elo_ci95.1
+            "Elo A-B: {} (95% CI {} to {})",
+            signed_elo(self.elo),
+            signed_elo(self.elo_ci95.0),
+            signed_elo(self.elo_ci95.1)
         )?;
         writeln!(
             f,

@@ -44,9 +44,46 @@ pub fn elo_95(wins: u32, draws: u32, losses: u32) -> (f64, f64, f64) {
     )
 }
 
+/// The median of `values` (the mean of the two middle values for an even count; 0 for
+/// none). The one definition every report uses.
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
+/// An Elo figure with its sign, rounded to whole points; never `-0` or `+-0`.
+pub fn signed_elo(elo: f64) -> String {
+    let rounded = elo.round();
+    if rounded == 0.0 {
+        "0".to_string()
+    } else {
+        format!("{rounded:+.0}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn median_of_odd_even_and_no_values() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(&[]), 0.0);
+    }
+
+    #[test]
+    fn elo_signs() {
+        assert_eq!(signed_elo(-0.4), "0");
+        assert_eq!(signed_elo(0.3), "0");
+        assert_eq!(signed_elo(-12.6), "-13");
+        assert_eq!(signed_elo(7.0), "+7");
+    }
 
     #[test]
     fn wilson_matches_known_values() {

@@ -1,7 +1,11 @@
 //! Self-play: determinism across thread counts, the summary's arithmetic, records that load.
 #![allow(clippy::unwrap_used)] // tests unwrap: a panic is the failure report
 
-use arena::{Budget, SelfplaySettings, SelfplaySummary, records_text, run_selfplay, split_records};
+use arena::{
+    Budget, GameResult, SelfplaySettings, SelfplaySummary, Shard, merge, plot, records_text,
+    run_selfplay, run_tournament, split_records,
+    sprt::{Sprt, SprtDecision},
+};
 use board_core::{Outcome, Player, Position, savefile};
 use engines::AgentKind;
 use rules_fourshift::{Fourshift, FourshiftConfig};
@@ -9,14 +13,15 @@ use rules_fourshift::{Fourshift, FourshiftConfig};
 fn settings(threads: usize) -> SelfplaySettings {
     SelfplaySettings {
         games: 8,
-        a: AgentKind::Engine,
-        b: AgentKind::Random,
+        a: AgentKind::Engine.into(),
+        b: AgentKind::Random.into(),
         budget: Budget::Depth(2),
         opening_plies: 2,
         seed: 7,
         threads,
         hash_mb: 1,
         max_plies: 500,
+        ..SelfplaySettings::default()
     }
 }
 
@@ -94,4 +99,99 @@ fn summary_counts_and_json() {
     }
     // The engine beats a random player.
     assert!(s.a_total.wins > s.a_total.losses, "{s}");
+}
+
+#[test]
+fn an_sprt_stops_at_the_same_pair_on_any_thread_count() {
+    let sprt: Sprt = "elo0=0,elo1=50".parse().unwrap();
+    let run = |threads| {
+        let settings = SelfplaySettings {
+            games: 400,
+            sprt: Some(sprt),
+            ..settings(threads)
+        };
+        run_tournament::<Fourshift>(&config(), &settings, |_| {}).unwrap()
+    };
+    let (one, three) = (run(1), run(3));
+    let status = one.sprt.unwrap();
+    assert_eq!(status.decision, Some(SprtDecision::H1), "{status}");
+    assert!(status.llr >= sprt.upper_bound());
+    assert_eq!(status.pairs.pairs() as usize * 2, one.games.len());
+    assert!(one.games.len() < 400);
+    assert_eq!(records_text(&one.games), records_text(&three.games));
+    assert_eq!(three.sprt.unwrap().pairs, status.pairs);
+}
+
+#[test]
+fn shards_partition_the_games_and_merge_back() {
+    let whole = run_selfplay::<Fourshift>(&config(), &settings(1), || {}).unwrap();
+    let info = |shard| merge::TournamentInfo {
+        spec: config().to_string(),
+        a: "engine".into(),
+        b: "random".into(),
+        budget: "depth 2".into(),
+        openings: 2,
+        seed: 7,
+        games: 8,
+        shard,
+        sprt: None,
+    };
+    let results = |games: &[arena::PlayedGame<Fourshift>]| -> Vec<GameResult> {
+        games.iter().map(GameResult::of).collect()
+    };
+    let mut parts = Vec::new();
+    for index in 1..=3 {
+        let shard = Shard { index, count: 3 };
+        let games = run_selfplay::<Fourshift>(
+            &config(),
+            &SelfplaySettings {
+                shard,
+                ..settings(1)
+            },
+            || {},
+        )
+        .unwrap();
+        let expected: Vec<usize> = (index as usize - 1..8).step_by(3).collect();
+        assert_eq!(games.iter().map(|g| g.index).collect::<Vec<_>>(), expected);
+        for g in &games {
+            assert_eq!(
+                records_text(std::slice::from_ref(g)),
+                records_text(&whole[g.index..=g.index])
+            );
+        }
+        parts.push(merge::report_json(&info(shard), &results(&games)));
+    }
+    parts.reverse();
+    let merged = merge::merge_json(&parts).unwrap();
+    assert_eq!(
+        merged,
+        merge::report_json(&info(Shard::ALL), &results(&whole))
+    );
+    assert!("0/3".parse::<Shard>().is_err() && "4/3".parse::<Shard>().is_err());
+    assert!("x".parse::<Shard>().is_err());
+}
+
+#[test]
+fn the_sweep_chart_is_an_svg_with_its_axes_and_rows() {
+    let games = run_selfplay::<Fourshift>(&config(), &settings(1), || {}).unwrap();
+    let s = SelfplaySummary::new("engine", "random", &games);
+    let rows = vec![
+        ("pieces=5".to_string(), s.clone()),
+        ("pieces=6".to_string(), s),
+    ];
+    let svg = plot::sweep_svg("fourshift sweep", "pieces", &rows).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..80.min(svg.len())]);
+    for text in [
+        "fourshift sweep",
+        "% of games",
+        "mean game length (plies)",
+        "pieces=5",
+        "pieces=6",
+        "50%: balanced",
+        "first player wins (95% interval)",
+        "draws",
+    ] {
+        assert!(svg.contains(text), "{text} missing");
+    }
+    assert!(plot::sweep_svg("empty", "pieces", &[]).is_err());
 }

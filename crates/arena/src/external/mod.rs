@@ -1,0 +1,161 @@
+//! External engines as players, driven through their own protocols the way tournament
+//! managers drive them:
+//! - `ugi`: boardlab's engine protocol (`../shared/spec/engine-protocol.md`), every game;
+//! - `pbrain`: Gomocup brains, as the Gomocup manager does (`START`, `INFO`, `BOARD` for the
+//!   first move, then `TURN`, `END`), gomoku only;
+//! - `botzone`: Botzone bots in keep-running mode (a full simple-interaction request the
+//!   first turn, then one line per turn), amazons 8×8 only.
+//!
+//! Each engine is a fresh process per game. Every answer has a deadline; an engine that
+//! misses it is killed and loses on time, one that exits loses by crash, and an
+//! unparseable or illegal move loses too, each with its reason in the game's record.
+
+mod botzone;
+mod pbrain;
+mod process;
+mod ugi;
+
+use std::{fmt, time::Duration};
+
+use board_core::Position;
+
+use crate::{Budget, player::Contestant};
+
+pub use botzone::BotzoneCodec;
+pub use pbrain::PbrainCodec;
+
+/// The protocols an external engine can speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    Ugi,
+    Pbrain,
+    Botzone,
+}
+
+impl Protocol {
+    pub const ALL: [Protocol; 3] = [Protocol::Ugi, Protocol::Pbrain, Protocol::Botzone];
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Protocol::Ugi => "ugi",
+            Protocol::Pbrain => "pbrain",
+            Protocol::Botzone => "botzone",
+        })
+    }
+}
+
+/// How long an external engine may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExternalLimits {
+    /// The per-move budget the engine is told (and held to, plus `tolerance`).
+    pub budget: Budget,
+    /// Slack on top of a time budget before a move counts as late (pipe latency, process
+    /// scheduling); Gomocup allows 1000 ms.
+    pub tolerance: Duration,
+    /// The limit on one move under a depth or node budget, which has no clock of its own.
+    pub untimed_move: Duration,
+    /// The limit on start-up (`ugi` … `ugiok`, `START` … `OK`).
+    pub startup: Duration,
+}
+
+impl Default for ExternalLimits {
+    fn default() -> Self {
+        ExternalLimits {
+            budget: Budget::Time(Duration::from_millis(100)),
+            tolerance: Duration::from_millis(1000),
+            untimed_move: Duration::from_secs(60),
+            startup: Duration::from_secs(10),
+        }
+    }
+}
+
+impl ExternalLimits {
+    /// The longest a move may take; `scale` multiplies the time budget (Botzone's first
+    /// turn has twice the time).
+    pub fn move_limit(&self, scale: u32) -> Duration {
+        match self.budget {
+            Budget::Time(t) => t * scale + self.tolerance,
+            Budget::Depth(_) | Budget::Nodes(_) => self.untimed_move * scale,
+        }
+    }
+}
+
+/// How each game's moves look on the wire of the protocols that are not generic.
+pub trait WireGame: Position {
+    /// The Gomocup coordinates of this game, if it is one a pbrain brain can play.
+    fn pbrain_codec(config: &Self::Config) -> Option<PbrainCodec<Self>> {
+        let _ = config;
+        None
+    }
+
+    /// The Botzone coordinates of this game, if it is one a Botzone bot can play.
+    fn botzone_codec(config: &Self::Config) -> Option<BotzoneCodec<Self>> {
+        let _ = config;
+        None
+    }
+}
+
+impl WireGame for rules_fourshift::Fourshift {}
+impl WireGame for rules_clamp::ClampPosition {}
+impl WireGame for rules_connect6::Connect6Position {}
+
+impl WireGame for rules_gomoku::GomokuPosition {
+    fn pbrain_codec(config: &Self::Config) -> Option<PbrainCodec<Self>> {
+        Some(pbrain::gomoku_codec(config))
+    }
+}
+
+impl WireGame for rules_amazons::AmazonsPosition {
+    fn botzone_codec(config: &Self::Config) -> Option<BotzoneCodec<Self>> {
+        botzone::amazons_codec(config)
+    }
+}
+
+/// Why an external engine cannot play this game at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct UnsupportedGame(pub String);
+
+/// Checks that `protocol` can play the game of `config` (before any game starts).
+pub fn check_protocol<P: WireGame>(
+    protocol: Protocol,
+    config: &P::Config,
+) -> Result<(), UnsupportedGame> {
+    match protocol {
+        Protocol::Ugi => Ok(()),
+        Protocol::Pbrain => P::pbrain_codec(config).map(|_| ()).ok_or_else(|| {
+            UnsupportedGame(format!(
+                "pbrain brains play gomoku only, not {config} (use ugi: for other games)"
+            ))
+        }),
+        Protocol::Botzone => P::botzone_codec(config).map(|_| ()).ok_or_else(|| {
+            UnsupportedGame(format!(
+                "Botzone bots play amazons:size=8 only, not {config} (use ugi: for other games)"
+            ))
+        }),
+    }
+}
+
+/// An external engine for one game of `config`.
+pub fn external_player<P: WireGame>(
+    protocol: Protocol,
+    command: &str,
+    config: &P::Config,
+    limits: ExternalLimits,
+) -> Result<Box<dyn Contestant<P>>, UnsupportedGame> {
+    check_protocol::<P>(protocol, config)?;
+    let name = format!("{protocol}:{command}");
+    Ok(match protocol {
+        Protocol::Ugi => Box::new(ugi::UgiPlayer::new(name, command, limits)),
+        Protocol::Pbrain => match P::pbrain_codec(config) {
+            Some(codec) => Box::new(pbrain::PbrainPlayer::new(name, command, limits, codec)),
+            None => return Err(UnsupportedGame(format!("no pbrain codec for {config}"))),
+        },
+        Protocol::Botzone => match P::botzone_codec(config) {
+            Some(codec) => Box::new(botzone::BotzonePlayer::new(name, command, limits, codec)),
+            None => return Err(UnsupportedGame(format!("no Botzone codec for {config}"))),
+        },
+    })
+}

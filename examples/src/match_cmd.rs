@@ -1,0 +1,144 @@
+//! `boardlab match` (two players, colour-swapped pairs, optional SPRT) and `boardlab merge`
+//! (shards' reports and records into the whole tournament's). The work is in `arena`.
+
+use std::fs;
+
+use arena::{
+    ArenaGame, GameRecord, MatchReport, PlayedGame, SelfplaySettings, Side, merge,
+    merge::TournamentInfo, records_text, run_tournament,
+};
+use board_core::Position;
+
+use crate::{cli_error::CliError, setup};
+
+/// Parses `random:K` (or a bare `K`): the number of random opening plies, for both `match`
+/// and `selfplay`.
+pub fn parse_openings(text: &str) -> Result<u32, String> {
+    let k = text.strip_prefix("random:").unwrap_or(text);
+    k.parse::<u32>()
+        .ok()
+        .filter(|k| *k <= 64)
+        .ok_or_else(|| format!("bad --openings '{text}': expected random:K with K from 0 to 64"))
+}
+
+/// `threads` with its noun: `1 thread`, `2 threads`.
+pub fn threads_phrase(threads: usize) -> String {
+    if threads == 1 {
+        "1 thread".to_string()
+    } else {
+        format!("{threads} threads")
+    }
+}
+
+/// What a report says the tournament was.
+pub fn tournament_info<P: Position>(
+    config: &P::Config,
+    settings: &SelfplaySettings,
+) -> TournamentInfo {
+    TournamentInfo {
+        spec: config.to_string(),
+        a: settings.a.to_string(),
+        b: settings.b.to_string(),
+        budget: settings.budget.to_string(),
+        openings: settings.opening_plies,
+        seed: settings.seed,
+        games: settings.total_games(),
+        shard: settings.shard,
+        sprt: settings.sprt,
+    }
+}
+
+/// Writes `text` to `path`, naming the file in the error.
+pub fn write_file(path: &str, text: &str, what: &str) -> Result<(), CliError> {
+    fs::write(path, text)
+        .map_err(|e| CliError::usage(format!("cannot write {what} to {path}: {e}")))
+}
+
+/// Everything `match` was asked for besides the tournament settings.
+#[derive(Clone, Debug)]
+pub struct MatchOutput {
+    pub records: Option<String>,
+    pub json: bool,
+}
+
+/// The moves of a game in notation, the random opening separated by ` | `.
+fn record_moves<P: Position>(record: &GameRecord<P>) -> String {
+    let mut pos = P::new(record.config.clone());
+    let mut out = Vec::with_capacity(record.moves.len() + 1);
+    for (i, &mv) in record.moves.iter().enumerate() {
+        if i == record.opening_plies && i > 0 {
+            out.push("|".to_string());
+        }
+        out.push(pos.format_move(mv));
+        pos.make_move(mv);
+    }
+    out.join(" ")
+}
+
+pub fn run_match<P: ArenaGame>(
+    spec: &str,
+    settings: &SelfplaySettings,
+    output: &MatchOutput,
+) -> Result<(), CliError> {
+    let config = setup::config::<P>(spec)?;
+    let mut report = MatchReport::new(settings.a.to_string(), settings.b.to_string());
+    let tournament = run_tournament::<P>(&config, settings, |game: &PlayedGame<P>| {
+        let a_side: Side = game.a_side;
+        report.add(&game.record, a_side);
+        eprintln!(
+            "game {}: {} (first) vs {} (second): {} in {} plies: {}",
+            game.index + 1,
+            game.record.players[0],
+            game.record.players[1],
+            game.record.reason,
+            game.record.moves.len(),
+            record_moves(&game.record)
+        );
+    })
+    .map_err(|e| CliError::usage(e.to_string()))?;
+    if let Some(path) = &output.records {
+        write_file(path, &records_text(&tournament.games), "records")?;
+    }
+    if output.json {
+        let results: Vec<_> = tournament.games.iter().map(arena::GameResult::of).collect();
+        outln!(
+            "{}",
+            merge::report_json(&tournament_info::<P>(&config, settings), &results)
+        );
+        return Ok(());
+    }
+    out!("{report}");
+    if let Some(status) = &tournament.sprt {
+        outln!("{status}");
+    }
+    outln!("{}", report.score_line());
+    Ok(())
+}
+
+/// `boardlab merge FILES…`: JSON reports merge into a report, records files into a records
+/// file; the result goes to stdout.
+pub fn run_merge(files: &[String]) -> Result<(), CliError> {
+    let texts = files
+        .iter()
+        .map(|f| {
+            fs::read_to_string(f).map_err(|e| CliError::usage(format!("cannot read {f}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let is_json = |t: &String| t.trim_start().starts_with(['{', '[']);
+    let merged = if texts.iter().all(is_json) {
+        merge::merge_json(&texts)
+    } else if texts.iter().any(is_json) {
+        return Err(CliError::usage(
+            "cannot merge JSON reports with records files: give one kind at a time",
+        ));
+    } else {
+        merge::merge_records(&texts)
+    }
+    .map_err(|e| CliError::usage(e.to_string()))?;
+    if texts.iter().all(is_json) {
+        outln!("{merged}");
+    } else {
+        out!("{merged}");
+    }
+    Ok(())
+}
