@@ -14,20 +14,11 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 
-fn ok(reply: &str) -> Vec<String> {
-    assert!(reply.starts_with("ok "), "{reply}");
-    reply.split_whitespace().skip(1).map(String::from).collect()
-}
+use super::tests::{err, ok};
 
-fn err(reply: &str, needle: &str) {
-    assert!(reply.starts_with("error "), "{reply}");
-    assert!(reply.contains(needle), "'{reply}' lacks '{needle}'");
-}
-
+/// The shared helper's directory, named apart from `tests`' own.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boardlab-hard-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    dir
+    super::tests::temp_dir(&format!("hard-{name}"))
 }
 
 fn mode(path: &Path) -> u32 {

@@ -1,16 +1,19 @@
 use super::*;
 
-fn ok(reply: &str) -> Vec<String> {
+/// The words of an `ok` reply after `ok` (shared with `hardening_tests`).
+pub(super) fn ok(reply: &str) -> Vec<String> {
     assert!(reply.starts_with("ok "), "{reply}");
     reply.split_whitespace().skip(1).map(String::from).collect()
 }
 
-fn err(reply: &str, needle: &str) {
+/// Asserts an `error` reply that mentions `needle`.
+pub(super) fn err(reply: &str, needle: &str) {
     assert!(reply.starts_with("error "), "{reply}");
     assert!(reply.contains(needle), "'{reply}' lacks '{needle}'");
 }
 
-fn temp_dir(name: &str) -> PathBuf {
+/// A fresh (removed) temporary directory path for one test.
+pub(super) fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("boardlab-server-{name}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     dir
