@@ -95,23 +95,26 @@ fn zone_owners(view: &BoardView) -> Vec<Option<Player>> {
     owners
 }
 
+/// The kind of `player`'s pieces on the board (a stone when it has none yet), to pick
+/// their glyph.
+fn piece_kind(view: &BoardView, player: Player) -> PieceKind {
+    view.cells
+        .iter()
+        .find_map(|c| match *c {
+            Cell::Piece { owner, kind } if owner == player => Some(kind),
+            _ => None,
+        })
+        .unwrap_or(PieceKind::Stone)
+}
+
 /// The legend under the board: each piece's letter and owner, the markers, and the drop
 /// zones (`X Black · O White · drop zones: Black ranks 6-8, White ranks 1-3`).
 pub fn legend<V: View>(pos: &V) -> String {
     let view = pos.board_view();
-    let kind_of = |p: Player| {
-        view.cells
-            .iter()
-            .find_map(|c| match *c {
-                Cell::Piece { owner, kind } if owner == p => Some(kind),
-                _ => None,
-            })
-            .unwrap_or(PieceKind::Stone)
-    };
     let mut parts: Vec<String> = [Player::First, Player::Second]
         .into_iter()
         .map(|p| {
-            let kind = kind_of(p);
+            let kind = piece_kind(&view, p);
             let glyph = pos.glyph(Cell::Piece { owner: p, kind });
             let what = match kind {
                 PieceKind::Queen => " queen",
@@ -175,15 +178,12 @@ pub fn details<V: View>(pos: &V) -> Vec<String> {
         })
         .collect();
     // Pieces are named by their letters (the legend says whose), to fit 80 columns.
+    let view = pos.board_view();
     let glyph_of = |p: Player| {
-        let kind = match pos.board_view().cells.iter().find_map(|c| match *c {
-            Cell::Piece { owner, kind } if owner == p => Some(kind),
-            _ => None,
-        }) {
-            Some(kind) => kind,
-            None => PieceKind::Stone,
-        };
-        pos.glyph(Cell::Piece { owner: p, kind })
+        pos.glyph(Cell::Piece {
+            owner: p,
+            kind: piece_kind(&view, p),
+        })
     };
     let pairs = |list: &[(Player, u32)]| {
         list.iter()
@@ -242,11 +242,6 @@ pub fn status<V: View>(pos: &V) -> String {
     s
 }
 
-/// The squares `mv` captured (see [`board_core::view::captured`]).
-pub fn captured<V: View>(before: &V, after: &V, mv: V::Move) -> Vec<Square> {
-    board_core::view::captured(before, after, mv)
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -294,7 +289,7 @@ mod tests {
         let mv = pos.parse_legal_move("e3-e4").unwrap();
         pos.make_move(mv);
         let d4 = pos.geometry().parse_square("d4").unwrap();
-        assert_eq!(captured(&before, &pos, mv), vec![d4]);
+        assert_eq!(board_core::view::captured(&before, &pos, mv), vec![d4]);
         let drawn = board(&pos, &before.move_squares(mv), false);
         assert!(drawn.contains("4 . . O .[O]. . .  4"), "{drawn}");
         assert!(drawn.contains("3 . . . O[.]O . .  3"), "{drawn}");

@@ -457,7 +457,7 @@ impl<P: View> Session<P> {
     fn play(&mut self, mv: P::Move) -> String {
         let before = self.pos.clone();
         self.pos.make_move(mv);
-        let captured: Vec<String> = render::captured(&before, &self.pos, mv)
+        let captured: Vec<String> = board_core::view::captured(&before, &self.pos, mv)
             .into_iter()
             .map(|sq| self.pos.geometry().format_square(sq))
             .collect();
