@@ -32,7 +32,7 @@
 //!
 //! ```
 //! use board_core::{Bitboard128, Geometry, Player, SquareSet};
-//! use eval::amazons::AmazonsDistances;
+//! use boardlab_eval::amazons::AmazonsDistances;
 //!
 //! // 4x1 corridor: First's queen on a1, Second's on d1.  Q . . q
 //! let g = Geometry::new(4, 1)?;

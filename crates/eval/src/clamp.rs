@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use board_core::{Bitboard64, Geometry, SquareSet};
-//! use eval::clamp::ClampTerms;
+//! use boardlab_eval::clamp::ClampTerms;
 //!
 //! let g = Geometry::square(8)?;
 //! let sqs = |names: &[&str]| -> Bitboard64 {

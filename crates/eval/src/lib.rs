@@ -21,7 +21,7 @@
 //!
 //! ```
 //! use board_core::{Geometry, Player};
-//! use eval::{KWindows, WindowScorer, WindowWeights};
+//! use boardlab_eval::{KWindows, WindowScorer, WindowWeights};
 //!
 //! // fourshift: drive the scorer from make/unmake.
 //! let g = Geometry::square(6)?;

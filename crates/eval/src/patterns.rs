@@ -56,7 +56,7 @@
 //!
 //! ```
 //! use board_core::{Geometry, Player};
-//! use eval::{LinePatterns, Pattern, PatternWeights, Rule};
+//! use boardlab_eval::{LinePatterns, Pattern, PatternWeights, Rule};
 //!
 //! let g = Geometry::square(15)?;
 //! let mut lp = LinePatterns::new(g, 5, Rule::Freestyle, PatternWeights::gomoku())?;
@@ -275,7 +275,7 @@ pub struct LineReport {
 /// a line of `len` cells (at most 32); the edges block. See the [module docs](self).
 ///
 /// ```
-/// use eval::{Pattern, Rule, analyze_line};
+/// use boardlab_eval::{Pattern, Rule, analyze_line};
 /// // . X X . X X .   (cells 0..7)
 /// let r = analyze_line(0b0110110, 0, 7, 5, Rule::Freestyle)?;
 /// assert_eq!(r.counts[Pattern::Four], 1);

@@ -1,5 +1,5 @@
 //! Play the tutorial's Connect Four in the terminal against boardlab's generic search:
-//! `cargo run -p play --example connect_four` (moves are column letters: `d`).
+//! `cargo run -p boardlab-play --example connect_four` (moves are column letters: `d`).
 
 mod eval;
 mod game;
@@ -8,7 +8,7 @@ use std::io::{self, IsTerminal};
 
 use board_core::Position;
 use engines::{Agent, SearchAgent};
-use play::{Humans, Session, Settings};
+use boardlab_play::{Humans, Session, Settings};
 use search::{Limits, SearchOptions};
 
 /// The computer player: the generic alpha-beta search with the tutorial's evaluator.
@@ -24,7 +24,7 @@ fn main() -> io::Result<()> {
     let settings = Settings {
         humans: Humans::First,
         limits: Limits::new().with_depth(8),
-        color: play::use_color(false, io::stdout().is_terminal()),
+        color: boardlab_play::use_color(false, io::stdout().is_terminal()),
         echo: !io::stdin().is_terminal(),
         ..Settings::default()
     };
