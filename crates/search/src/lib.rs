@@ -38,7 +38,7 @@
 //!     GameConfig, GameSpec, NotationError, Outcome, Player, Position, PositionStringError,
 //!     SpecError,
 //! };
-//! use search::{Evaluator, Limits, Score, SearchOptions, Searcher};
+//! use boardlab_search::{Evaluator, Limits, Score, SearchOptions, Searcher};
 //!
 //! #[derive(Clone, Debug, Default, PartialEq, Eq)]
 //! struct PileConfig;
@@ -148,7 +148,7 @@
 //! assert_eq!(result.score, Score::win_in(11));
 //! assert_eq!(result.score.to_string(), "win 11");
 //! assert_eq!(result.pv, [1, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3]);
-//! # Ok::<(), search::OptionsError>(())
+//! # Ok::<(), boardlab_search::OptionsError>(())
 //! ```
 
 mod evaluator;

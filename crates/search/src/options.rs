@@ -33,7 +33,7 @@ pub enum OptionsError {
 /// be given a bad value range-checks it.
 ///
 /// ```
-/// use search::{Limits, SearchOptions};
+/// use boardlab_search::{Limits, SearchOptions};
 /// let opts = SearchOptions::default()
 ///     .with_hash_mb(64)?
 ///     .with_threads(2)?
@@ -42,7 +42,7 @@ pub enum OptionsError {
 /// assert_eq!((opts.hash_mb(), opts.threads(), opts.seed()), (64, 2, 7));
 /// assert!(SearchOptions::default().with_hash_mb(0).is_err());
 /// assert!(SearchOptions::default().with_threads(1000).is_err());
-/// # Ok::<(), search::OptionsError>(())
+/// # Ok::<(), boardlab_search::OptionsError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
@@ -296,7 +296,7 @@ impl SearchOptions {
 ///
 /// ```
 /// use std::{sync::{Arc, atomic::AtomicBool}, time::Duration};
-/// use search::{Limits, TimeControl};
+/// use boardlab_search::{Limits, TimeControl};
 /// let stop = Arc::new(AtomicBool::new(false));
 /// let limits = Limits::new()
 ///     .with_depth(12)

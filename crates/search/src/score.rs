@@ -15,7 +15,7 @@ use std::{fmt, ops::Neg};
 /// `Display` prints the engine protocol's form: `cp 35`, `win 7`, `loss 4`.
 ///
 /// ```
-/// use search::{Score, ScoreKind};
+/// use boardlab_search::{Score, ScoreKind};
 /// assert_eq!(Score::cp(35).to_string(), "cp 35");
 /// assert_eq!(Score::win_in(7).to_string(), "win 7");
 /// assert_eq!((-Score::win_in(4)).to_string(), "loss 4");

@@ -17,7 +17,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use search::{Clock, TimeControl};
+//! use boardlab_search::{Clock, TimeControl};
 //! let ms = Duration::from_millis;
 //! // Gomocup: 500 ms a turn, no match clock.
 //! let b = TimeControl::per_move(ms(500)).budget().unwrap();

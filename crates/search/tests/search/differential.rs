@@ -3,7 +3,7 @@
 
 use board_core::{Player, Position};
 use proptest::prelude::*;
-use search::{
+use boardlab_search::{
     Evaluator, Limits, Score, ScoreKind, SearchOptions, Searcher, StopReason, format_pv,
     reference::{minimax, minimax_moves},
 };

@@ -16,7 +16,7 @@ use std::{fmt, str::FromStr};
 use board_core::{
     GameConfig, GameSpec, NotationError, Outcome, Player, Position, PositionStringError, SpecError,
 };
-use search::Evaluator;
+use boardlab_search::Evaluator;
 
 pub fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);

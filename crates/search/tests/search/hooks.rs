@@ -2,7 +2,7 @@
 //! evaluation through a wrapping position.
 
 use board_core::{Player, Position};
-use search::{
+use boardlab_search::{
     EvalState, Evaluator, ForcedWin, Incremental, Limits, Score, SearchOptions, Searcher,
     StopReason, reference::minimax,
 };

@@ -11,7 +11,7 @@ use std::{
 };
 
 use board_core::{Outcome, Position};
-use search::{Evaluator, Limits, Score, SearchOptions, Searcher, StopReason, TimeControl};
+use boardlab_search::{Evaluator, Limits, Score, SearchOptions, Searcher, StopReason, TimeControl};
 
 use crate::games::{TicTacToe, Tree, TreeEval, ttt_eval};
 
@@ -23,7 +23,7 @@ fn big() -> Tree {
             let mut moves = Vec::new();
             pos.generate_moves(&mut moves);
             moves.len() >= 12
-                && !search::reference::minimax(&TreeEval::default(), pos, 4, false).is_decisive()
+                && !boardlab_search::reference::minimax(&TreeEval::default(), pos, 4, false).is_decisive()
         })
         .expect("some seed")
 }
@@ -219,8 +219,8 @@ fn time_to_depth_reports_each_depth() {
     let positions: Vec<Tree> = (20..23).map(|s| Tree::with(s, 14)).collect();
     let mut one = searcher(1);
     let mut two = searcher(2);
-    let base = search::ttd::time_to_depth(&mut one, &positions, 4);
-    let smp = search::ttd::time_to_depth(&mut two, &positions, 4);
+    let base = boardlab_search::ttd::time_to_depth(&mut one, &positions, 4);
+    let smp = boardlab_search::ttd::time_to_depth(&mut two, &positions, 4);
     assert_eq!((base.len(), smp.len()), (3, 3));
     for runs in base.iter().chain(&smp) {
         assert!(!runs.is_empty() && runs.len() <= 4);
@@ -230,11 +230,11 @@ fn time_to_depth_reports_each_depth() {
         );
     }
     let reached =
-        |runs: &[Vec<search::ttd::DepthTime>]| runs.iter().any(|r| r.iter().any(|d| d.depth == 4));
+        |runs: &[Vec<boardlab_search::ttd::DepthTime>]| runs.iter().any(|r| r.iter().any(|d| d.depth == 4));
     if reached(&base) && reached(&smp) {
-        assert!(search::ttd::speedup(&base, &smp, 4).is_some_and(|s| s > 0.0));
+        assert!(boardlab_search::ttd::speedup(&base, &smp, 4).is_some_and(|s| s > 0.0));
     }
-    assert_eq!(search::ttd::speedup(&base, &smp, 99), None);
+    assert_eq!(boardlab_search::ttd::speedup(&base, &smp, 99), None);
 }
 
 /// The tree's evaluator with a single candidate at every node: every reply is forced.

@@ -1,5 +1,5 @@
 //! Measurements, not tests: run by hand with
-//! `cargo test -p search --release --test search measure -- --ignored --nocapture --test-threads 1`.
+//! `cargo test -p boardlab-search --release --test search measure -- --ignored --nocapture --test-threads 1`.
 
 use std::{
     sync::{
@@ -11,7 +11,7 @@ use std::{
 };
 
 use board_core::Position;
-use search::{Limits, SearchOptions, Searcher, ttd};
+use boardlab_search::{Limits, SearchOptions, Searcher, ttd};
 
 use crate::games::{TicTacToe, TicTacToeConfig, Tree, TreeEval, ttt_eval};
 

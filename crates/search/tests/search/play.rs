@@ -3,13 +3,13 @@
 use std::collections::BTreeSet;
 
 use board_core::{Player, Position};
-use search::{
+use boardlab_search::{
     Limits, Score, ScoreKind, SearchOptions, Searcher, StopReason, reference::minimax_moves,
 };
 
 use crate::games::{Nim, Take, TicTacToe, TicTacToeConfig, Tree, TreeEval, nim_eval, ttt_eval};
 
-fn searcher<P: Position, E: search::Evaluator<P>>(eval: E, seed: u64) -> Searcher<P, E> {
+fn searcher<P: Position, E: boardlab_search::Evaluator<P>>(eval: E, seed: u64) -> Searcher<P, E> {
     let opts = SearchOptions::default()
         .with_hash_mb(1)
         .expect("in range")
@@ -56,7 +56,7 @@ fn forced_win_pv_plays_out() {
         let r = searcher(ttt_eval, seed).search_with(&pos, &Limits::new().with_depth(9), |_| {});
         assert_eq!(
             r.score,
-            search::reference::minimax(&ttt_eval, &pos, 9, false)
+            boardlab_search::reference::minimax(&ttt_eval, &pos, 9, false)
         );
         if let ScoreKind::Win(n) = r.score.kind() {
             wins += 1;
