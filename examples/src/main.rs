@@ -147,8 +147,8 @@ enum Command {
     Match {
         /// Game spec.
         spec: String,
-        /// Player A: engine, baseline, random, or an external engine ugi:<command>,
-        /// pbrain:<command> (gomoku) or botzone:<command> (amazons:size=8).
+        /// Player A: engine, baseline, random, or an external engine ugi:COMMAND,
+        /// pbrain:COMMAND (gomoku) or botzone:COMMAND (amazons:size=8).
         #[arg(long, default_value = "engine")]
         a: PlayerSpec,
         /// Player B (as for --a).
