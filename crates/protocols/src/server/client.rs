@@ -235,7 +235,13 @@ impl Session {
         let followed = self.follower.on_line(line, auto);
         out.print.extend(followed.print);
         out.ask.extend(followed.ask);
-        if let Some(n) = followed.drawn {
+        // After a new board, and after taking a seat in a game whose board is drawn
+        // already (its `show` draws nothing new).
+        let seat_taken = match w.as_slice() {
+            ["ok", "joined" | "rejoined", ..] => id(2).filter(|&n| self.follower.state(n).is_some()),
+            _ => None,
+        };
+        if let Some(n) = followed.drawn.or(seat_taken) {
             self.after_board(n, &mut out);
         }
         out

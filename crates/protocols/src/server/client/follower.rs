@@ -178,13 +178,9 @@ impl Follower {
                 }
             }
             ["ok", "joined" | "rejoined" | "watching" | "engine", ..] => {
-                // The board as known now, and a fresh copy from the server (drawn only
-                // if it differs).
+                // A fresh copy from the server, drawn only if it differs from the board
+                // known (already drawn).
                 if let Some(n) = id(2) {
-                    if self.games.contains_key(&n) {
-                        out.print = self.board_lines(n);
-                        out.drawn = Some(n);
-                    }
                     out.ask.push(format!("show {n}"));
                 }
             }

@@ -179,6 +179,20 @@ fn the_session_says_whose_turn_and_who_won() {
         "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
     ));
     assert!(r.print.is_empty(), "{r:?}");
+    // Joining a game whose board was drawn at `create`: the turn is said at once, the
+    // board not drawn again.
+    let mut c = Session::new("127.0.0.1:7", None, false);
+    c.sent(&format!("create {GOMOKU5}"), false);
+    c.on_line(&format!("ok created 4 {GOMOKU5}"));
+    c.sent("join 4 first", false);
+    let r = c.on_line("ok joined 4 first t");
+    assert_eq!(
+        r.print,
+        vec![
+            "ok joined 4 first t",
+            "your turn: you play Black (first) in game 4; type your move"
+        ]
+    );
     s.sent("move 3 tok a1", false);
     let r = s.on_line("ok moved 3 1 a1");
     assert_eq!(r.print[0], "ok moved 3 1 a1");
