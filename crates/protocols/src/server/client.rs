@@ -347,9 +347,19 @@ struct Shared {
     closed: bool,
     /// The user's input ended.
     input_ended: bool,
+    /// A prompt is on the screen with nothing typed after it (as far as the client knows):
+    /// lines from the server first clear it.
+    prompt_shown: bool,
 }
 
 impl Shared {
+    fn show_prompt(&mut self, prompt: &str) {
+        let mut stdout = io::stdout();
+        let _ = stdout.write_all(prompt.as_bytes());
+        let _ = stdout.flush();
+        self.prompt_shown = true;
+    }
+
     fn send(&mut self, line: &str, auto: bool) {
         self.session.sent(line, auto);
         // The writer thread is gone only once the connection is: the reader sees it.
@@ -427,6 +437,7 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
             to_server,
             closed: false,
             input_ended: false,
+            prompt_shown: false,
         }),
         Condvar::new(),
     ));
@@ -457,7 +468,9 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
         .name("connect-stdin".into())
         .spawn(move || read_input(&input, interactive))?;
     if interactive && rejoin.is_none() {
-        print_prompt(&lock(&shared.0).session.prompt());
+        let mut s = lock(&shared.0);
+        let prompt = s.session.prompt();
+        s.show_prompt(&prompt);
     }
     let mut from_server = BufReader::new(stream);
     let mut stdout = io::stdout();
@@ -468,25 +481,27 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
             Ok(None) => break None,
             Err(e) => break Some(e.to_string()),
         };
-        let (reaction, prompt) = {
-            let mut s = lock(&shared.0);
-            let reaction = s.session.on_line(&line);
-            for a in &reaction.ask {
-                s.send(a, true);
-            }
-            let prompt = (interactive && !s.session.awaiting_replies()).then(|| s.session.prompt());
-            (reaction, prompt)
-        };
-        shared.1.notify_all();
+        let mut s = lock(&shared.0);
+        let reaction = s.session.on_line(&line);
+        for a in &reaction.ask {
+            s.send(a, true);
+        }
+        if std::mem::take(&mut s.prompt_shown) {
+            // Clears the prompt's line for the server's lines.
+            let _ = stdout.write_all(b"\r\x1b[K");
+        }
         for w in &reaction.warn {
             eprintln!("connect: {w}");
         }
         for l in &reaction.print {
             write_line(&mut stdout, l)?;
         }
-        if let Some(p) = prompt {
-            print_prompt(&p);
+        if interactive && !s.session.awaiting_replies() && !s.session.said_bye() {
+            let prompt = s.session.prompt();
+            s.show_prompt(&prompt);
         }
+        drop(s);
+        shared.1.notify_all();
     };
     let mut s = lock(&shared.0);
     s.closed = true;
@@ -501,11 +516,6 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
     }
 }
 
-fn print_prompt(prompt: &str) {
-    let mut stdout = io::stdout();
-    let _ = stdout.write_all(prompt.as_bytes());
-    let _ = stdout.flush();
-}
 
 /// The user's lines, each sent once the replies to the earlier ones are in (so that a
 /// move typed right after `join` already has its token).
@@ -521,6 +531,8 @@ fn read_input(shared: &(Mutex<Shared>, Condvar), interactive: bool) {
             }
         };
         let mut s = lock(&shared.0);
+        // The user ended the line: the prompt is no longer alone on it.
+        s.prompt_shown = false;
         while s.session.awaiting_replies() && !s.closed {
             s = shared.1.wait(s).unwrap_or_else(|e| e.into_inner());
         }
@@ -540,7 +552,8 @@ fn read_input(shared: &(Mutex<Shared>, Condvar), interactive: bool) {
             Err(e) => eprintln!("connect: {e}"),
         }
         if interactive && !s.session.awaiting_replies() {
-            print_prompt(&s.session.prompt());
+            let prompt = s.session.prompt();
+            s.show_prompt(&prompt);
         }
     }
     let mut s = lock(&shared.0);
