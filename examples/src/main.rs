@@ -434,7 +434,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             tokens,
             rejoin,
             seat,
-            color: ::play::use_color(no_color, std::io::IsTerminal::is_terminal(&std::io::stdout())),
+            color: ::play::use_color(
+                no_color,
+                std::io::IsTerminal::is_terminal(&std::io::stdout()),
+            ),
         }),
         Command::Web { listen, data, open } => serve::web(&listen, data.as_deref(), open),
         Command::Play {

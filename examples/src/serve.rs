@@ -3,8 +3,8 @@
 
 use std::{path::Path, time::Duration};
 
-use clap::Args;
 use board_core::Player;
+use clap::Args;
 use protocols::server::{ConnectOptions, ServeOptions};
 
 use crate::cli_error::CliError;

@@ -145,7 +145,10 @@ impl Client {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        panic!("the client did not exit within {WAIT:?}; read: {:#?}", self.seen);
+        panic!(
+            "the client did not exit within {WAIT:?}; read: {:#?}",
+            self.seen
+        );
     }
 
     fn kill(&mut self) {
@@ -169,21 +172,29 @@ fn two_players_play_with_bare_moves_one_rejoins_after_a_crash() {
     // Bad input before any game: a clear error, and the client goes on.
     a.send("c3");
     let e = a.until("! connect:");
-    assert!(e.last().is_some_and(|l| l.contains("'c3' is not a command")), "{e:?}");
+    assert!(
+        e.last()
+            .is_some_and(|l| l.contains("'c3' is not a command")),
+        "{e:?}"
+    );
     a.send("create gomoku:size=5");
     a.until("ok created 1 gomoku:size=5,rule=freestyle");
     a.send("join first");
     let joined = a.until("token saved in");
-    assert!(joined.iter().any(|l| l.starts_with("ok joined 1 first ")), "{joined:?}");
     assert!(
-        joined.last().is_some_and(|l| l.contains(&format!(
-            "boardlab connect {} --rejoin 1",
-            server.addr
-        ))),
+        joined.iter().any(|l| l.starts_with("ok joined 1 first ")),
+        "{joined:?}"
+    );
+    assert!(
+        joined
+            .last()
+            .is_some_and(|l| l.contains(&format!("boardlab connect {} --rejoin 1", server.addr))),
         "{joined:?}"
     );
     let mode = std::os::unix::fs::PermissionsExt::mode(
-        &std::fs::metadata(&tokens_a).expect("tokens saved").permissions(),
+        &std::fs::metadata(&tokens_a)
+            .expect("tokens saved")
+            .permissions(),
     );
     assert_eq!(mode & 0o777, 0o600);
     let mut b = Client::start(&server.addr, &tokens_b, &[]);
@@ -192,7 +203,10 @@ fn two_players_play_with_bare_moves_one_rejoins_after_a_crash() {
     a.play_on_turn("a1");
     // The opponent's move arrives by itself, drawn with the last move marked.
     let board = b.until("your turn");
-    assert!(board.iter().any(|l| l.starts_with("1[x]. . . .")), "{board:?}");
+    assert!(
+        board.iter().any(|l| l.starts_with("1[x]. . . .")),
+        "{board:?}"
+    );
     b.send("b1");
     // An illegal move is refused by the server; the client goes on.
     a.until("your turn");
@@ -209,7 +223,8 @@ fn two_players_play_with_bare_moves_one_rejoins_after_a_crash() {
     let back = a2.until("your turn");
     assert!(back.iter().any(|l| l == "ok rejoined 1 first"), "{back:?}");
     assert!(
-        back.iter().any(|l| l.starts_with("2 .[o]. . .") || l.contains("last b3")),
+        back.iter()
+            .any(|l| l.starts_with("2 .[o]. . .") || l.contains("last b3")),
         "{back:?}"
     );
     a2.send("a4");
@@ -261,10 +276,9 @@ fn the_client_exits_non_zero_when_the_server_dies() {
     let status = c.exit_status();
     assert!(!status.success(), "{:#?}", c.seen);
     assert!(
-        c.seen
-            .iter()
-            .any(|l| l.starts_with("! ") && l.contains("connect: the server at ")
-                && l.contains("closed the connection")),
+        c.seen.iter().any(|l| l.starts_with("! ")
+            && l.contains("connect: the server at ")
+            && l.contains("closed the connection")),
         "{:#?}",
         c.seen
     );

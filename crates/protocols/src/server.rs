@@ -71,8 +71,8 @@ mod net;
 mod save;
 
 pub use client::{
-    ConnectError, ConnectOptions, Followed, Follower, GameState, Reaction, SavedSeat, Sent, Session,
-    TokenFile, connect,
+    ConnectError, ConnectOptions, Followed, Follower, GameState, Reaction, SavedSeat, Sent,
+    Session, TokenFile, connect,
 };
 pub use handler::{ConnId, Server};
 pub use net::{run, run_with, serve};

@@ -106,7 +106,13 @@ impl Session {
         let command = first.to_ascii_lowercase();
         if COMMANDS.contains(&command.as_str()) {
             let rest = &words[1..];
-            let with_id = |n: u64| Some(format!("{command} {n} {}", rest.join(" ")).trim_end().to_string());
+            let with_id = |n: u64| {
+                Some(
+                    format!("{command} {n} {}", rest.join(" "))
+                        .trim_end()
+                        .to_string(),
+                )
+            };
             let needs_id = match (command.as_str(), rest) {
                 ("join", [seat]) | ("engine", [seat] | [seat, _]) => seat_of(seat).is_some(),
                 ("show" | "watch", []) => true,
@@ -238,7 +244,9 @@ impl Session {
         // After a new board, and after taking a seat in a game whose board is drawn
         // already (its `show` draws nothing new).
         let seat_taken = match w.as_slice() {
-            ["ok", "joined" | "rejoined", ..] => id(2).filter(|&n| self.follower.state(n).is_some()),
+            ["ok", "joined" | "rejoined", ..] => {
+                id(2).filter(|&n| self.follower.state(n).is_some())
+            }
             _ => None,
         };
         if let Some(n) = followed.drawn.or(seat_taken) {
@@ -515,7 +523,6 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
         })
     }
 }
-
 
 /// The user's lines, each sent once the replies to the earlier ones are in (so that a
 /// move typed right after `join` already has its token).

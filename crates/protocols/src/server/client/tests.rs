@@ -37,11 +37,13 @@ fn the_follower_draws_each_game_with_its_last_move_marked() {
     assert_eq!(f.on_line("update 3 1 a1", false), Followed::default());
     assert_eq!(f.on_line("update 3 5 c3", false).ask, vec!["show 3"]);
     assert_eq!(f.on_line("update 9 1 c3", false), Followed::default());
-    assert_eq!(f.on_line("ok joined 4 first abc", false).ask, vec!["show 4"]);
-    assert_eq!(f.on_line("ok watching 4 2", false).ask, vec!["show 4"]);
-    let shown = format!(
-        "ok game 4 {GOMOKU5} first=taken second=free ply 2 moves a1 b2 ; to-move first"
+    assert_eq!(
+        f.on_line("ok joined 4 first abc", false).ask,
+        vec!["show 4"]
     );
+    assert_eq!(f.on_line("ok watching 4 2", false).ask, vec!["show 4"]);
+    let shown =
+        format!("ok game 4 {GOMOKU5} first=taken second=free ply 2 moves a1 b2 ; to-move first");
     let out = f.on_line(&shown, true);
     assert!(
         out.print.iter().any(|l| l.starts_with("2 .[o]. . .")),
@@ -77,7 +79,10 @@ fn the_follower_names_the_winner_and_clamp_captures() {
     for (i, mv) in moves.iter().enumerate() {
         last = f.on_line(&format!("update 1 {} {mv}", i + 1), false);
     }
-    assert_eq!(f.state(1), Some(GameState::Over(Outcome::Win(Player::First))));
+    assert_eq!(
+        f.state(1),
+        Some(GameState::Over(Outcome::Win(Player::First)))
+    );
     let status = last.print.last().expect("status");
     assert!(
         status.starts_with("game 1 · game over after 9 moves: Black (first) wins: "),
@@ -200,7 +205,14 @@ fn the_session_says_whose_turn_and_who_won() {
     let r = s.on_line("update 3 2 b1");
     assert_eq!(r.print[0], "update 3 2 b1");
     assert!(r.print.iter().any(|l| l.starts_with("your turn")), "{r:?}");
-    for (ply, mv) in [(3, "a2"), (4, "b2"), (5, "a3"), (6, "b3"), (7, "a4"), (8, "b4")] {
+    for (ply, mv) in [
+        (3, "a2"),
+        (4, "b2"),
+        (5, "a3"),
+        (6, "b3"),
+        (7, "a4"),
+        (8, "b4"),
+    ] {
         s.on_line(&format!("update 3 {ply} {mv}"));
     }
     s.sent("move 3 tok a5", false);
@@ -322,7 +334,10 @@ fn rejoin_takes_the_one_saved_seat_or_says_why_not() {
         token: token.into(),
     };
     let e = rejoin_request(Some(&file), "h:1", 2, None).expect_err("none saved");
-    assert!(e.to_string().contains("no token saved for game 2 of h:1"), "{e}");
+    assert!(
+        e.to_string().contains("no token saved for game 2 of h:1"),
+        "{e}"
+    );
     file.save(&seat(Player::Second, "t2")).expect("save");
     assert_eq!(
         rejoin_request(Some(&file), "h:1", 2, None).expect("one"),

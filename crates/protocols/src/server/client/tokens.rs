@@ -105,8 +105,7 @@ impl TokenFile {
     /// Saves a seat (replacing an older token of the same seat); notes of changes made
     /// to an existing file (its mode tightened).
     pub fn save(&self, seat: &SavedSeat) -> io::Result<Vec<String>> {
-        if seat.addr.split_whitespace().count() != 1 || seat.token.split_whitespace().count() != 1
-        {
+        if seat.addr.split_whitespace().count() != 1 || seat.token.split_whitespace().count() != 1 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 "an address or token with spaces cannot be saved",
@@ -128,7 +127,8 @@ impl TokenFile {
             return Ok(Vec::new());
         }
         self.update(|lines| {
-            lines.retain(|l| SavedSeat::parse(l).is_none_or(|s| !(s.addr == addr && s.game == game)))
+            lines
+                .retain(|l| SavedSeat::parse(l).is_none_or(|s| !(s.addr == addr && s.game == game)))
         })
     }
 
@@ -186,12 +186,16 @@ impl TokenFile {
     }
 }
 
-/// Writes `lines` to a new `0600` file at `path`, synced.
+/// Writes `lines` to a new `0600` file at `path`, synced. A leftover file of that name
+/// goes first; the new one is created exclusively, so a link put there is never followed.
 fn write_private(path: &Path, lines: &[String]) -> io::Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
     let mut file: File = OpenOptions::new()
         .write(true)
-        .create(true)
-        .truncate(true)
+        .create_new(true)
         .mode(FILE_MODE)
         .open(path)?;
     let mut text = lines.join("\n");
