@@ -230,6 +230,14 @@ impl Session {
                 }
             }
             ["ok", "bye"] => self.said_bye = true,
+            // The server closed the game for good: its tokens are no use any more.
+            ["notice", _, "expired:", ..] => {
+                if let Some(n) = id(1)
+                    && self.seats.remove(&n).is_some()
+                {
+                    self.forget_tokens(n, &mut out);
+                }
+            }
             ["ok", "commands:", ..] if !auto => out.print.push(
                 "connect: once you hold a seat (join, rejoin), a move alone (c4) plays it in \
                  that game; 'join SEAT', 'engine SEAT [MS]', 'show' and 'watch' use the game \
@@ -303,15 +311,19 @@ impl Session {
                     Outcome::Win(p) => format!("you lose: {} wins", name(self, p)),
                 };
                 out.print.push(format!("game {n} is over: {verdict}"));
-                if let Some(file) = &self.tokens
-                    && let Err(e) = file.forget(&self.addr, n)
-                {
-                    out.warn.push(format!(
-                        "cannot forget the tokens of game {n} in {}: {e}",
-                        file.path().display()
-                    ));
-                }
+                self.forget_tokens(n, out);
             }
+        }
+    }
+
+    fn forget_tokens(&self, n: u64, out: &mut Reaction) {
+        if let Some(file) = &self.tokens
+            && let Err(e) = file.forget(&self.addr, n)
+        {
+            out.warn.push(format!(
+                "cannot forget the tokens of game {n} in {}: {e}",
+                file.path().display()
+            ));
         }
     }
 }

@@ -320,6 +320,18 @@ fn tokens_are_saved_private_found_per_game_and_forgotten_at_the_end() {
     s.on_line("ok moved 3 9 a5 over five in a row a1-a5");
     assert!(file.find("127.0.0.1:7", 3).expect("read").is_empty());
     assert_eq!(file.find("example.org:9", 3).expect("read"), vec![other]);
+    // So does the server's notice that a game expired.
+    let mut s = Session::new("127.0.0.1:7", Some(file.clone()), false);
+    s.sent("join 6 second", false);
+    s.on_line("ok joined 6 second t6");
+    assert_eq!(file.find("127.0.0.1:7", 6).expect("read").len(), 1);
+    let r = s.on_line("notice 6 expired: the game is archived and closed");
+    assert_eq!(
+        r.print,
+        vec!["notice 6 expired: the game is archived and closed"]
+    );
+    assert!(file.find("127.0.0.1:7", 6).expect("read").is_empty());
+    assert!(s.request_for("c3").is_err());
     let _ = fs::remove_dir_all(&dir);
 }
 
