@@ -226,10 +226,24 @@ enum Command {
         #[arg(long)]
         open: bool,
     },
-    /// A line-based terminal client for `boardlab serve`.
+    /// Play on a `boardlab serve` server in the terminal: protocol commands, and after
+    /// `join` a move alone (`c4`) plays it.
     Connect {
         /// The server's HOST:PORT.
         addr: String,
+        /// Take back the seat of game ID saved when you joined it (after a crash).
+        #[arg(long, value_name = "ID")]
+        rejoin: Option<u64>,
+        /// With --rejoin: the seat to take back when both are saved (first or second).
+        #[arg(long, requires = "rejoin", value_parser = serve::parse_seat)]
+        seat: Option<board_core::Player>,
+        /// Where seat tokens are saved [default: $XDG_STATE_HOME/boardlab/tokens, else
+        /// ~/.local/state/boardlab/tokens].
+        #[arg(long, value_name = "FILE")]
+        tokens: Option<std::path::PathBuf>,
+        /// Plain boards, even on a terminal.
+        #[arg(long)]
+        no_color: bool,
     },
     /// Play in the terminal against the computer (or another person): moves, undo, save,
     /// hint, rules.
@@ -409,7 +423,22 @@ fn run(cli: Cli) -> Result<(), CliError> {
             data,
             limits,
         } => serve::serve(&listen, data.as_deref(), &limits),
-        Command::Connect { addr } => serve::connect(&addr),
+        Command::Connect {
+            addr,
+            rejoin,
+            seat,
+            tokens,
+            no_color,
+        } => serve::connect(protocols::server::ConnectOptions {
+            addr,
+            tokens,
+            rejoin,
+            seat,
+            color: ::play::use_color(
+                no_color,
+                std::io::IsTerminal::is_terminal(&std::io::stdout()),
+            ),
+        }),
         Command::Web { listen, data, open } => serve::web(&listen, data.as_deref(), open),
         Command::Play {
             spec,

@@ -3,8 +3,9 @@
 
 use std::{path::Path, time::Duration};
 
+use board_core::Player;
 use clap::Args;
-use protocols::server::ServeOptions;
+use protocols::server::{ConnectOptions, ServeOptions};
 
 use crate::cli_error::CliError;
 
@@ -73,8 +74,17 @@ pub fn serve(listen: &str, data: Option<&str>, limits: &ServeLimits) -> Result<(
         .map_err(|e| CliError::usage(format!("serve: {e}")))
 }
 
-pub fn connect(addr: &str) -> Result<(), CliError> {
-    protocols::server::connect(addr).map_err(|e| CliError::usage(format!("connect: {e}")))
+pub fn connect(options: ConnectOptions) -> Result<(), CliError> {
+    protocols::server::connect(&options).map_err(|e| CliError::usage(format!("connect: {e}")))
+}
+
+/// A seat as `--seat` names it: `first` or `second`.
+pub fn parse_seat(text: &str) -> Result<Player, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "first" => Ok(Player::First),
+        "second" => Ok(Player::Second),
+        _ => Err(format!("bad seat '{text}': expected first or second")),
+    }
 }
 
 pub fn web(listen: &str, data: Option<&str>, open: bool) -> Result<(), CliError> {

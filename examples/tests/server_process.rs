@@ -323,38 +323,45 @@ fn the_terminal_client_shows_the_board() {
     let data = std::env::temp_dir().join(format!("boardlab-serve-connect-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let server = ServerProc::start(&data);
-    let mut c = Proc::spawn(BOARDLAB, &["connect", &server.addr]);
+    let tokens = data.with_extension("tokens");
+    let tokens = tokens.to_str().expect("a UTF-8 path");
+    let mut c = Proc::spawn(BOARDLAB, &["connect", &server.addr, "--tokens", tokens]);
     c.send("create gomoku:size=5");
-    let created = c.until("game 1 · ply 0");
+    let created = c.until("game 1 · move 1");
     assert_eq!(created[0], "ok created 1 gomoku:size=5,rule=freestyle");
     assert_eq!(created[1], "  a b c d e");
     assert_eq!(
         created.last().map(String::as_str),
-        Some("game 1 · ply 0 · Black (first) to move")
+        Some("game 1 · move 1 · Black (first) to move")
     );
     c.send("join 1 first");
     let joined = c.line();
     assert!(joined.starts_with("ok joined 1 first "), "{joined}");
     let token = joined.rsplit(' ').next().expect("token").to_string();
-    // The client fetched the game itself (its reply is not shown), then drew it.
-    let board = c.until("game 1 · ply 0");
-    assert_eq!(board[0], "  a b c d e", "{board:?}");
+    // The client fetched the game itself (its reply is not shown); the board it drew at
+    // `create` is unchanged, so it only says whose turn it is.
+    let board = c.until("your turn");
+    assert!(board[0].starts_with("token saved in "), "{board:?}");
+    assert_eq!(board.len(), 2, "{board:?}");
     c.send("engine 1 second 50");
     assert_eq!(c.line(), "ok engine 1 second 50");
-    c.until("game 1 · ply 0");
     c.send(&format!("move 1 {token} c3"));
     assert_eq!(c.line(), "ok moved 1 1 c3");
-    let after = c.until("game 1 · ply 1");
-    assert!(after.contains(&"3 . . x . .  3".to_string()), "{after:?}");
+    let after = c.until("game 1 · move 2");
+    assert!(after.contains(&"3 . .[x]. .  3".to_string()), "{after:?}");
     assert_eq!(
         after.last().map(String::as_str),
-        Some("game 1 · ply 1 · White (second) to move")
+        Some("game 1 · move 2 · White (second) to move")
     );
     // The engine's answer is pushed and drawn.
     let pushed = c.line();
     assert!(pushed.starts_with("update 1 2 "), "{pushed}");
-    let after = c.until("game 1 · ply 2");
-    assert!(after.iter().any(|l| l.contains(" o ")), "{after:?}");
+    let after = c.until("game 1 · move 3");
+    assert!(after.iter().any(|l| l.contains("[o]")), "{after:?}");
+    assert_eq!(
+        c.line(),
+        "your turn: you play Black (first) in game 1; type your move"
+    );
     assert!(!after.iter().chain(&board).any(|l| l.starts_with("ok game")));
     c.send("quit");
     assert_eq!(c.line(), "ok bye");
@@ -362,6 +369,8 @@ fn the_terminal_client_shows_the_board() {
     assert!(c.has_exited_within(Duration::from_secs(5)));
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
+    let _ = std::fs::remove_file(data.with_extension("tokens"));
+    let _ = std::fs::remove_file(data.with_extension("tokens.lock"));
 }
 
 #[test]

@@ -599,6 +599,11 @@ pub(crate) fn json_number(v: f64) -> String {
     }
 }
 
+/// `n` with its noun: `1 win`, `3 wins`.
+fn counted(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 impl fmt::Display for SelfplaySummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{} (A) vs {} (B), {} games", self.a, self.b, self.games)?;
@@ -623,8 +628,10 @@ impl fmt::Display for SelfplaySummary {
         }
         writeln!(
             f,
-            "A: {} wins, B: {} wins, {} draws",
-            self.a_total.wins, self.a_total.losses, self.a_total.draws
+            "A: {}, B: {}, {}",
+            counted(self.a_total.wins, "win", "wins"),
+            counted(self.a_total.losses, "win", "wins"),
+            counted(self.a_total.draws, "draw", "draws")
         )?;
         writeln!(
             f,
@@ -677,4 +684,43 @@ pub fn records_text<P: board_core::Position>(games: &[PlayedGame<P>]) -> String 
 /// [`board_core::savefile::split_records`]).
 pub fn split_records(text: &str) -> Vec<String> {
     savefile::split_records(text)
+}
+
+#[cfg(test)]
+mod summary_tests {
+    use super::*;
+
+    fn result(index: usize, a_side: Player, outcome: Outcome) -> GameResult {
+        GameResult {
+            index,
+            a_side,
+            outcome,
+            plies: 10 + index as u32,
+            reason: String::new(),
+            balance: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_summary_counts_in_words_and_never_prints_minus_zero() {
+        let results = [
+            result(0, Player::First, Outcome::Win(Player::First)),
+            result(1, Player::Second, Outcome::Win(Player::First)),
+            result(2, Player::First, Outcome::Draw),
+        ];
+        let text = SelfplaySummary::of_results("engine", "random", &results).to_string();
+        assert!(text.contains("A: 1 win, B: 1 win, 1 draw\n"), "{text}");
+        assert!(text.contains("Elo A-B: 0 ("), "{text}");
+        assert!(!text.contains("-0 ") && !text.contains("-0)"), "{text}");
+        // The median of an even count is the mean of the two middle lengths.
+        assert!(text.contains("median 11.0"), "{text}");
+        let more = SelfplaySummary::of_results("engine", "random", &results[..2]).to_string();
+        assert!(more.contains("median 10.5"), "{more}");
+        let wins = [
+            result(0, Player::First, Outcome::Win(Player::First)),
+            result(1, Player::First, Outcome::Win(Player::First)),
+        ];
+        let text = SelfplaySummary::of_results("engine", "random", &wins).to_string();
+        assert!(text.contains("A: 2 wins, B: 0 wins, 0 draws\n"), "{text}");
+    }
 }

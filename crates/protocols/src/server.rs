@@ -56,7 +56,7 @@
 //! - `handler`: [`Server`], the protocol as functions from a request line to a reply;
 //! - `net`: the TCP server ([`serve`], [`run`], [`run_with`]), its engine threads and
 //!   janitor;
-//! - `client`: the terminal client ([`connect`], [`Follower`]).
+//! - `client`: the terminal client ([`connect`], [`Session`], [`Follower`], [`TokenFile`]).
 
 use std::{
     sync::{Mutex, MutexGuard},
@@ -70,7 +70,10 @@ mod hosted;
 mod net;
 mod save;
 
-pub use client::{Followed, Follower, connect};
+pub use client::{
+    ConnectError, ConnectOptions, Followed, Follower, GameState, Reaction, SavedSeat, Sent,
+    Session, TokenFile, connect,
+};
 pub use handler::{ConnId, Server};
 pub use net::{run, run_with, serve};
 pub use save::{ARCHIVE_DIR, DIR_MODE, FILE_MODE, LOCK_FILE};

@@ -1,206 +1,584 @@
-//! The terminal client (`boardlab connect`): [`connect`] sends the user's request lines
-//! to the server and prints the replies and pushed updates; [`Follower`] keeps its own
-//! copy of every game it follows (replaying the moves with the rules crates) so that
-//! each line about a game is followed by that game's board.
+//! The terminal client (`boardlab connect`): a person plays on a `boardlab serve` server.
+//!
+//! [`Session`] is the client without sockets (unit tested): it turns what the user types
+//! into protocol requests (a bare move `c4` becomes `move ID TOKEN c4` once a seat is
+//! held), and each server line into what to print (the board of the game it concerns,
+//! drawn by [`Follower`] from its own typed copy of the game, "your turn", the winner) and
+//! what to save (seat tokens, in a [`TokenFile`]). [`connect`] runs it on a connection:
+//! one thread reads the user's lines, one writes requests, and the calling thread prints
+//! the server's lines until the server closes the connection; it is an error
+//! ([`ConnectError::ServerGone`]) unless the user said `quit` or ended the input.
 
 use std::{
     collections::{BTreeMap, VecDeque},
-    io::{self, BufReader},
+    io::{self, BufReader, IsTerminal, Write},
     net::TcpStream,
-    sync::{Arc, Mutex},
+    path::PathBuf,
+    sync::{Arc, Condvar, Mutex, mpsc},
 };
+
+use board_core::{Outcome, Player};
 
 use super::{
     MAX_REQUEST_BYTES,
-    game::{Game, create_game, seat_name},
+    game::{seat_name, seat_of},
+    hosted::idx,
     lock,
 };
-use crate::lines::{Line, read_line_capped, write_line};
+use crate::lines::{Line, escape_controls, quote, read_line_capped, write_line};
 
-/// Most games the terminal client keeps boards for.
-const MAX_FOLLOWED: usize = 1000;
+mod follower;
+mod tokens;
 
-/// The terminal client's view of the games it follows (created, joined, watched or
-/// shown): it turns server lines into board diagrams.
-#[derive(Default)]
-pub struct Follower {
-    games: BTreeMap<u64, Box<dyn Game>>,
+pub use follower::{Followed, Follower, GameState};
+pub use tokens::{SavedSeat, TokenFile};
+
+/// The protocol's commands: a typed line starting with one of these is sent as it is
+/// (see [`Session::request_for`]); any other line is a move.
+const COMMANDS: [&str; 11] = [
+    "help", "create", "join", "rejoin", "engine", "watch", "unwatch", "move", "show", "list",
+    "quit",
+];
+
+/// A request sent to the server, waiting for its reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sent {
+    /// The request line.
+    pub line: String,
+    /// Sent by the client on its own (a `show` to catch up): the reply is not printed.
+    pub auto: bool,
 }
 
 /// What the client does with one server line.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Followed {
-    /// Lines to print after the server's line (a board diagram and whose turn it is).
+pub struct Reaction {
+    /// Lines for stdout: the server's line (unless it answers the client's own request),
+    /// a board, "your turn", the result.
     pub print: Vec<String>,
-    /// Requests to send on the client's own behalf (`show ID` to catch up); the
-    /// client does not print their replies, only the board they bring.
+    /// Lines for stderr (`connect: ...`): what went wrong on the client's side.
+    pub warn: Vec<String>,
+    /// Requests to send on the client's own behalf.
     pub ask: Vec<String>,
 }
 
-impl Follower {
-    pub fn new() -> Follower {
-        Follower::default()
+/// The client's state: the games it follows, the seats it holds and their tokens, the
+/// requests waiting for their replies.
+pub struct Session {
+    /// The server's address as typed (the key of the saved tokens).
+    addr: String,
+    tokens: Option<TokenFile>,
+    follower: Follower,
+    /// The tokens of the seats held, by game (first, second).
+    seats: BTreeMap<u64, [Option<String>; 2]>,
+    /// The game bare moves go to: the one last created, joined or rejoined.
+    current: Option<u64>,
+    /// Requests sent, oldest first; each server line that is not pushed answers the first.
+    sent: VecDeque<Sent>,
+    said_bye: bool,
+}
+
+impl Session {
+    /// A session with the server at `addr`, saving seat tokens to `tokens` (none: not
+    /// saved), drawing boards in colour when `color` is set.
+    pub fn new(addr: &str, tokens: Option<TokenFile>, color: bool) -> Session {
+        Session {
+            addr: addr.to_string(),
+            tokens,
+            follower: Follower::with_color(color),
+            seats: BTreeMap::new(),
+            current: None,
+            sent: VecDeque::new(),
+            said_bye: false,
+        }
     }
 
-    /// Reads one line from the server: a reply to the user's request, or to the
-    /// client's own when `auto` (its board is drawn only if it shows something new), or a
-    /// pushed `update`.
-    pub fn on_line(&mut self, line: &str, auto: bool) -> Followed {
+    /// The request for a line the user typed, or why there is none (blank lines are
+    /// `Ok(None)`). A line starting with a protocol command is sent as typed, except
+    /// that `join SEAT`, `engine SEAT [MS]` and a bare `show` or `watch` get the current
+    /// game's id; any other line is a move, played in the current game with the token of
+    /// the seat held there (of the seat to move, when both are).
+    pub fn request_for(&self, typed: &str) -> Result<Option<String>, String> {
+        let text = typed.trim();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let Some(first) = words.first() else {
+            return Ok(None);
+        };
+        let command = first.to_ascii_lowercase();
+        if COMMANDS.contains(&command.as_str()) {
+            let rest = &words[1..];
+            let with_id = |n: u64| {
+                Some(
+                    format!("{command} {n} {}", rest.join(" "))
+                        .trim_end()
+                        .to_string(),
+                )
+            };
+            let needs_id = match (command.as_str(), rest) {
+                ("join", [seat]) | ("engine", [seat] | [seat, _]) => seat_of(seat).is_some(),
+                ("show" | "watch", []) => true,
+                _ => false,
+            };
+            return Ok(match (needs_id, self.current) {
+                (true, Some(n)) => with_id(n),
+                _ => Some(text.to_string()),
+            });
+        }
+        let Some(n) = self.current else {
+            return Err(format!(
+                "'{}' is not a command ('help' lists them), and there is no game to play it \
+                 in: 'create SPEC' and 'join first', or 'join ID first|second'",
+                quote(text, 32)
+            ));
+        };
+        let held = self.seats.get(&n).cloned().unwrap_or_default();
+        let seat = match (&held, self.follower.state(n)) {
+            ([Some(_), Some(_)], Some(GameState::ToMove(p))) => Some(p),
+            ([Some(_), _], _) => Some(Player::First),
+            ([None, Some(_)], _) => Some(Player::Second),
+            ([None, None], _) => None,
+        };
+        let Some(seat) = seat else {
+            return Err(format!(
+                "'{}' is not a command ('help' lists them), and you hold no seat in game \
+                 {n} to play it as a move: 'join {n} first|second' takes one",
+                quote(text, 32)
+            ));
+        };
+        let token = held[idx(seat)].clone().unwrap_or_default();
+        Ok(Some(format!("move {n} {token} {text}")))
+    }
+
+    /// Records a request as sent (its reply is the next server line that is not pushed).
+    pub fn sent(&mut self, line: &str, auto: bool) {
+        self.sent.push_back(Sent {
+            line: line.to_string(),
+            auto,
+        });
+    }
+
+    /// Whether requests are waiting for their replies.
+    pub fn awaiting_replies(&self) -> bool {
+        !self.sent.is_empty()
+    }
+
+    /// Whether the server said `ok bye` (it closes the connection next).
+    pub fn said_bye(&self) -> bool {
+        self.said_bye
+    }
+
+    /// The prompt: `game 3 (Black)> ` while a seat is held in the current game,
+    /// `game 3> ` while watching one, `> ` before.
+    pub fn prompt(&self) -> String {
+        match self.current {
+            None => "> ".to_string(),
+            Some(n) => {
+                let held: Vec<&str> = [Player::First, Player::Second]
+                    .into_iter()
+                    .filter(|&p| self.holds(n, p))
+                    .filter_map(|p| self.follower.player_name(n, p))
+                    .collect();
+                if held.is_empty() {
+                    format!("game {n}> ")
+                } else {
+                    format!("game {n} ({})> ", held.join(", "))
+                }
+            }
+        }
+    }
+
+    fn holds(&self, n: u64, p: Player) -> bool {
+        self.seats.get(&n).is_some_and(|s| s[idx(p)].is_some())
+    }
+
+    /// Reads one line from the server: a reply (to the oldest request waiting) or a
+    /// pushed `update`/`notice`.
+    pub fn on_line(&mut self, line: &str) -> Reaction {
+        let pushed = line.starts_with("update ") || line.starts_with("notice ");
+        let answers = if pushed { None } else { self.sent.pop_front() };
+        let auto = answers.as_ref().is_some_and(|s| s.auto);
+        let mut out = Reaction::default();
+        if !auto {
+            out.print.push(escape_controls(line));
+        }
         let w: Vec<&str> = line.split_whitespace().collect();
-        let mut out = Followed::default();
         let id = |i: usize| w.get(i).and_then(|t| t.parse::<u64>().ok());
         match w.as_slice() {
-            ["ok", "created", _, spec, ..] => {
-                if let (Some(n), Ok(game)) = (id(2), create_game(spec)) {
-                    self.follow(n, game, &mut out);
-                }
-            }
-            ["ok", "joined" | "rejoined" | "watching" | "engine", ..] => {
-                // The board as known now, and a fresh copy from the server (drawn only
-                // if it differs).
-                if let Some(n) = id(2) {
-                    if let Some(game) = self.games.get(&n) {
-                        out.print = board_lines(n, game.as_ref());
-                    }
-                    out.ask.push(format!("show {n}"));
-                }
-            }
-            ["ok", "game", _, spec, ..] => {
-                let moves = line
-                    .split_once(" moves ")
-                    .and_then(|(_, m)| m.split_once(" ;"))
-                    .map_or("", |(m, _)| m);
-                if let (Some(n), Ok(mut game)) = (id(2), create_game(spec)) {
-                    let replayed = moves
-                        .split_whitespace()
-                        .all(|mv| game.play(mv, &mut |_| Ok(())).is_ok());
-                    let known = self
-                        .games
-                        .get(&n)
-                        .is_some_and(|g| g.spec() == game.spec() && g.moves() == game.moves());
-                    if replayed && !(auto && known) {
-                        self.follow(n, game, &mut out);
+            ["ok", "created", ..] => self.current = id(2).or(self.current),
+            ["ok", "joined", _, seat, token] => {
+                if let (Some(n), Some(seat)) = (id(2), seat_of(seat)) {
+                    self.take_seat(n, seat, token, &mut out);
+                    if let Some(file) = &self.tokens {
+                        out.print.push(format!(
+                            "token saved in {}; after a crash, reconnect with: boardlab \
+                             connect {} --rejoin {n}",
+                            file.path().display(),
+                            self.addr
+                        ));
                     }
                 }
             }
-            ["ok", "moved", _, ply, mv, ..] | ["update", _, ply, mv, ..] => {
-                let at = usize::from(w[0] == "ok") + 1;
-                if let (Some(n), Ok(ply)) = (id(at), ply.parse::<usize>()) {
-                    self.moved(n, ply, mv, &mut out);
+            ["ok", "rejoined", _, seat] => {
+                let token = answers.as_ref().and_then(|s| {
+                    let r: Vec<&str> = s.line.split_whitespace().collect();
+                    match r.as_slice() {
+                        [_, _, token] => Some(token.to_string()),
+                        _ => None,
+                    }
+                });
+                if let (Some(n), Some(seat), Some(token)) = (id(2), seat_of(seat), token) {
+                    self.take_seat(n, seat, &token, &mut out);
                 }
             }
+            ["ok", "bye"] => self.said_bye = true,
+            // The server closed the game for good: its tokens are no use any more.
+            ["notice", _, "expired:", ..] => {
+                if let Some(n) = id(1)
+                    && self.seats.remove(&n).is_some()
+                {
+                    self.forget_tokens(n, &mut out);
+                }
+            }
+            ["ok", "commands:", ..] if !auto => out.print.push(
+                "connect: once you hold a seat (join, rejoin), a move alone (c4) plays it in \
+                 that game; 'join SEAT', 'engine SEAT [MS]', 'show' and 'watch' use the game \
+                 last created or joined"
+                    .to_string(),
+            ),
             _ => {}
+        }
+        let followed = self.follower.on_line(line, auto);
+        out.print.extend(followed.print);
+        out.ask.extend(followed.ask);
+        // After a new board, and after taking a seat in a game whose board is drawn
+        // already (its `show` draws nothing new).
+        let seat_taken = match w.as_slice() {
+            ["ok", "joined" | "rejoined", ..] => {
+                id(2).filter(|&n| self.follower.state(n).is_some())
+            }
+            _ => None,
+        };
+        if let Some(n) = followed.drawn.or(seat_taken) {
+            self.after_board(n, &mut out);
         }
         out
     }
 
-    fn follow(&mut self, n: u64, game: Box<dyn Game>, out: &mut Followed) {
-        if self.games.len() >= MAX_FOLLOWED && !self.games.contains_key(&n) {
-            return;
-        }
-        out.print = board_lines(n, game.as_ref());
-        self.games.insert(n, game);
-    }
-
-    fn moved(&mut self, n: u64, ply: usize, mv: &str, out: &mut Followed) {
-        let Some(game) = self.games.get_mut(&n) else {
+    fn take_seat(&mut self, n: u64, seat: Player, token: &str, out: &mut Reaction) {
+        self.seats.entry(n).or_default()[idx(seat)] = Some(token.to_string());
+        self.current = Some(n);
+        let Some(file) = &self.tokens else {
             return;
         };
-        let have = game.moves().len();
-        if ply <= have {
-            // Already seen (a player who also watches gets both).
+        let saved = SavedSeat {
+            addr: self.addr.clone(),
+            game: n,
+            seat,
+            token: token.to_string(),
+        };
+        match file.save(&saved) {
+            Ok(notes) => out.warn.extend(notes),
+            Err(e) => out.warn.push(format!(
+                "cannot save the token of game {n} to {}: {e} (keep it to rejoin: {token})",
+                file.path().display()
+            )),
+        }
+    }
+
+    /// After game `n`'s board: whose turn it is for the seats held there, or the result
+    /// for them (and their tokens are forgotten: the game is over).
+    fn after_board(&mut self, n: u64, out: &mut Reaction) {
+        let held = [Player::First, Player::Second].map(|p| self.holds(n, p));
+        if !held.contains(&true) {
             return;
         }
-        if ply == have + 1 && game.play(mv, &mut |_| Ok(())).is_ok() {
-            out.print = board_lines(n, game.as_ref());
-        } else {
-            out.ask.push(format!("show {n}"));
-        }
-    }
-}
-
-/// A game's diagram and a status line: `game 3 · ply 4 · Black (first) to move`.
-fn board_lines(n: u64, game: &dyn Game) -> Vec<String> {
-    let mut lines: Vec<String> = game.diagram().lines().map(String::from).collect();
-    let ply = game.moves().len();
-    lines.push(match game.over() {
-        Some(reason) => format!("game {n} · ply {ply} · game over: {reason}"),
-        None => {
-            let p = game.to_move();
-            format!(
-                "game {n} · ply {ply} · {} ({}) to move",
-                game.player_name(p),
-                seat_name(p)
-            )
-        }
-    });
-    lines
-}
-
-/// The request side of the client: the socket and, in the order sent, whether each
-/// request was the client's own (its reply is not printed).
-struct ClientOut {
-    stream: TcpStream,
-    origins: VecDeque<bool>,
-}
-
-impl ClientOut {
-    fn send(&mut self, line: &str, auto: bool) -> io::Result<()> {
-        write_line(&mut self.stream, line)?;
-        self.origins.push_back(auto);
-        Ok(())
-    }
-}
-
-/// The terminal client: request lines from stdin to the server; replies and pushed
-/// updates to stdout, each followed by the board of the game it concerns (see
-/// [`Follower`]).
-pub fn connect(addr: &str) -> io::Result<()> {
-    let stream = TcpStream::connect(addr)?;
-    let out = Arc::new(Mutex::new(ClientOut {
-        stream: stream.try_clone()?,
-        origins: VecDeque::new(),
-    }));
-    let mut from_server = BufReader::new(stream);
-    // Requests from stdin on their own thread; this one prints until the server closes
-    // the connection (after `quit`, or once stdin ended), then returns at once.
-    let requests = Arc::clone(&out);
-    std::thread::Builder::new()
-        .name("connect-stdin".into())
-        .spawn(move || {
-            let mut stdin = io::stdin().lock();
-            while let Ok(Some(line)) = read_line_capped(&mut stdin, MAX_REQUEST_BYTES) {
-                let Line::Text(t) = line else {
-                    eprintln!("connect: line too long, not sent");
-                    continue;
+        let name = |s: &Session, p: Player| {
+            let player = s.follower.player_name(n, p).unwrap_or("");
+            format!("{player} ({})", seat_name(p))
+        };
+        match self.follower.state(n) {
+            Some(GameState::ToMove(p)) if held[idx(p)] => out.print.push(format!(
+                "your turn: you play {} in game {n}; type your move",
+                name(self, p)
+            )),
+            Some(GameState::ToMove(_)) | None => {}
+            Some(GameState::Over(outcome)) => {
+                let verdict = match outcome {
+                    Outcome::Draw => "the game is drawn".to_string(),
+                    Outcome::Win(p) if held == [true, true] => {
+                        format!("{} wins", name(self, p))
+                    }
+                    Outcome::Win(p) if held[idx(p)] => format!("you win as {}", name(self, p)),
+                    Outcome::Win(p) => format!("you lose: {} wins", name(self, p)),
                 };
-                // The server answers blank lines with nothing: do not send them.
-                if t.trim().is_empty() {
-                    continue;
-                }
-                if lock(&requests).send(&t, false).is_err() {
-                    break;
+                out.print.push(format!("game {n} is over: {verdict}"));
+                self.forget_tokens(n, out);
+            }
+        }
+    }
+
+    fn forget_tokens(&self, n: u64, out: &mut Reaction) {
+        if let Some(file) = &self.tokens
+            && let Err(e) = file.forget(&self.addr, n)
+        {
+            out.warn.push(format!(
+                "cannot forget the tokens of game {n} in {}: {e}",
+                file.path().display()
+            ));
+        }
+    }
+}
+
+/// How `boardlab connect` runs.
+#[derive(Clone, Debug, Default)]
+pub struct ConnectOptions {
+    /// The server's HOST:PORT.
+    pub addr: String,
+    /// The tokens file; `None`: [`TokenFile::default_path`].
+    pub tokens: Option<PathBuf>,
+    /// Take back the seat saved for this game at start.
+    pub rejoin: Option<u64>,
+    /// Which seat to take back when both are saved.
+    pub seat: Option<Player>,
+    /// Boards in colour.
+    pub color: bool,
+}
+
+/// Why the client stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    #[error("cannot connect to {addr}: {source}")]
+    Connect { addr: String, source: io::Error },
+    #[error("the server at {addr} closed the connection{}", .reason.as_ref().map_or(String::new(), |r| format!(": {r}")))]
+    ServerGone {
+        addr: String,
+        reason: Option<String>,
+    },
+    #[error("{0}")]
+    Rejoin(String),
+    #[error("{0}")]
+    Io(#[from] io::Error),
+}
+
+/// The session shared by the client's threads.
+struct Shared {
+    session: Session,
+    to_server: mpsc::Sender<Outgoing>,
+    /// The server's side is closed: nothing more will be answered.
+    closed: bool,
+    /// The user's input ended.
+    input_ended: bool,
+    /// A prompt is on the screen with nothing typed after it (as far as the client knows):
+    /// lines from the server first clear it.
+    prompt_shown: bool,
+}
+
+impl Shared {
+    fn show_prompt(&mut self, prompt: &str) {
+        let mut stdout = io::stdout();
+        let _ = stdout.write_all(prompt.as_bytes());
+        let _ = stdout.flush();
+        self.prompt_shown = true;
+    }
+
+    fn send(&mut self, line: &str, auto: bool) {
+        self.session.sent(line, auto);
+        // The writer thread is gone only once the connection is: the reader sees it.
+        let _ = self.to_server.send(Outgoing::Line(line.to_string()));
+    }
+}
+
+enum Outgoing {
+    Line(String),
+    /// The user's input ended: shut the connection's write side down.
+    Shutdown,
+}
+
+/// The `rejoin ID TOKEN` request for the seat saved for game `id`.
+fn rejoin_request(
+    tokens: Option<&TokenFile>,
+    addr: &str,
+    id: u64,
+    seat: Option<Player>,
+) -> Result<String, ConnectError> {
+    let file = tokens.ok_or_else(|| {
+        ConnectError::Rejoin(
+            "--rejoin needs the tokens file: give --tokens FILE (neither XDG_STATE_HOME nor \
+             HOME is set)"
+                .into(),
+        )
+    })?;
+    let mut saved = file
+        .find(addr, id)
+        .map_err(|e| ConnectError::Rejoin(format!("cannot read {}: {e}", file.path().display())))?;
+    if let Some(seat) = seat {
+        saved.retain(|s| s.seat == seat);
+    }
+    match saved.as_slice() {
+        [] => Err(ConnectError::Rejoin(format!(
+            "no token saved for game {id}{} of {addr} in {} (tokens are saved when you join, \
+             under the server address as typed, and forgotten when the game is over)",
+            seat.map_or(String::new(), |s| format!(" seat {}", seat_name(s))),
+            file.path().display()
+        ))),
+        [one] => Ok(format!("rejoin {id} {}", one.token)),
+        _ => Err(ConnectError::Rejoin(format!(
+            "tokens of both seats of game {id} are saved in {}: choose one with --seat \
+             first|second",
+            file.path().display()
+        ))),
+    }
+}
+
+/// The terminal client: the user's lines to the server (see [`Session::request_for`]),
+/// the server's lines to stdout with the boards, "your turn" and the result; client-side
+/// errors on stderr. With `rejoin` the saved seat of that game is taken back first.
+/// Returns when the server closes the connection: `Ok` after `quit` or the end of the
+/// input, [`ConnectError::ServerGone`] otherwise.
+pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
+    let addr = options.addr.as_str();
+    let tokens = options
+        .tokens
+        .clone()
+        .or_else(TokenFile::default_path)
+        .map(TokenFile::at);
+    let rejoin = options
+        .rejoin
+        .map(|id| rejoin_request(tokens.as_ref(), addr, id, options.seat))
+        .transpose()?;
+    let stream = TcpStream::connect(addr).map_err(|source| ConnectError::Connect {
+        addr: addr.to_string(),
+        source,
+    })?;
+    let _ = stream.set_nodelay(true);
+    let (to_server, outgoing) = mpsc::channel();
+    let shared = Arc::new((
+        Mutex::new(Shared {
+            session: Session::new(addr, tokens, options.color),
+            to_server,
+            closed: false,
+            input_ended: false,
+            prompt_shown: false,
+        }),
+        Condvar::new(),
+    ));
+    let mut writer = stream.try_clone()?;
+    std::thread::Builder::new()
+        .name("connect-writer".into())
+        .spawn(move || {
+            for out in outgoing {
+                match out {
+                    Outgoing::Line(l) => {
+                        if write_line(&mut writer, &l).is_err() {
+                            break;
+                        }
+                    }
+                    Outgoing::Shutdown => {
+                        let _ = writer.shutdown(std::net::Shutdown::Write);
+                        break;
+                    }
                 }
             }
-            let _ = lock(&requests).stream.shutdown(std::net::Shutdown::Write);
         })?;
+    if let Some(line) = &rejoin {
+        lock(&shared.0).send(line, false);
+    }
+    let interactive = io::stdin().is_terminal() && io::stdout().is_terminal();
+    let input = Arc::clone(&shared);
+    std::thread::Builder::new()
+        .name("connect-stdin".into())
+        .spawn(move || read_input(&input, interactive))?;
+    if interactive && rejoin.is_none() {
+        let mut s = lock(&shared.0);
+        let prompt = s.session.prompt();
+        s.show_prompt(&prompt);
+    }
+    let mut from_server = BufReader::new(stream);
     let mut stdout = io::stdout();
-    let mut follower = Follower::new();
-    while let Some(line) = read_line_capped(&mut from_server, 1 << 20)? {
-        let Line::Text(t) = line else { continue };
-        let pushed = t.starts_with("update ") || t.starts_with("notice ");
-        let auto = !pushed && lock(&out).origins.pop_front() == Some(true);
-        if !auto {
-            write_line(&mut stdout, &t)?;
+    let ended = loop {
+        let line = match read_line_capped(&mut from_server, 1 << 20) {
+            Ok(Some(Line::Text(t))) => t,
+            Ok(Some(Line::TooLong)) => continue,
+            Ok(None) => break None,
+            Err(e) => break Some(e.to_string()),
+        };
+        let mut s = lock(&shared.0);
+        let reaction = s.session.on_line(&line);
+        for a in &reaction.ask {
+            s.send(a, true);
         }
-        let followed = follower.on_line(&t, auto);
-        for l in &followed.print {
+        if std::mem::take(&mut s.prompt_shown) {
+            // Clears the prompt's line for the server's lines.
+            let _ = stdout.write_all(b"\r\x1b[K");
+        }
+        for w in &reaction.warn {
+            eprintln!("connect: {w}");
+        }
+        for l in &reaction.print {
             write_line(&mut stdout, l)?;
         }
-        for a in &followed.ask {
-            // The request side may be closed already.
-            let _ = lock(&out).send(a, true);
+        if interactive && !s.session.awaiting_replies() && !s.session.said_bye() {
+            let prompt = s.session.prompt();
+            s.show_prompt(&prompt);
+        }
+        drop(s);
+        shared.1.notify_all();
+    };
+    let mut s = lock(&shared.0);
+    s.closed = true;
+    shared.1.notify_all();
+    if s.session.said_bye() || (s.input_ended && ended.is_none()) {
+        Ok(())
+    } else {
+        Err(ConnectError::ServerGone {
+            addr: addr.to_string(),
+            reason: ended,
+        })
+    }
+}
+
+/// The user's lines, each sent once the replies to the earlier ones are in (so that a
+/// move typed right after `join` already has its token).
+fn read_input(shared: &(Mutex<Shared>, Condvar), interactive: bool) {
+    let mut stdin = io::stdin().lock();
+    loop {
+        let line = match read_line_capped(&mut stdin, MAX_REQUEST_BYTES) {
+            Ok(Some(l)) => l,
+            Ok(None) => break,
+            Err(e) => {
+                eprintln!("connect: cannot read the input: {e}");
+                break;
+            }
+        };
+        let mut s = lock(&shared.0);
+        // The user ended the line: the prompt is no longer alone on it.
+        s.prompt_shown = false;
+        while s.session.awaiting_replies() && !s.closed {
+            s = shared.1.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        if s.closed {
+            return;
+        }
+        let text = match line {
+            Line::Text(t) => t,
+            Line::TooLong => {
+                eprintln!("connect: line too long (over {MAX_REQUEST_BYTES} bytes), not sent");
+                continue;
+            }
+        };
+        match s.session.request_for(&text) {
+            Ok(Some(request)) => s.send(&request, false),
+            Ok(None) => {}
+            Err(e) => eprintln!("connect: {e}"),
+        }
+        if interactive && !s.session.awaiting_replies() {
+            let prompt = s.session.prompt();
+            s.show_prompt(&prompt);
         }
     }
-    Ok(())
+    let mut s = lock(&shared.0);
+    s.input_ended = true;
+    let _ = s.to_server.send(Outgoing::Shutdown);
 }
+
+#[cfg(test)]
+mod tests;

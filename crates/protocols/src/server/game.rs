@@ -5,7 +5,8 @@
 //! server lock.
 //!
 //! Also the seat names of the protocol (`first`/`second`, [`seat_name`], [`seat_of`]),
-//! shared by the server and the client.
+//! shared by the server and the client (which keeps its own copies of the games it
+//! follows, drawn from their typed view: `client::follower`).
 
 use std::time::Duration;
 
@@ -30,10 +31,6 @@ pub(super) trait Game: Send {
         commit: &mut dyn FnMut(&str) -> Result<(), String>,
     ) -> Result<String, String>;
     fn moves(&self) -> &[String];
-    /// The board diagram.
-    fn diagram(&self) -> String;
-    /// Display name of a player ("Black", "White").
-    fn player_name(&self, p: Player) -> &'static str;
     /// A snapshot of the position for the engine to think on, `ms` milliseconds.
     fn engine_job(&self, ms: u64) -> Box<dyn Think>;
 }
@@ -92,12 +89,6 @@ impl<P: EngineGame> Game for Typed<P> {
     }
     fn moves(&self) -> &[String] {
         &self.moves
-    }
-    fn diagram(&self) -> String {
-        self.pos.diagram()
-    }
-    fn player_name(&self, p: Player) -> &'static str {
-        self.pos.player_name(p)
     }
     fn engine_job(&self, ms: u64) -> Box<dyn Think> {
         Box::new(EngineJob {

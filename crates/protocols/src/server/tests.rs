@@ -329,63 +329,6 @@ fn a_watcher_that_falls_behind_is_dropped() {
 }
 
 #[test]
-fn the_client_follows_games_and_prints_their_boards() {
-    let mut f = Follower::new();
-    let out = f.on_line("ok created 3 gomoku:size=5,rule=freestyle", false);
-    assert!(out.ask.is_empty());
-    assert_eq!(out.print.first().map(String::as_str), Some("  a b c d e"));
-    assert_eq!(
-        out.print.last().map(String::as_str),
-        Some("game 3 · ply 0 · Black (first) to move")
-    );
-    let out = f.on_line("ok moved 3 1 a1", false);
-    assert!(
-        out.print.iter().any(|l| l.starts_with("1 x . . . .")),
-        "{out:?}"
-    );
-    assert!(
-        out.print
-            .last()
-            .is_some_and(|l| l.ends_with("White (second) to move"))
-    );
-    // A repeat is ignored; a gap asks for the whole game; a game not followed is ignored.
-    assert_eq!(f.on_line("update 3 1 a1", false), Followed::default());
-    assert_eq!(f.on_line("update 3 5 c3", false).ask, vec!["show 3"]);
-    assert_eq!(f.on_line("update 9 1 c3", false), Followed::default());
-    assert_eq!(
-        f.on_line("ok joined 4 first abc", false).ask,
-        vec!["show 4"]
-    );
-    assert_eq!(f.on_line("ok watching 4 2", false).ask, vec!["show 4"]);
-    let shown = "ok game 4 gomoku:size=5,rule=freestyle first=taken second=free ply 2 \
-                 moves a1 b2 ; to-move first";
-    let out = f.on_line(shown, true);
-    assert!(
-        out.print.iter().any(|l| l.starts_with("2 . o . . .")),
-        "{out:?}"
-    );
-    // The client's own show of a board it already has draws nothing; the user's does.
-    assert!(f.on_line(shown, true).print.is_empty());
-    assert!(!f.on_line(shown, false).print.is_empty());
-    for garbage in [
-        "ok game 4 chess first=x ply 2 moves a1 ; to-move first",
-        "ok game 4 gomoku:size=5 ply 2 moves a1 a1 ; to-move first",
-        "ok moved x y z",
-        "update 3 99999999999999999999999 a1",
-        "error no game 4",
-        "",
-    ] {
-        assert!(f.on_line(garbage, false).print.is_empty(), "{garbage}");
-    }
-    let out = f.on_line("update 4 3 a2 over whatever", false);
-    // The board is the server's word: the client's own rules say whether it is over.
-    assert_eq!(
-        out.print.last().map(String::as_str),
-        Some("game 4 · ply 3 · White (second) to move")
-    );
-}
-
-#[test]
 fn replies_to_huge_lines_stay_short() {
     let (mut s, _) = Server::open(None).expect("open");
     let long = "x".repeat(1 << 20);

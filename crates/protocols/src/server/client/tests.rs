@@ -1,0 +1,367 @@
+use std::{fs, os::unix::fs::PermissionsExt, path::PathBuf};
+
+use super::*;
+
+/// A fresh (removed) temporary directory path for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("boardlab-client-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    dir
+}
+
+const GOMOKU5: &str = "gomoku:size=5,rule=freestyle";
+
+#[test]
+fn the_follower_draws_each_game_with_its_last_move_marked() {
+    let mut f = Follower::new();
+    let out = f.on_line(&format!("ok created 3 {GOMOKU5}"), false);
+    assert!(out.ask.is_empty());
+    assert_eq!(out.drawn, Some(3));
+    assert_eq!(out.print.first().map(String::as_str), Some("  a b c d e"));
+    assert_eq!(
+        out.print.last().map(String::as_str),
+        Some("game 3 · move 1 · Black (first) to move")
+    );
+    let out = f.on_line("ok moved 3 1 a1", false);
+    assert!(
+        out.print.iter().any(|l| l.starts_with("1[x]. . . .")),
+        "{out:?}"
+    );
+    assert!(out.print.contains(&"last a1".to_string()), "{out:?}");
+    assert_eq!(
+        out.print.last().map(String::as_str),
+        Some("game 3 · move 2 · White (second) to move")
+    );
+    assert_eq!(f.state(3), Some(GameState::ToMove(Player::Second)));
+    // A repeat is ignored; a gap asks for the whole game; a game not followed is ignored.
+    assert_eq!(f.on_line("update 3 1 a1", false), Followed::default());
+    assert_eq!(f.on_line("update 3 5 c3", false).ask, vec!["show 3"]);
+    assert_eq!(f.on_line("update 9 1 c3", false), Followed::default());
+    assert_eq!(
+        f.on_line("ok joined 4 first abc", false).ask,
+        vec!["show 4"]
+    );
+    assert_eq!(f.on_line("ok watching 4 2", false).ask, vec!["show 4"]);
+    let shown =
+        format!("ok game 4 {GOMOKU5} first=taken second=free ply 2 moves a1 b2 ; to-move first");
+    let out = f.on_line(&shown, true);
+    assert!(
+        out.print.iter().any(|l| l.starts_with("2 .[o]. . .")),
+        "{out:?}"
+    );
+    // The client's own show of a board it already has draws nothing; the user's does.
+    assert!(f.on_line(&shown, true).print.is_empty());
+    assert!(!f.on_line(&shown, false).print.is_empty());
+    for garbage in [
+        "ok game 4 chess first=x ply 2 moves a1 ; to-move first",
+        "ok game 4 gomoku:size=5 ply 2 moves a1 a1 ; to-move first",
+        "ok moved x y z",
+        "update 3 99999999999999999999999 a1",
+        "error no game 4",
+        "",
+    ] {
+        assert!(f.on_line(garbage, false).print.is_empty(), "{garbage}");
+    }
+    // The board is the client's own copy: its rules say whether the game is over.
+    let out = f.on_line("update 4 3 a2 over whatever", false);
+    assert_eq!(
+        out.print.last().map(String::as_str),
+        Some("game 4 · move 4 · White (second) to move")
+    );
+}
+
+#[test]
+fn the_follower_names_the_winner_and_clamp_captures() {
+    let mut f = Follower::new();
+    f.on_line(&format!("ok created 1 {GOMOKU5}"), false);
+    let moves = ["a1", "a2", "b1", "b2", "c1", "c2", "d1", "d2", "e1"];
+    let mut last = Followed::default();
+    for (i, mv) in moves.iter().enumerate() {
+        last = f.on_line(&format!("update 1 {} {mv}", i + 1), false);
+    }
+    assert_eq!(
+        f.state(1),
+        Some(GameState::Over(Outcome::Win(Player::First)))
+    );
+    let status = last.print.last().expect("status");
+    assert!(
+        status.starts_with("game 1 · game over after 9 moves: Black (first) wins: "),
+        "{status}"
+    );
+    f.on_line("ok created 2 clamp", false);
+    for (i, mv) in ["d6-d4", "c3-c4", "g7", "e3-e4"].iter().enumerate() {
+        last = f.on_line(&format!("update 2 {} {mv}", i + 1), false);
+    }
+    assert!(
+        last.print.contains(&"last e3-e4 captures d4".to_string()),
+        "{last:?}"
+    );
+    assert!(
+        last.print.iter().any(|l| l.contains("drop zones")),
+        "the legend: {last:?}"
+    );
+}
+
+/// A session that joined game 3 (gomoku 5×5) as `seat` with token `tok`, board known.
+fn joined(seat: &str, tokens: Option<TokenFile>) -> Session {
+    let mut s = Session::new("127.0.0.1:7", tokens, false);
+    s.sent(&format!("create {GOMOKU5}"), false);
+    s.on_line(&format!("ok created 3 {GOMOKU5}"));
+    s.sent(&format!("join 3 {seat}"), false);
+    let r = s.on_line(&format!("ok joined 3 {seat} tok"));
+    assert_eq!(r.ask, vec!["show 3"]);
+    s.sent("show 3", true);
+    s
+}
+
+#[test]
+fn bare_moves_need_a_seat_and_then_carry_its_token() {
+    let s = Session::new("127.0.0.1:7", None, false);
+    let e = s.request_for("c4").expect_err("no game");
+    assert!(e.contains("'c4' is not a command"), "{e}");
+    assert_eq!(s.request_for("   "), Ok(None));
+    // Commands go through as typed, whatever their case.
+    assert_eq!(s.request_for("LIST"), Ok(Some("LIST".into())));
+    assert_eq!(
+        s.request_for("join 1 first"),
+        Ok(Some("join 1 first".into()))
+    );
+    let mut s = Session::new("127.0.0.1:7", None, false);
+    s.sent("create gomoku", false);
+    s.on_line("ok created 5 gomoku:size=15,rule=freestyle");
+    // The game just created is the one `join SEAT`, `engine SEAT`, `show` name.
+    assert_eq!(s.request_for("join first"), Ok(Some("join 5 first".into())));
+    assert_eq!(
+        s.request_for("engine second 50"),
+        Ok(Some("engine 5 second 50".into()))
+    );
+    assert_eq!(s.request_for("show"), Ok(Some("show 5".into())));
+    assert_eq!(s.request_for("show 2"), Ok(Some("show 2".into())));
+    let e = s.request_for("h8").expect_err("no seat");
+    assert!(e.contains("you hold no seat in game 5"), "{e}");
+    let s = joined("second", None);
+    assert_eq!(s.request_for(" c3 "), Ok(Some("move 3 tok c3".into())));
+    assert_eq!(s.prompt(), "game 3 (White)> ");
+}
+
+#[test]
+fn holding_both_seats_plays_the_side_to_move() {
+    let mut s = joined("first", None);
+    s.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=free ply 0 moves  ; to-move first"
+    ));
+    s.sent("join 3 second", false);
+    s.on_line("ok joined 3 second tok2");
+    s.sent("show 3", true);
+    s.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    assert_eq!(s.request_for("a1"), Ok(Some("move 3 tok a1".into())));
+    s.sent("move 3 tok a1", false);
+    s.on_line("ok moved 3 1 a1");
+    assert_eq!(s.request_for("b1"), Ok(Some("move 3 tok2 b1".into())));
+}
+
+#[test]
+fn the_session_says_whose_turn_and_who_won() {
+    let mut s = Session::new("127.0.0.1:7", None, false);
+    s.sent("join 3 first", false);
+    let r = s.on_line("ok joined 3 first tok");
+    assert_eq!(r.print, vec!["ok joined 3 first tok"]);
+    s.sent("show 3", true);
+    let r = s.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    // The client's own `show`: not printed, but the board and the turn are.
+    assert!(!r.print.iter().any(|l| l.starts_with("ok game")), "{r:?}");
+    assert_eq!(
+        r.print.last().map(String::as_str),
+        Some("your turn: you play Black (first) in game 3; type your move")
+    );
+    // Shown again with nothing new: nothing printed, no second "your turn".
+    s.sent("show 3", true);
+    let r = s.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    assert!(r.print.is_empty(), "{r:?}");
+    // Joining a game whose board was drawn at `create`: the turn is said at once, the
+    // board not drawn again.
+    let mut c = Session::new("127.0.0.1:7", None, false);
+    c.sent(&format!("create {GOMOKU5}"), false);
+    c.on_line(&format!("ok created 4 {GOMOKU5}"));
+    c.sent("join 4 first", false);
+    let r = c.on_line("ok joined 4 first t");
+    assert_eq!(
+        r.print,
+        vec![
+            "ok joined 4 first t",
+            "your turn: you play Black (first) in game 4; type your move"
+        ]
+    );
+    s.sent("move 3 tok a1", false);
+    let r = s.on_line("ok moved 3 1 a1");
+    assert_eq!(r.print[0], "ok moved 3 1 a1");
+    assert!(!r.print.iter().any(|l| l.starts_with("your turn")), "{r:?}");
+    let r = s.on_line("update 3 2 b1");
+    assert_eq!(r.print[0], "update 3 2 b1");
+    assert!(r.print.iter().any(|l| l.starts_with("your turn")), "{r:?}");
+    for (ply, mv) in [
+        (3, "a2"),
+        (4, "b2"),
+        (5, "a3"),
+        (6, "b3"),
+        (7, "a4"),
+        (8, "b4"),
+    ] {
+        s.on_line(&format!("update 3 {ply} {mv}"));
+    }
+    s.sent("move 3 tok a5", false);
+    let r = s.on_line("ok moved 3 9 a5 over five in a row a1-a5");
+    assert_eq!(
+        r.print.last().map(String::as_str),
+        Some("game 3 is over: you win as Black (first)")
+    );
+    let mut other = joined("second", None);
+    other.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 8 moves a1 b1 a2 b2 a3 b3 a4 b4 ; \
+         to-move first"
+    ));
+    let r = other.on_line("update 3 9 a5 over five in a row a1-a5");
+    assert_eq!(
+        r.print.last().map(String::as_str),
+        Some("game 3 is over: you lose: Black (first) wins")
+    );
+    // A watcher's boards say nothing about turns.
+    let mut watcher = Session::new("127.0.0.1:7", None, false);
+    watcher.sent("watch 3", false);
+    watcher.on_line("ok watching 3 0");
+    watcher.sent("show 3", true);
+    let r = watcher.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    assert!(!r.print.iter().any(|l| l.contains("your turn")), "{r:?}");
+}
+
+#[test]
+fn rejoined_seats_are_held_and_help_explains_bare_moves() {
+    let mut s = Session::new("127.0.0.1:7", None, false);
+    s.sent("rejoin 8 abcd", false);
+    let r = s.on_line("ok rejoined 8 second");
+    assert_eq!(r.ask, vec!["show 8"]);
+    assert_eq!(s.request_for("c3"), Ok(Some("move 8 abcd c3".into())));
+    s.sent("help", false);
+    let r = s.on_line("ok commands: create SPEC | ...");
+    assert!(r.print[1].contains("a move alone (c4) plays it"), "{r:?}");
+    // A refused rejoin holds nothing.
+    let mut s = Session::new("127.0.0.1:7", None, false);
+    s.sent("rejoin 8 zzzz", false);
+    s.on_line("error wrong token for this game");
+    assert!(s.request_for("c3").is_err());
+    s.sent("quit", false);
+    assert!(!s.said_bye());
+    s.on_line("ok bye");
+    assert!(s.said_bye());
+}
+
+#[test]
+fn tokens_are_saved_private_found_per_game_and_forgotten_at_the_end() {
+    let dir = temp_dir("tokens");
+    let path = dir.join("state").join("tokens");
+    let file = TokenFile::at(&path);
+    let mut s = joined("first", Some(file.clone()));
+    let mode = |p: &std::path::Path| fs::metadata(p).expect("exists").permissions().mode() & 0o777;
+    assert_eq!(mode(&path), 0o600);
+    assert_eq!(mode(&dir.join("state")), 0o700);
+    let saved = file.find("127.0.0.1:7", 3).expect("read");
+    assert_eq!(
+        saved,
+        vec![SavedSeat {
+            addr: "127.0.0.1:7".into(),
+            game: 3,
+            seat: Player::First,
+            token: "tok".into()
+        }]
+    );
+    assert!(file.find("127.0.0.1:8", 3).expect("read").is_empty());
+    assert!(file.find("127.0.0.1:7", 4).expect("read").is_empty());
+    // A new token for the same seat replaces the old one; other games stay.
+    let other = SavedSeat {
+        addr: "example.org:9".into(),
+        game: 3,
+        seat: Player::Second,
+        token: "t9".into(),
+    };
+    file.save(&other).expect("save");
+    file.save(&SavedSeat {
+        token: "tok-new".into(),
+        ..saved[0].clone()
+    })
+    .expect("save");
+    let found = file.find("127.0.0.1:7", 3).expect("read");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].token, "tok-new");
+    // A file others may read is tightened, with a note.
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).expect("chmod");
+    let notes = file.save(&other).expect("save");
+    assert!(notes.iter().any(|n| n.contains("tightened")), "{notes:?}");
+    assert_eq!(mode(&path), 0o600);
+    assert!(
+        file.save(&SavedSeat {
+            token: "a b".into(),
+            ..other.clone()
+        })
+        .is_err()
+    );
+    // The end of the game forgets its tokens (and only its).
+    s.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 8 moves a1 b1 a2 b2 a3 b3 a4 b4 ; \
+         to-move first"
+    ));
+    s.on_line("ok moved 3 9 a5 over five in a row a1-a5");
+    assert!(file.find("127.0.0.1:7", 3).expect("read").is_empty());
+    assert_eq!(file.find("example.org:9", 3).expect("read"), vec![other]);
+    // So does the server's notice that a game expired.
+    let mut s = Session::new("127.0.0.1:7", Some(file.clone()), false);
+    s.sent("join 6 second", false);
+    s.on_line("ok joined 6 second t6");
+    assert_eq!(file.find("127.0.0.1:7", 6).expect("read").len(), 1);
+    let r = s.on_line("notice 6 expired: the game is archived and closed");
+    assert_eq!(
+        r.print,
+        vec!["notice 6 expired: the game is archived and closed"]
+    );
+    assert!(file.find("127.0.0.1:7", 6).expect("read").is_empty());
+    assert!(s.request_for("c3").is_err());
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rejoin_takes_the_one_saved_seat_or_says_why_not() {
+    let dir = temp_dir("rejoin");
+    let file = TokenFile::at(dir.join("tokens"));
+    let seat = |seat, token: &str| SavedSeat {
+        addr: "h:1".into(),
+        game: 2,
+        seat,
+        token: token.into(),
+    };
+    let e = rejoin_request(Some(&file), "h:1", 2, None).expect_err("none saved");
+    assert!(
+        e.to_string().contains("no token saved for game 2 of h:1"),
+        "{e}"
+    );
+    file.save(&seat(Player::Second, "t2")).expect("save");
+    assert_eq!(
+        rejoin_request(Some(&file), "h:1", 2, None).expect("one"),
+        "rejoin 2 t2"
+    );
+    file.save(&seat(Player::First, "t1")).expect("save");
+    let e = rejoin_request(Some(&file), "h:1", 2, None).expect_err("two");
+    assert!(e.to_string().contains("--seat first|second"), "{e}");
+    assert_eq!(
+        rejoin_request(Some(&file), "h:1", 2, Some(Player::First)).expect("chosen"),
+        "rejoin 2 t1"
+    );
+    assert!(rejoin_request(None, "h:1", 2, None).is_err());
+    let _ = fs::remove_dir_all(&dir);
+}
