@@ -7,6 +7,8 @@ use crate::game::GameRecord;
 /// Game-specific statistics of a finished game, as `(name, value)` pairs; averaged over a
 /// tournament. Default: none.
 pub trait BalanceStats: Position {
+    /// The named figures of one finished game (empty by default); a tournament averages
+    /// each name over its games.
     fn balance_stats(record: &GameRecord<Self>) -> Vec<(&'static str, f64)> {
         let _ = record;
         Vec::new()

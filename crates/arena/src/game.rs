@@ -13,8 +13,11 @@ use crate::player::{AgentPlayer, Contestant, Fault};
 /// Thinking time of one player over a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveTiming {
+    /// How many times the player was asked for a move (a faulty answer included).
     pub moves: u32,
+    /// Wall time of all those answers together.
     pub total: Duration,
+    /// Wall time of the slowest single answer.
     pub max: Duration,
 }
 

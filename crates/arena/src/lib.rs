@@ -7,6 +7,8 @@
 //! single-threaded engine with node limits), so a tournament can be split into shards on
 //! many machines and merged back ([`merge`]) into exactly the one-machine report.
 
+#![deny(missing_docs)]
+
 mod balance;
 pub mod external;
 mod game;

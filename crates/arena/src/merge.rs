@@ -21,15 +21,21 @@ use crate::{
 pub struct TournamentInfo {
     /// The game spec, canonical.
     pub spec: String,
+    /// Player A, as its player spec prints (`engine`, `ugi:<command>`, ...).
     pub a: String,
+    /// Player B, as its player spec prints.
     pub b: String,
     /// The per-move budget, as [`crate::Budget`] prints it.
     pub budget: String,
+    /// Random opening plies before the players take over.
     pub openings: u32,
+    /// The tournament seed the pairs' openings (and the players' seeds) derive from.
     pub seed: u64,
     /// Games in the whole tournament (all shards).
     pub games: usize,
+    /// The part of the tournament this report covers ([`Shard::ALL`] after a merge).
     pub shard: Shard,
+    /// The SPRT the tournament stopped on, if it ran one.
     pub sprt: Option<Sprt>,
 }
 

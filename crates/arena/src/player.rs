@@ -13,7 +13,11 @@ use crate::external::Protocol;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// No move within `limit` (the process was killed).
-    Timeout { limit: Duration },
+    Timeout {
+        /// The deadline the answer missed (budget plus tolerance, or the untimed or
+        /// start-up limit).
+        limit: Duration,
+    },
     /// The process ended, or could not be started or written to.
     Crash(String),
     /// A move that is not legal here, or not a move at all.
@@ -117,8 +121,15 @@ impl<P: Position> Contestant<P> for OwnedAgent<P> {
 /// `sh -c`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerSpec {
+    /// One of boardlab's own players (`engine`, `baseline`, `random`).
     Agent(AgentKind),
-    External { protocol: Protocol, command: String },
+    /// An external engine process.
+    External {
+        /// The protocol it speaks.
+        protocol: Protocol,
+        /// The shell command that starts it (run under `sh -c`, non-empty).
+        command: String,
+    },
 }
 
 impl From<AgentKind> for PlayerSpec {

@@ -15,12 +15,16 @@ pub type Side = Player;
 /// Wins, draws and losses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Games won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games lost (faults included).
     pub losses: u32,
 }
 
 impl Tally {
+    /// Games counted: wins + draws + losses.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
@@ -45,23 +49,28 @@ impl Tally {
 /// A match from A's point of view.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MatchReport {
+    /// Agent A's name, as the header prints it.
     pub a: String,
+    /// Agent B's name.
     pub b: String,
     /// A's results overall.
     pub total: Tally,
-    /// A's results when A moved first / second.
+    /// A's results when A moved first.
     pub a_first: Tally,
+    /// A's results when A moved second.
     pub a_second: Tally,
     /// Length of each game in plies (opening included).
     pub lengths: Vec<u32>,
     /// Longest single move of A and of B.
     pub max_move_time: [Duration; 2],
-    /// Total thinking time and moves of A and of B.
+    /// Total thinking time of A and of B.
     pub think_time: [Duration; 2],
+    /// Moves asked of A and of B (the random openings excluded, a faulty answer included).
     pub think_moves: [u32; 2],
 }
 
 impl MatchReport {
+    /// An empty report of A against B (add games with [`MatchReport::add`]).
     pub fn new(a: String, b: String) -> MatchReport {
         MatchReport {
             a,

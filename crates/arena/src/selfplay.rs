@@ -40,7 +40,9 @@ impl<P: EngineGame + BalanceStats + WireGame> ArenaGame for P {}
 /// the games numbered `index`, `index + count`, … (numbering from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
+    /// Which shard this is, 1-based: `1 <= index <= count`.
     pub index: u32,
+    /// How many shards the tournament is split into (at least 1).
     pub count: u32,
 }
 
@@ -94,11 +96,16 @@ impl FromStr for Shard {
 pub struct SelfplaySettings {
     /// Games to play (rounded up to whole pairs).
     pub games: usize,
+    /// Player A, whose point of view the results take (first in even-numbered games).
     pub a: PlayerSpec,
+    /// Player B, A's opponent.
     pub b: PlayerSpec,
+    /// The thinking budget of every move, for both players.
     pub budget: Budget,
     /// Random legal moves before the agents take over (same for both games of a pair).
     pub opening_plies: u32,
+    /// The tournament seed: with the pair number it fixes each pair's opening and the
+    /// players' own seeds.
     pub seed: u64,
     /// Games played at once (each game's search is single-threaded).
     pub threads: usize,
@@ -182,6 +189,7 @@ pub struct PlayedGame<P: board_core::Position> {
     pub index: usize,
     /// Which colour A had.
     pub a_side: Player,
+    /// The game itself: moves, result, timings.
     pub record: GameRecord<P>,
 }
 
@@ -266,9 +274,13 @@ fn a_half_points(outcome: Outcome, a_side: Player) -> u32 {
 /// Where an SPRT stands after the pairs played so far.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtStatus {
+    /// The test being run.
     pub sprt: Sprt,
+    /// The complete pairs judged so far, counted by A's points in the pair.
     pub pairs: Pentanomial,
+    /// The log-likelihood ratio of H1 against H0 over `pairs` (0 before any pair).
     pub llr: f64,
+    /// The decision, once the LLR has crossed a bound; `None` while undecided.
     pub decision: Option<SprtDecision>,
 }
 
@@ -325,6 +337,7 @@ impl fmt::Display for SprtStatus {
 pub struct Tournament<P: board_core::Position> {
     /// The games, in index order (with an SPRT: up to the deciding pair).
     pub games: Vec<PlayedGame<P>>,
+    /// Where the SPRT stood at the end, if the tournament ran one.
     pub sprt: Option<SprtStatus>,
 }
 
@@ -429,15 +442,20 @@ pub fn run_selfplay<P: ArenaGame>(
 pub struct GameResult {
     /// 0-based index in the tournament.
     pub index: usize,
+    /// Which colour A had.
     pub a_side: Player,
+    /// The result.
     pub outcome: Outcome,
+    /// Length of the game in plies, the random opening included.
     pub plies: u32,
+    /// Why the game ended, for people.
     pub reason: String,
     /// The game's own figures ([`BalanceStats`]).
     pub balance: Vec<(String, f64)>,
 }
 
 impl GameResult {
+    /// The report's view of a played game, with its [`BalanceStats`] figures.
     pub fn of<P: BalanceStats>(game: &PlayedGame<P>) -> GameResult {
         GameResult {
             index: game.index,
@@ -468,29 +486,42 @@ impl std::error::Error for SelfplayError {}
 /// What a tournament says about the players and the rules.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SelfplaySummary {
+    /// Player A, as its player spec prints.
     pub a: String,
+    /// Player B, as its player spec prints.
     pub b: String,
+    /// Games summarised.
     pub games: u32,
-    /// A's results overall and with each colour.
+    /// A's results overall.
     pub a_total: Tally,
+    /// A's results when A moved first.
     pub a_first: Tally,
+    /// A's results when A moved second.
     pub a_second: Tally,
-    /// Wins by whoever moved first / second, and draws.
+    /// Games won by whoever moved first.
     pub first_wins: u32,
+    /// Games won by whoever moved second.
     pub second_wins: u32,
+    /// Drawn games.
     pub draws: u32,
+    /// `first_wins / games` (0 without games): the first-move advantage of the rules.
     pub first_player_win_rate: f64,
+    /// The Wilson 95% interval of `first_player_win_rate`; `(0, 1)` without games.
     pub first_player_ci95: (f64, f64),
-    /// Elo of A over B with its 95% interval.
+    /// Elo of A over B (logistic, from A's wins, draws and losses).
     pub elo: f64,
+    /// The 95% interval of `elo`, `(low, high)`.
     pub elo_ci95: (f64, f64),
+    /// Mean game length in plies, the random opening included.
     pub mean_length: f64,
+    /// Median game length in plies, the random opening included.
     pub median_length: f64,
     /// Game-specific statistics, averaged per game.
     pub balance: BTreeMap<String, f64>,
 }
 
 impl SelfplaySummary {
+    /// The summary of `games` (in index order) between A and B.
     pub fn new<P: BalanceStats>(a: &str, b: &str, games: &[PlayedGame<P>]) -> SelfplaySummary {
         let results: Vec<GameResult> = games.iter().map(GameResult::of).collect();
         SelfplaySummary::of_results(a, b, &results)

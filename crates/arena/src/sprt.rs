@@ -39,10 +39,15 @@ impl fmt::Display for EloModel {
 /// The test's hypotheses and error rates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
+    /// H0: A is stronger by this many Elo (below `elo1`).
     pub elo0: f64,
+    /// H1: A is stronger by this many Elo (above `elo0`).
     pub elo1: f64,
+    /// The chance of accepting H1 when H0 holds (0 < alpha < 0.5).
     pub alpha: f64,
+    /// The chance of accepting H0 when H1 holds (0 < beta < 0.5).
     pub beta: f64,
+    /// Whether `elo0`/`elo1` are logistic or normalized Elo.
     pub model: EloModel,
 }
 
@@ -68,7 +73,9 @@ impl fmt::Display for SprtDecision {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("bad --sprt '{text}': {why}")]
 pub struct SprtParseError {
+    /// The text given (its first 64 characters).
     pub text: String,
+    /// What is wrong with it.
     pub why: String,
 }
 
@@ -82,6 +89,7 @@ impl Pentanomial {
         self.0[half_points.min(4) as usize] += 1;
     }
 
+    /// The number of pairs counted, over all five bins.
     pub fn pairs(&self) -> u32 {
         self.0.iter().sum()
     }

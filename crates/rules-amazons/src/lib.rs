@@ -109,6 +109,8 @@
 //! against the naive reference in the tests) takes about 0.7 s of CPU on one core
 //! (`cargo run --release -p rules-amazons --example perft -- 3`).
 
+#![deny(missing_docs)]
+
 mod config;
 mod error;
 mod moves;

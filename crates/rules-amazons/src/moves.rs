@@ -6,12 +6,18 @@ use board_core::{Geometry, NotationError, Square};
 /// `arrow`. Squares are flat indices (`row * size + col`). Ordered by `from`, `to`, `arrow`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct AmazonsMove {
+    /// The square of the mover's queen before the move.
     pub from: Square,
+    /// The empty square the queen moves to along a row, column or diagonal.
     pub to: Square,
+    /// The square the arrow lands on, shot from `to` along a row, column or diagonal (may
+    /// be `from`, which the queen has left).
     pub arrow: Square,
 }
 
 impl AmazonsMove {
+    /// The move of the queen on `from` to `to`, shooting onto `arrow` (unchecked: see
+    /// [`MoveError`](crate::MoveError) for what validation rejects).
     #[inline]
     pub const fn new(from: Square, to: Square, arrow: Square) -> AmazonsMove {
         AmazonsMove { from, to, arrow }

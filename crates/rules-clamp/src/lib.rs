@@ -155,6 +155,8 @@
 //! | `size=6,supply=0` | start | 26, 790, 23,942, 782,414 |
 //! | `supply=5` (or `supply=12,adjudicate=true`) | `8/2X5/2XXXX2/8/8/2OOOO2/8/8 x 3 12 1 0` | 76, 3,885, 274,831 |
 
+#![deny(missing_docs)]
+
 mod board;
 mod config;
 mod moves;

@@ -35,6 +35,7 @@ impl Move {
         }
     }
 
+    /// Whether this is a drop of a new piece (not a step).
     #[inline]
     pub const fn is_drop(self) -> bool {
         matches!(self, Move::Drop(_))
@@ -44,38 +45,79 @@ impl Move {
 /// Why a move is illegal. Squares print in `a1` notation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Error)]
 pub enum MoveError {
+    /// The game has ended: no move is legal.
     #[error("the game is over")]
     GameOver,
+    /// A square of the move is not on the board (only possible for a hand-built [`Move`]).
     #[error("square index {index} is off the {size}x{size} board")]
-    OffBoard { index: u16, size: u32 },
+    OffBoard {
+        /// The offending flat square index (`row * size + col`).
+        index: u16,
+        /// The side length of the board, in squares.
+        size: u32,
+    },
+    /// A drop outside the mover's drop zone (Black: the top `zone` ranks, White: the bottom).
     #[error("{square} is outside your drop zone (ranks {first_rank}-{last_rank})")]
     OutsideZone {
+        /// The square the drop aimed at.
         square: Coord,
+        /// The lowest rank of the mover's zone, 1-based as printed.
         first_rank: u32,
+        /// The highest rank of the mover's zone, 1-based as printed.
         last_rank: u32,
     },
+    /// A drop with an empty hand under a finite `supply`.
     #[error("you have no pieces left in hand to drop (supply={supply}): step instead")]
-    NoPiecesInHand { supply: u32 },
+    NoPiecesInHand {
+        /// The configured number of pieces each player starts with in hand.
+        supply: u32,
+    },
+    /// A drop while the mover already has `max_on_board` pieces on the board.
     #[error("you already have {max} pieces on the board: no drop until you have fewer")]
-    TooManyPieces { max: u32 },
+    TooManyPieces {
+        /// The configured `max_on_board` limit.
+        max: u32,
+    },
+    /// The square a drop or step lands on already holds a piece.
     #[error("{0} is occupied")]
     Occupied(Coord),
+    /// A step from an empty square.
     #[error("there is no piece on {0}")]
     NoPiece(Coord),
+    /// A step of the opponent's piece.
     #[error("{0} is not your piece")]
     NotYourPiece(Coord),
+    /// A step whose origin and destination are the same square.
     #[error("{0}-{0} does not move the piece")]
     NullStep(Coord),
+    /// A step that is not along a row, column or diagonal.
     #[error("{from}-{to} is not a straight line (a step goes along a row, column or diagonal)")]
-    NotStraight { from: Coord, to: Coord },
+    NotStraight {
+        /// The square the step starts from.
+        from: Coord,
+        /// The square the step aims at.
+        to: Coord,
+    },
+    /// A straight step of more than 2 squares.
     #[error("{from}-{to} is {distance} squares: a step is 1 or 2 squares")]
     TooFar {
+        /// The square the step starts from.
         from: Coord,
+        /// The square the step aims at.
         to: Coord,
+        /// How many squares the step covers along its line (at least 3).
         distance: u32,
     },
+    /// A 2-square step whose middle square holds a piece.
     #[error("{from}-{to} passes over {over}, which is occupied")]
-    Blocked { from: Coord, to: Coord, over: Coord },
+    Blocked {
+        /// The square the step starts from.
+        from: Coord,
+        /// The square the step aims at.
+        to: Coord,
+        /// The occupied square between them.
+        over: Coord,
+    },
 }
 
 /// What [`make_move`](board_core::Position::make_move) returns and

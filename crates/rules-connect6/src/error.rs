@@ -14,7 +14,12 @@ pub enum MoveError {
     /// A square index outside the board (only a hand-built [`crate::Move`] can do this;
     /// parsed moves are always on the board).
     #[error("square index {index} is off the {size}x{size} board")]
-    OffBoard { index: u16, size: u8 },
+    OffBoard {
+        /// The offending flat square index (`row * size + col`).
+        index: u16,
+        /// The side length of the board, in squares.
+        size: u8,
+    },
     /// A pair on the very first move of the game, which places one stone.
     #[error("the first move of the game places a single stone, not two")]
     FirstMoveIsSingle,

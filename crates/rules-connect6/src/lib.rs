@@ -133,6 +133,8 @@
 //! # let _ = Outcome::Draw;
 //! ```
 
+#![deny(missing_docs)]
+
 mod bulk;
 mod cells;
 mod config;

@@ -159,6 +159,8 @@
 //! | `moving_first=second` | `OOX2X/1OO2O/4X1/4X1/O2X1X/XXOO2 o 0 0 16` (White's first shift) | 11, 169, 2,197, 33,535 |
 //! | `centre_opening=false` | `OXO2O/2O2X/X3O1/O5/1XOOXX/X2X2 o 0 0 21` (moving phase) | 15, 240, 3,902, 62,876 |
 
+#![deny(missing_docs)]
+
 mod bits;
 mod board;
 mod config;

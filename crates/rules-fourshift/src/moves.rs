@@ -13,7 +13,12 @@ pub enum Move {
     /// Put a piece from the hand on an empty square.
     Place(Square),
     /// Move a piece one step up, down, left or right.
-    Shift { from: Square, to: Square },
+    Shift {
+        /// The square the piece leaves (holds one of the mover's pieces).
+        from: Square,
+        /// The empty square one orthogonal step away that the piece moves to.
+        to: Square,
+    },
 }
 
 impl Move {
@@ -34,6 +39,7 @@ impl Move {
         }
     }
 
+    /// Whether this is a placement from the hand (not a shift).
     #[inline]
     pub const fn is_place(self) -> bool {
         matches!(self, Move::Place(_))
@@ -48,31 +54,59 @@ pub enum MoveError {
     GameOver,
     /// A square of the move is not on the board (a flat index of another board size).
     #[error("square index {index} is off the {size}x{size} board")]
-    OffBoard { index: u16, size: u32 },
+    OffBoard {
+        /// The offending flat square index (`row * size + col`).
+        index: u16,
+        /// The side length of the board, in squares.
+        size: u32,
+    },
     /// A placement on an occupied square.
     #[error("{square} is occupied")]
-    Occupied { square: Coord },
+    Occupied {
+        /// The square the placement aimed at.
+        square: Coord,
+    },
     /// Black's first placement on a centre square under `centre_opening=false`.
     #[error(
         "{square} is a centre square: the first placement may not be in the centre (centre_opening=false)"
     )]
-    CentreOpening { square: Coord },
+    CentreOpening {
+        /// The centre square Black tried to place on.
+        square: Coord,
+    },
     /// A shift while the mover still has pieces to place.
     #[error("you still have {in_hand} piece(s) in hand: place one before shifting")]
-    ShiftWhilePlacing { in_hand: u32 },
+    ShiftWhilePlacing {
+        /// How many pieces the mover still has in hand (at least 1).
+        in_hand: u32,
+    },
     /// A placement after all pieces are placed.
     #[error("all your pieces are placed: shift one of them instead")]
     PlaceWhileMoving,
     /// A shift from an empty square.
     #[error("there is no piece on {square}")]
-    NoPiece { square: Coord },
+    NoPiece {
+        /// The empty square the shift starts from.
+        square: Coord,
+    },
     /// A shift of the opponent's piece.
     #[error("{square} is not your piece")]
-    NotYourPiece { square: Coord },
+    NotYourPiece {
+        /// The square holding the opponent's piece.
+        square: Coord,
+    },
     /// A shift that is not one step up, down, left or right.
     #[error("{from}-{to} is not a step to an orthogonally adjacent square")]
-    NotAdjacent { from: Coord, to: Coord },
+    NotAdjacent {
+        /// The square the shift starts from.
+        from: Coord,
+        /// The square the shift aims at, not a neighbour of `from`.
+        to: Coord,
+    },
     /// A shift onto an occupied square.
     #[error("cannot shift to {square}: it is occupied")]
-    DestinationOccupied { square: Coord },
+    DestinationOccupied {
+        /// The occupied square the shift aims at.
+        square: Coord,
+    },
 }

@@ -47,6 +47,7 @@ impl EndReason {
 /// An unbroken run of one player's pieces along a row, column or diagonal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Line {
+    /// The player whose pieces form the run.
     pub player: Player,
     /// The end with the lower square index.
     pub start: Square,

@@ -117,6 +117,8 @@
 //! ([`is_winning_move`](GomokuPosition::is_winning_move)) and the
 //! [`winning_line`](GomokuPosition::winning_line) of a finished game.
 
+#![deny(missing_docs)]
+
 mod config;
 mod fives;
 mod moves;

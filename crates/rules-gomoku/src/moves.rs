@@ -39,7 +39,12 @@ pub enum MoveError {
     GameOver,
     /// The square index is not on the board (only possible for a hand-made [`Move`]).
     #[error("square index {index} is off the {size}x{size} board")]
-    OffBoard { index: u16, size: u8 },
+    OffBoard {
+        /// The offending flat square index (`row * size + col`).
+        index: u16,
+        /// The side length of the board, in squares.
+        size: u8,
+    },
     /// The square already holds a stone.
     #[error("{0} is occupied")]
     Occupied(Coord),

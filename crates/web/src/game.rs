@@ -90,9 +90,13 @@ impl ScoreView {
 /// One completed iteration while the engine thinks.
 #[derive(Clone, Debug, Serialize)]
 pub struct Progress {
+    /// Nominal depth of the iteration just completed.
     pub depth: u32,
+    /// The root's score after it.
     pub score: ScoreView,
+    /// Nodes searched so far in this move's search.
     pub nodes: u64,
+    /// The principal variation in canonical notation, space-separated.
     pub pv: String,
 }
 
@@ -102,9 +106,11 @@ pub struct Answer {
     /// The move in canonical notation.
     #[serde(rename = "move")]
     pub mv: String,
+    /// Depth of the last completed iteration (0 for the first-legal-move fallback).
     pub depth: u32,
     /// `None` for the random player.
     pub score: Option<ScoreView>,
+    /// The principal variation in canonical notation, space-separated (may be empty).
     pub pv: String,
     /// The squares of the move (drawn for a hint).
     pub squares: Vec<u16>,
@@ -124,9 +130,11 @@ pub type AnalysisJobs = Vec<(usize, Box<dyn Think>)>;
 pub trait WebGame: Send {
     /// The canonical spec string.
     fn spec(&self) -> String;
+    /// The players' display names (first, second) under this game's rules.
     fn player_names(&self) -> [&'static str; 2];
     /// Moves played.
     fn ply(&self) -> usize;
+    /// The player to move now (in a finished game, who would move next).
     fn to_move(&self) -> Player;
     /// The player to move after the first `ply` moves.
     fn to_move_at(&self, ply: usize) -> Player;

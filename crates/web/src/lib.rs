@@ -13,6 +13,8 @@
 //!
 //! The user guide is `docs/web.md`.
 
+#![deny(missing_docs)]
+
 pub mod app;
 pub mod game;
 pub mod listener;

@@ -27,6 +27,7 @@ pub struct BoundedListener {
 }
 
 impl BoundedListener {
+    /// Wraps `inner`, allowing at most [`MAX_HTTP_CONNECTIONS`] connections open at once.
     pub fn new(inner: TcpListener) -> BoundedListener {
         BoundedListener {
             inner,

@@ -12,16 +12,20 @@ use serde::Serialize;
 /// One game in the new-game form.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameInfo {
+    /// The game id, the part of a spec before `:` (`clamp`).
     pub id: &'static str,
     /// The players' display names (first, second) under the default rules.
     pub players: [&'static str; 2],
+    /// Every key of the game's spec, in the order of its canonical spec.
     pub options: Vec<OptionInfo>,
 }
 
 /// One key of a game spec.
 #[derive(Clone, Debug, Serialize)]
 pub struct OptionInfo {
+    /// The key as the spec writes it (`size`, `quiet_limit`).
     pub key: &'static str,
+    /// The values it takes, for the form's input.
     pub kind: OptionKind,
     /// The default value, as the canonical default spec prints it.
     pub default: String,
@@ -36,19 +40,28 @@ pub enum OptionKind {
     /// An integer from `min` to `max` (the bounds that do not depend on other keys) in
     /// steps of `step`.
     Int {
+        /// The smallest value.
         min: u32,
+        /// The largest value.
         max: u32,
+        /// The step between allowed values from `min` (2 for clamp's even sizes).
         step: u32,
     },
     /// An integer from `min` to `max`, or the one word `word` (clamp's
     /// `supply=N|unlimited`).
     IntOr {
+        /// The smallest number.
         min: u32,
+        /// The largest number.
         max: u32,
+        /// The word accepted instead of a number (`unlimited`).
         word: &'static str,
     },
+    /// `true` or `false`.
     Bool,
+    /// One word out of a fixed list.
     Choice {
+        /// The allowed words, in the order the form lists them.
         values: Vec<&'static str>,
     },
 }

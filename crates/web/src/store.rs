@@ -47,7 +47,9 @@ pub enum Seat {
 /// What the page sends when it creates a game: who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeatChoice {
+    /// A person: the store makes a secret token for the seat.
     Human,
+    /// The server's engine at this level.
     Engine(Level),
 }
 
@@ -57,9 +59,19 @@ pub enum Event {
     /// The game changed: fetch the state again.
     Changed,
     /// The engine playing `seat` finished an iteration.
-    Thinking { seat: u8, progress: Progress },
+    Thinking {
+        /// The engine's seat (0 first, 1 second).
+        seat: u8,
+        /// The iteration it finished.
+        progress: Progress,
+    },
     /// The engine playing `seat` played `answer`.
-    EngineMoved { seat: u8, answer: Answer },
+    EngineMoved {
+        /// The engine's seat (0 first, 1 second).
+        seat: u8,
+        /// The move it played, with its score and principal variation.
+        answer: Answer,
+    },
 }
 
 /// One hosted game.
@@ -92,18 +104,27 @@ pub struct SeatView {
 /// Everything the page shows of a game, for one follower.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameState {
+    /// The game's id in the store.
     pub id: u64,
+    /// The canonical spec string.
     pub spec: String,
+    /// The game id, the spec's part before `:` (`clamp`).
     pub game: String,
+    /// The players' display names (first, second).
     pub names: [&'static str; 2],
+    /// Who holds each seat (first, second).
     pub seats: [SeatView; 2],
+    /// The moves played, in canonical notation.
     pub moves: Vec<String>,
+    /// The board now, with the outcome (a resignation included).
     pub view: BoardView,
     /// Legal moves (games that list them; none when it is not this follower's turn).
     pub legal: Option<Vec<String>>,
     /// This follower may move now.
     pub your_turn: bool,
+    /// This follower holds a human seat and a move has been played.
     pub can_undo: bool,
+    /// This follower holds a human seat and there are undone moves to redo.
     pub can_redo: bool,
     /// The seat whose engine is thinking.
     pub thinking: Option<u8>,
@@ -114,17 +135,27 @@ pub struct GameState {
 /// A new or loaded game's id and the tokens of its human seats.
 #[derive(Clone, Debug, Serialize)]
 pub struct Created {
+    /// The game's id in the store.
     pub id: u64,
+    /// The canonical spec string.
     pub spec: String,
+    /// The secret token of each human seat (first, second); `None` for an engine's or a
+    /// free seat.
     pub tokens: [Option<String>; 2],
 }
 
 /// An engine move to think for game `game` at `version`.
 pub struct EngineJob {
+    /// The game's id in the store.
     pub game: u64,
+    /// The game's version when the job was made: an answer for an older version is
+    /// dropped.
     pub version: u64,
+    /// The engine's seat (the player to move).
     pub seat: Player,
+    /// The engine's work, on a snapshot of the position.
     pub think: Box<dyn Think>,
+    /// The game's event channel, for the engine's progress.
     pub events: broadcast::Sender<Event>,
 }
 

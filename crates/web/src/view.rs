@@ -18,7 +18,9 @@ use serde::Serialize;
 /// The whole board as the page draws it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BoardView {
+    /// Columns of the board.
     pub width: u32,
+    /// Rows of the board.
     pub height: u32,
     /// One entry per square, index `row * width + col`; `None` is an empty square.
     pub cells: Vec<Option<Cell>>,
@@ -43,9 +45,17 @@ pub struct BoardView {
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum Cell {
     /// A player's piece (0 first, 1 second).
-    Piece { owner: u8, kind: PieceKind },
+    Piece {
+        /// Whose piece it is (0 first, 1 second).
+        owner: u8,
+        /// How it is drawn.
+        kind: PieceKind,
+    },
     /// A neutral marker.
-    Marker { kind: MarkerKind },
+    Marker {
+        /// Which marker it is.
+        kind: MarkerKind,
+    },
 }
 
 /// How a player's piece is drawn.
@@ -75,6 +85,7 @@ pub struct Region {
     pub kind: &'static str,
     /// Whose it is (0 first, 1 second).
     pub owner: u8,
+    /// Its squares, as flat indices.
     pub squares: Vec<u16>,
     /// Shown as the region's title.
     pub label: String,
@@ -83,7 +94,9 @@ pub struct Region {
 /// One line of the status panel.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StatusItem {
+    /// What the line is about (`phase`, `in hand`, `quiet moves`...).
     pub label: &'static str,
+    /// Its value for people (`Black 12, White 11`, `3 of 80`...).
     pub value: String,
 }
 

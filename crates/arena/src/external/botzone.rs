@@ -18,6 +18,7 @@ const EXIT_GRACE: Duration = Duration::from_millis(200);
 
 /// A game's moves as Botzone's six wire integers.
 pub struct BotzoneCodec<P: Position> {
+    /// The six integers of a move (`x0 y0 x1 y1 x2 y2`: from, to, arrow).
     pub encode: fn(mv: P::Move) -> [u32; 6],
     /// The move of six integers (board bounds only; legality is the position's business).
     pub decode: fn(wire: &Wire) -> Result<P::Move, String>,

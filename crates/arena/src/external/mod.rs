@@ -27,12 +27,16 @@ pub use pbrain::PbrainCodec;
 /// The protocols an external engine can speak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Protocol {
+    /// boardlab's own engine protocol (`engine-protocol.md`), for every game.
     Ugi,
+    /// The Gomocup `pbrain` protocol, for gomoku only.
     Pbrain,
+    /// Botzone's keep-running bot protocol, for 8×8 amazons only.
     Botzone,
 }
 
 impl Protocol {
+    /// All three protocols: the prefixes a [`PlayerSpec`](crate::PlayerSpec) can name.
     pub const ALL: [Protocol; 3] = [Protocol::Ugi, Protocol::Pbrain, Protocol::Botzone];
 }
 
