@@ -7,9 +7,9 @@ mod eval;
 mod game;
 
 use board_core::{Outcome, Player, Position, perft, testing::check_random_playouts};
+use boardlab_play::{Humans, Session, Settings};
 use engines::{Agent, SearchAgent};
 use game::{Config, ConnectFour};
-use boardlab_play::{Humans, Session, Settings};
 use search::{Limits, ScoreKind, SearchOptions};
 
 fn start() -> ConnectFour {

@@ -122,15 +122,17 @@ async fn think_on_pool(
     app: &Shared,
     job: Box<dyn Think>,
     mut progress: impl FnMut(Progress) + Send + 'static,
-) -> Option<Answer> {
-    let permit = Arc::clone(&app.engines).acquire_owned().await.ok()?;
+) -> Result<Answer, String> {
+    let permit = Arc::clone(&app.engines)
+        .acquire_owned()
+        .await
+        .map_err(|_| "the engine pool is shut down".to_string())?;
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         job.think(&mut progress)
     })
     .await
-    .ok()
-    .flatten()
+    .map_err(|e| format!("internal error: {e}"))?
 }
 
 /// Starts the engine move game `id` needs, if any (and again after it, for an engine
@@ -149,7 +151,8 @@ fn kick(app: &Shared, id: u64) {
         .await;
         let (version, seat) = (job.version, job.seat);
         let done = with_store(&app, move |s| s.engine_moved(id, version, seat, answer)).await;
-        if done.is_ok() {
+        // After a failed engine the game waits for the people (undo, a new seat).
+        if done == Ok(true) {
             kick(&app, id);
         }
     });
@@ -488,6 +491,9 @@ async fn connection(ws: WebSocket, app: Shared) {
                 }
                 Ok(Event::Thinking { seat, progress }) => vec![ServerMsg::Thinking { seat, progress }],
                 Ok(Event::EngineMoved { seat, answer }) => vec![ServerMsg::Engine { seat, answer }],
+                Ok(Event::EngineFailed { seat, message }) => vec![ServerMsg::Error {
+                    message: format!("the engine in seat {} could not move: {message}", seat + 1),
+                }],
                 Err(broadcast::error::RecvError::Closed) => Vec::new(),
             },
             Some(m) = rx.recv() => vec![m],
@@ -581,9 +587,9 @@ async fn handle(
                         let answer = think_on_pool(&app, job, |_| {}).await;
                         busy.store(false, Ordering::SeqCst);
                         let m = match answer {
-                            Some(answer) => ServerMsg::Hint { answer },
-                            None => ServerMsg::Error {
-                                message: "no hint: the game is over".into(),
+                            Ok(answer) => ServerMsg::Hint { answer },
+                            Err(e) => ServerMsg::Error {
+                                message: format!("no hint: {e}"),
                             },
                         };
                         let _ = tx.send(m).await;
@@ -608,12 +614,15 @@ async fn handle(
                     tokio::spawn(async move {
                         let n = jobs.len();
                         for (i, (ply, job)) in jobs.into_iter().enumerate() {
-                            let answer = think_on_pool(&app, job, |_| {}).await;
-                            let score = answer.and_then(|a| a.score).map_or(0, |s| s.first);
-                            let m = ServerMsg::Analysis {
-                                ply,
-                                score,
-                                done: i + 1 == n,
+                            let m = match think_on_pool(&app, job, |_| {}).await {
+                                Ok(answer) => ServerMsg::Analysis {
+                                    ply,
+                                    score: answer.score.map_or(0, |s| s.first),
+                                    done: i + 1 == n,
+                                },
+                                Err(e) => ServerMsg::Error {
+                                    message: format!("no analysis of ply {ply}: {e}"),
+                                },
                             };
                             if tx.send(m).await.is_err() {
                                 break;

@@ -106,7 +106,7 @@ pub struct Answer {
     /// The move in canonical notation.
     #[serde(rename = "move")]
     pub mv: String,
-    /// Depth of the last completed iteration (0 for the first-legal-move fallback).
+    /// Depth of the last completed iteration.
     pub depth: u32,
     /// `None` for the random player.
     pub score: Option<ScoreView>,
@@ -120,7 +120,7 @@ pub struct Answer {
 pub trait Think: Send {
     /// The answer; `None` only when the game is over. `progress` is called after each
     /// completed iteration.
-    fn think(self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Option<Answer>;
+    fn think(self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Result<Answer, String>;
 }
 
 /// The engine jobs of an analysis: each position's ply and its job.
@@ -310,12 +310,9 @@ struct EngineJob<P: EngineGame> {
 }
 
 impl<P: ViewOf> Think for EngineJob<P> {
-    fn think(self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Option<Answer> {
+    fn think(self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Result<Answer, String> {
         let pos = &self.pos;
         let mover = pos.side_to_move();
-        let mut legal = Vec::new();
-        pos.generate_moves(&mut legal);
-        let fallback = legal.first().copied()?;
         let (kind, limits) = match self.level {
             Level::Random => (AgentKind::Random, Limits::new()),
             Level::Baseline => (AgentKind::Baseline, Limits::new()),
@@ -324,15 +321,18 @@ impl<P: ViewOf> Think for EngineJob<P> {
                 Limits::new().with_move_time(Duration::from_millis(ms)),
             ),
         };
-        // An engine that fails (or panics) still answers: the first legal move.
+        let options = SearchOptions::default()
+            .with_hash_mb(ENGINE_HASH_MB)
+            .and_then(|o| o.with_threads(1))
+            .map_err(|e| format!("the engine could not be set up: {e}"))?
+            .with_seed(self.seed);
+        let mut agent = kind
+            .build::<P>(options)
+            .map_err(|e| format!("the engine could not be set up: {e}"))?;
+        agent.set_game_history(&self.hashes);
+        // A panicking engine is a bug; it is reported to the page, and the server goes on
+        // serving (no move is made up in its place).
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let options = SearchOptions::default()
-                .with_hash_mb(ENGINE_HASH_MB)
-                .and_then(|o| o.with_threads(1))
-                .ok()?
-                .with_seed(self.seed);
-            let mut agent = kind.build::<P>(options).ok()?;
-            agent.set_game_history(&self.hashes);
             let mut report = |r: &IterationReport<P::Move>| {
                 progress(Progress {
                     depth: r.depth,
@@ -341,33 +341,30 @@ impl<P: ViewOf> Think for EngineJob<P> {
                     pv: format_pv(pos, &r.pv),
                 });
             };
-            Some(agent.think(pos, &limits, &mut report))
+            agent.think(pos, &limits, &mut report)
         }))
-        .ok()
-        .flatten();
-        let (mv, depth, score, pv) = match result {
-            Some(r) => match r.best_move.filter(|m| pos.validate(m).is_ok()) {
-                Some(m) => (
-                    m,
-                    r.depth,
-                    (kind != AgentKind::Random).then(|| ScoreView::new(r.score, mover)),
-                    r.pv_string(pos),
-                ),
-                None => (fallback, 0, None, String::new()),
-            },
-            None => (fallback, 0, None, String::new()),
-        };
+        .map_err(|_| "the engine failed (it panicked) and made no move".to_string())?;
+        let mv = result
+            .best_move
+            .ok_or_else(|| "the engine found no move: the position has none".to_string())?;
+        // The one check of an engine's move before it is played.
+        pos.validate(&mv).map_err(|e| {
+            format!(
+                "the engine chose an illegal move {}: {e}",
+                pos.format_move(mv)
+            )
+        })?;
         let after = {
             let mut p = pos.clone();
             p.make_move(mv);
             p
         };
         let squares = after.view(Some((pos.clone(), mv))).last;
-        Some(Answer {
+        Ok(Answer {
             mv: pos.format_move(mv),
-            depth,
-            score,
-            pv,
+            depth: result.depth,
+            score: (kind != AgentKind::Random).then(|| ScoreView::new(result.score, mover)),
+            pv: result.pv_string(pos),
             squares,
         })
     }

@@ -72,6 +72,14 @@ pub enum Event {
         /// The move it played, with its score and principal variation.
         answer: Answer,
     },
+    /// The engine playing `seat` could not move (it failed, or chose an illegal move). The
+    /// game waits: nothing is played in its place.
+    EngineFailed {
+        /// The engine's seat (0 first, 1 second).
+        seat: u8,
+        /// What went wrong, for the page.
+        message: String,
+    },
 }
 
 /// One hosted game.
@@ -675,13 +683,22 @@ impl Store {
     }
 
     /// Applies the engine's answer thought for game `id` at `version`, if nothing changed
-    /// meanwhile.
-    pub fn engine_moved(&mut self, id: u64, version: u64, seat: Player, answer: Option<Answer>) {
-        let Ok(h) = self.hosted_mut(id) else { return };
+    /// meanwhile. Returns whether the game's engine should be started again: not after a
+    /// failed engine, whose game then waits for the people instead of retrying forever.
+    pub fn engine_moved(
+        &mut self,
+        id: u64,
+        version: u64,
+        seat: Player,
+        answer: Result<Answer, String>,
+    ) -> bool {
+        let Ok(h) = self.hosted_mut(id) else {
+            return false;
+        };
         h.thinking = false;
         let current = h.version == version && h.game.to_move() == seat && !h.over();
         match (current, answer) {
-            (true, Some(answer)) => {
+            (true, Ok(answer)) => {
                 let ply = h.game.ply();
                 if let Some(s) = &answer.score {
                     h.evals.insert(ply, s.first);
@@ -696,9 +713,18 @@ impl Store {
                     });
                     h.changed();
                 }
+                true
             }
-            _ => {
+            (true, Err(message)) => {
+                let _ = h.events.send(Event::EngineFailed {
+                    seat: seat.index() as u8,
+                    message,
+                });
+                false
+            }
+            (false, _) => {
                 let _ = h.events.send(Event::Changed);
+                true
             }
         }
     }
@@ -837,6 +863,31 @@ mod tests {
         s.create("gomoku", [SeatChoice::Human; 2]).expect("first");
         let e = s.create("gomoku", [SeatChoice::Human; 2]).unwrap_err();
         assert!(e.contains("too many games"), "{e}");
+    }
+
+    #[test]
+    fn a_failed_engine_plays_nothing_and_is_reported() {
+        let (mut s, _) = Store::open(None).expect("open");
+        let c = s
+            .create(
+                "gomoku:size=9",
+                [SeatChoice::Engine(Level::Random), SeatChoice::Human],
+            )
+            .expect("create");
+        let mut events = s.hosted(c.id).expect("hosted").events.subscribe();
+        let job = s.engine_job(c.id).expect("engine to move");
+        let again = s.engine_moved(c.id, job.version, job.seat, Err("it broke".into()));
+        assert!(!again, "a failed engine is not restarted at once");
+        assert!(s.state(c.id, [false; 2]).expect("state").moves.is_empty());
+        // (Starting the job announced a change first.)
+        let failure =
+            std::iter::from_fn(|| events.try_recv().ok()).find(|e| !matches!(e, Event::Changed));
+        match failure {
+            Some(Event::EngineFailed { seat: 0, message }) => assert_eq!(message, "it broke"),
+            other => panic!("expected EngineFailed, got {other:?}"),
+        }
+        // The seat is still the engine's: the next start thinks again.
+        assert!(s.engine_job(c.id).is_some());
     }
 
     #[test]

@@ -7,8 +7,8 @@ mod game;
 use std::io::{self, IsTerminal};
 
 use board_core::Position;
-use engines::{Agent, SearchAgent};
 use boardlab_play::{Humans, Session, Settings};
+use engines::{Agent, SearchAgent};
 use search::{Limits, SearchOptions};
 
 /// The computer player: the generic alpha-beta search with the tutorial's evaluator.

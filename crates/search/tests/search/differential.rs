@@ -2,11 +2,11 @@
 //! the root value of plain minimax, and a best move that achieves it.
 
 use board_core::{Player, Position};
-use proptest::prelude::*;
 use boardlab_search::{
     Evaluator, Limits, Score, ScoreKind, SearchOptions, Searcher, StopReason, format_pv,
     reference::{minimax, minimax_moves},
 };
+use proptest::prelude::*;
 
 use crate::games::{
     Nim, TicTacToe, TicTacToeConfig, Tree, TreeEval, nim_eval, random_walk, ttt_eval,

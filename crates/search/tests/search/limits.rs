@@ -23,7 +23,8 @@ fn big() -> Tree {
             let mut moves = Vec::new();
             pos.generate_moves(&mut moves);
             moves.len() >= 12
-                && !boardlab_search::reference::minimax(&TreeEval::default(), pos, 4, false).is_decisive()
+                && !boardlab_search::reference::minimax(&TreeEval::default(), pos, 4, false)
+                    .is_decisive()
         })
         .expect("some seed")
 }
@@ -229,8 +230,9 @@ fn time_to_depth_reports_each_depth() {
                 .all(|w| w[0].depth + 1 == w[1].depth && w[0].time <= w[1].time)
         );
     }
-    let reached =
-        |runs: &[Vec<boardlab_search::ttd::DepthTime>]| runs.iter().any(|r| r.iter().any(|d| d.depth == 4));
+    let reached = |runs: &[Vec<boardlab_search::ttd::DepthTime>]| {
+        runs.iter().any(|r| r.iter().any(|d| d.depth == 4))
+    };
     if reached(&base) && reached(&smp) {
         assert!(boardlab_search::ttd::speedup(&base, &smp, 4).is_some_and(|s| s > 0.0));
     }
