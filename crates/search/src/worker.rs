@@ -222,6 +222,8 @@ const GAME_TOP_KEY: i64 = HINT_BASE - 1;
 const KILLER_BASE: i64 = 1 << 36;
 /// Below the killers, above any history value.
 const COUNTER_KEY: i64 = KILLER_BASE - 1;
+/// A quiet move whose history is not looked up yet (see [`Worker::expand`]).
+const QUIET_KEY: i64 = 0;
 
 /// Smallest and largest number of nodes between two limit checks; the interval adapts so
 /// a check happens about every quarter to whole millisecond whatever a node costs.
@@ -780,6 +782,10 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         });
         let mut tt_pending = tt_first.is_some();
         let mut ordered = false;
+        // Moves ranked ahead of the quiet ones (their history is looked up only when the
+        // search gets past them), and whether the rest is already sorted.
+        let mut ahead = 0usize;
+        let mut sorted = false;
         let mut next = 0usize;
         let mut searched = 0usize;
         let mut best = -INFINITY;
@@ -793,10 +799,20 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
                 }
                 _ => {
                     if !ordered {
-                        self.order(ply, tt_first, moves, scored);
+                        ahead = self.order(ply, tt_first, moves, scored);
                         ordered = true;
                     }
-                    pick(scored, next);
+                    if next == ahead && next < scored.len() && self.cx.opts.history() {
+                        // Past the TT move, hints, killers and countermove: only now rank
+                        // the quiet rest by history (most nodes cut before this).
+                        for s in &mut scored[next..] {
+                            if s.key == QUIET_KEY {
+                                s.key = i64::from(self.tables.history(side, &s.mv));
+                            }
+                        }
+                        sorted = false;
+                    }
+                    pick(scored, next, &mut sorted);
                     let Some(s) = scored.get(next) else { break };
                     next += 1;
                     (s.mv, s.idx, s.hint, s.key < COUNTER_KEY && s.hint <= 0)
@@ -900,7 +916,7 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         skip: Option<u32>,
         moves: &[P::Move],
         scored: &mut Vec<Scored<P::Move>>,
-    ) {
+    ) -> usize {
         let opts = self.cx.opts;
         let side = self.pos.side_to_move();
         let killers = if opts.killers() {
@@ -916,6 +932,7 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
         // The game's first candidate (the TT move aside), if its order has earned it.
         let top = usize::from(skip == Some(0));
         let trust_top = self.tables.game_order_leads();
+        let mut ahead = 0;
         for (i, &mv) in moves.iter().enumerate() {
             let idx = i as u32;
             if Some(idx) == skip {
@@ -934,13 +951,13 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
                 KILLER_BASE
             } else if counter == Some(mv) {
                 COUNTER_KEY
-            } else if opts.history() {
-                i64::from(self.tables.history(side, &mv))
             } else {
-                0
+                QUIET_KEY
             };
+            ahead += usize::from(key > QUIET_KEY);
             scored.push(Scored { key, idx, hint, mv });
         }
+        ahead
     }
 
     /// A quiet move caused a cutoff: make it a killer and the countermove of the previous
@@ -1092,10 +1109,14 @@ fn proven(raw: i32, depth: u32) -> bool {
 const PICK_ONE_BY_ONE: usize = 3;
 
 /// Puts the best of `scored[next..]` (highest key, then lowest game index) at `next`: by a
-/// scan for the first [`PICK_ONE_BY_ONE`] picks, then by sorting the rest once. The order
-/// the moves come out in is that of a full sort.
+/// scan for the first [`PICK_ONE_BY_ONE`] picks, then by sorting the rest once (`sorted`
+/// records that; the caller resets it when it changes keys). The order the moves come out
+/// in is that of a full sort.
 #[inline]
-fn pick<M>(scored: &mut [Scored<M>], next: usize) {
+fn pick<M>(scored: &mut [Scored<M>], next: usize, sorted: &mut bool) {
+    if *sorted {
+        return;
+    }
     let rest = match scored.get_mut(next..) {
         Some(rest) if rest.len() > 1 => rest,
         _ => return,
@@ -1109,8 +1130,9 @@ fn pick<M>(scored: &mut [Scored<M>], next: usize) {
             }
         }
         rest.swap(0, best);
-    } else if next == PICK_ONE_BY_ONE {
+    } else {
         rest.sort_unstable_by(|a, b| b.key.cmp(&a.key).then(a.idx.cmp(&b.idx)));
+        *sorted = true;
     }
 }
 
@@ -1137,8 +1159,9 @@ mod tests {
                 let mut sorted = scored.clone();
                 sorted.sort_by(|a, b| b.key.cmp(&a.key).then(a.idx.cmp(&b.idx)));
                 let mut picked = scored.clone();
+                let mut done = false;
                 for next in 0..len {
-                    pick(&mut picked, next);
+                    pick(&mut picked, next, &mut done);
                 }
                 let order = |v: &[Scored<u16>]| v.iter().map(|s| s.mv).collect::<Vec<_>>();
                 assert_eq!(order(&picked), order(&sorted), "len {len}");
