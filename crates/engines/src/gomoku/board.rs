@@ -159,6 +159,11 @@ impl CellSet {
         })
     }
     #[inline]
+    pub(crate) fn contains(&self, sq: Square) -> bool {
+        let i = sq.index();
+        self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+    #[inline]
     pub(crate) fn first(&self) -> Option<Square> {
         self.iter().next()
     }
@@ -182,8 +187,10 @@ struct Cell {
     line: [[u8; 4]; 2],
     /// Per colour: the combined code of the line classes (0 on occupied cells).
     code: [u16; 2],
-    /// Stones within Chebyshev distance [`RADIUS`].
-    near: u16,
+    /// Stones within Chebyshev distance [`RADIUS`] (at most 25).
+    near: u8,
+    /// The square index of an on-board cell (so that the cell sets need no division).
+    sq: u16,
     /// Empty, a stone (1 + player index) or a wall.
     stone: u8,
 }
@@ -258,6 +265,7 @@ impl GomokuState {
             for c in 0..n {
                 let p = st.pad(r, c);
                 st.cells[p].stone = EMPTY;
+                st.cells[p].sq = (r * n + c) as u16;
             }
         }
         for r in 0..n {
@@ -301,8 +309,7 @@ impl GomokuState {
     /// The square of an on-board padded index.
     #[inline]
     fn square_of(&self, p: usize) -> usize {
-        let p = p as i32;
-        ((p / self.w - PAD) * self.n + p % self.w - PAD) as usize
+        usize::from(self.cells[p].sq)
     }
 
     /// Sets the code of the cell `p` for colour `c` and updates the aggregates.
@@ -419,6 +426,24 @@ impl GomokuState {
         self.classify(p);
     }
 
+    /// Puts a stone of `player` on the empty square `sq` (a threat search's move, without
+    /// the rules position): true if it was empty.
+    #[inline]
+    pub(crate) fn put(&mut self, sq: Square, player: Player) -> bool {
+        let p = self.pad_of(sq);
+        if self.cells[p].stone != EMPTY {
+            return false;
+        }
+        self.place(p, player.index());
+        true
+    }
+
+    /// Takes back a stone [`put`](GomokuState::put) there.
+    #[inline]
+    pub(crate) fn take(&mut self, sq: Square, player: Player) {
+        self.remove(self.pad_of(sq), player.index());
+    }
+
     /// A square where `player` makes a five, if any.
     #[inline]
     pub fn five_point(&self, player: Player) -> Option<Square> {
@@ -479,6 +504,30 @@ impl GomokuState {
                         t.order[codes[oi] as usize],
                         Square::new((r * self.n) as u16 + c as u16),
                     ));
+                }
+            }
+        }
+    }
+
+    /// Appends the empty squares near a stone where a stone of `player` makes a pattern of
+    /// a kind in `kinds` (`K_THREE` to `K_FIVE`), each with its ordering value for `player`.
+    pub(crate) fn cells_of_kind(
+        &self,
+        player: Player,
+        kinds: std::ops::RangeInclusive<usize>,
+        out: &mut Vec<(i32, Square)>,
+    ) {
+        let t = self.tables;
+        let ci = player.index();
+        for r in 0..self.n {
+            let row = self.pad(r, 0);
+            for c in 0..self.n as usize {
+                let cell = &self.cells[row + c];
+                if cell.stone == EMPTY && cell.near > 0 {
+                    let code = cell.code[ci] as usize;
+                    if kinds.contains(&(t.kind[code] as usize)) {
+                        out.push((t.order[code], Square::new((r * self.n) as u16 + c as u16)));
+                    }
                 }
             }
         }

@@ -40,11 +40,14 @@ mod baseline;
 mod board;
 mod classes;
 mod engine;
+mod threats;
 #[cfg(test)]
 mod tests;
 
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
-pub use engine::{EnginePosition, GomokuEval, GomokuState, MAX_CANDIDATES, find_vcf, wrap};
+pub use engine::{
+    EnginePosition, GomokuEval, GomokuState, MAX_CANDIDATES, find_vcf, find_vct, wrap,
+};
 use rules_gomoku::Move;
 use std::time::Instant;
 
@@ -111,6 +114,31 @@ impl Agent<Position> for TimedEngine {
                 .hard_time()
                 .and_then(|h| start.checked_add(h * ROOT_VCF_TIME_SHARE / 100));
             if let Some(fw) = find_vcf(&wrap(pos), ROOT_VCF_NODES, true, deadline)
+                && pos.validate(&fw.mv).is_ok()
+            {
+                let result = proven(fw, start);
+                report(&IterationReport {
+                    depth: 1,
+                    seldepth: 1,
+                    score: result.score,
+                    nodes: 1,
+                    time: result.stats.time,
+                    nps: 0,
+                    tt_hit_rate: 0.0,
+                    hashfull: 0,
+                    pv: result.pv.clone(),
+                });
+                return result;
+            }
+            let k = engine::knobs();
+            if let Some(fw) = find_vct(
+                &wrap(pos),
+                k.vct_threes,
+                k.vct_nodes,
+                limits.hard_time().and_then(|h| {
+                    start.checked_add(h * (ROOT_VCF_TIME_SHARE + k.vct_share) / 100)
+                }),
+            )
                 && pos.validate(&fw.mv).is_ok()
             {
                 let result = proven(fw, start);
