@@ -734,31 +734,6 @@ impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
             }
             return s;
         }
-        if !pv_node && !is_decisive(alpha) && !is_decisive(beta) {
-            let d = depth as u32;
-            if let Some(margin) = self.cx.eval.futility_margin(&self.pos, d) {
-                let stand = self.static_eval();
-                if stand.saturating_sub(margin) >= beta {
-                    return stand;
-                }
-            }
-            if let Some(margin) = self.cx.eval.razor_margin(&self.pos, d) {
-                let stand = self.static_eval();
-                if stand.saturating_add(margin) <= alpha {
-                    let v = if self.cx.opts.quiescence() {
-                        self.quiesce(alpha, alpha + 1, ply)
-                    } else {
-                        stand
-                    };
-                    if self.aborted {
-                        return 0;
-                    }
-                    if v <= alpha {
-                        return v;
-                    }
-                }
-            }
-        }
         let mut moves = mem::take(&mut self.frames[ply].moves);
         let mut scored = mem::take(&mut self.frames[ply].scored);
         moves.clear();

@@ -159,11 +159,6 @@ impl CellSet {
         })
     }
     #[inline]
-    pub(crate) fn contains(&self, sq: Square) -> bool {
-        let i = sq.index();
-        self.0.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
-    }
-    #[inline]
     pub(crate) fn first(&self) -> Option<Square> {
         self.iter().next()
     }
@@ -504,30 +499,6 @@ impl GomokuState {
                         t.order[codes[oi] as usize],
                         Square::new((r * self.n) as u16 + c as u16),
                     ));
-                }
-            }
-        }
-    }
-
-    /// Appends the empty squares near a stone where a stone of `player` makes a pattern of
-    /// a kind in `kinds` (`K_THREE` to `K_FIVE`), each with its ordering value for `player`.
-    pub(crate) fn cells_of_kind(
-        &self,
-        player: Player,
-        kinds: std::ops::RangeInclusive<usize>,
-        out: &mut Vec<(i32, Square)>,
-    ) {
-        let t = self.tables;
-        let ci = player.index();
-        for r in 0..self.n {
-            let row = self.pad(r, 0);
-            for c in 0..self.n as usize {
-                let cell = &self.cells[row + c];
-                if cell.stone == EMPTY && cell.near > 0 {
-                    let code = cell.code[ci] as usize;
-                    if kinds.contains(&(t.kind[code] as usize)) {
-                        out.push((t.order[code], Square::new((r * self.n) as u16 + c as u16)));
-                    }
                 }
             }
         }

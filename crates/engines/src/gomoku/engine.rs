@@ -15,7 +15,7 @@ use search::{Evaluator, ForcedWin, Incremental};
 pub use super::board::GomokuState;
 use super::board::{CodeTables, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2};
 use super::classes::{ClassTable, threat_value};
-use super::threats::{may_have_vcf, vcf, vct};
+use super::threats::vcf;
 
 /// The engine's position: the rules position plus [`GomokuState`].
 pub type EnginePosition = Incremental<GomokuPosition, GomokuState>;
@@ -62,54 +62,6 @@ impl GomokuEval {
         let d = ply.saturating_sub(self.root_ply.load(Ordering::Relaxed)) as usize;
         MAX_CANDIDATES[d.min(MAX_CANDIDATES.len() - 1)]
     }
-}
-
-/// Screening knobs (temporary, read once from the environment).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Knobs {
-    pub fut: i32,
-    pub fut_depth: u32,
-    pub razor: i32,
-    pub razor_depth: u32,
-    pub def_dist: i32,
-    pub def_budget: u32,
-    pub vct_nodes: u32,
-    pub vct_threes: u32,
-    pub vct_share: u32,
-}
-
-pub(crate) fn knobs() -> &'static Knobs {
-    static K: std::sync::OnceLock<Knobs> = std::sync::OnceLock::new();
-    K.get_or_init(|| {
-        let get = |n: &str, d: i64| {
-            std::env::var(n)
-                .ok()
-                .and_then(|v| v.parse::<i64>().ok())
-                .unwrap_or(d)
-        };
-        Knobs {
-            fut: get("GFUT", 0) as i32,
-            fut_depth: get("GFUTD", 0) as u32,
-            razor: get("GRAZ", 0) as i32,
-            razor_depth: get("GRAZD", 0) as u32,
-            def_dist: get("GDEF", -1) as i32,
-            def_budget: get("GDEFB", 0) as u32,
-            vct_nodes: get("GVCT", 0) as u32,
-            vct_threes: get("GVCTD", 6) as u32,
-            vct_share: get("GVCTS", 20) as u32,
-        }
-    })
-}
-
-/// Whether the opponent of `me` has no threat the static value could hide: no five
-/// point, no flex-four or four-three point (a win in one move), no double-three point.
-#[inline]
-fn opponent_quiet(st: &GomokuState, me: Player) -> bool {
-    let op = me.other();
-    st.fives(op).is_empty()
-        && st.kind_count(op, K_FLEX4) == 0
-        && st.kind_count(op, K_FOUR3) == 0
-        && st.kind_count(op, K_THREE2) == 0
 }
 
 /// A five next move for the side to move.
@@ -165,10 +117,7 @@ impl Evaluator<EnginePosition> for GomokuEval {
     }
 
     fn candidates(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
-        let d = pos.ply().saturating_sub(self.root_ply.load(Ordering::Relaxed)) as i32;
-        let k = knobs();
-        let defence = if d <= k.def_dist { k.def_budget } else { 0 };
-        candidates(pos, moves, self.width(pos.ply()), defence);
+        candidates(pos, moves, self.width(pos.ply()));
     }
 
     fn move_hint(&self, pos: &EnginePosition, mv: Move) -> i32 {
@@ -182,23 +131,6 @@ impl Evaluator<EnginePosition> for GomokuEval {
 
     fn noisy(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
         noisy(pos, moves);
-    }
-
-    fn futility_margin(&self, pos: &EnginePosition, depth: u32) -> Option<i32> {
-        let k = knobs();
-        if k.fut <= 0 || depth > k.fut_depth || !opponent_quiet(pos.state(), pos.side_to_move())
-        {
-            return None;
-        }
-        Some(k.fut * depth as i32)
-    }
-
-    fn razor_margin(&self, _pos: &EnginePosition, depth: u32) -> Option<i32> {
-        let k = knobs();
-        if k.razor <= 0 || depth > k.razor_depth {
-            return None;
-        }
-        Some(k.razor * depth as i32)
     }
 
     fn forced_win(&self, pos: &EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
@@ -238,12 +170,7 @@ pub fn noisy(pos: &EnginePosition, moves: &mut Vec<Move>) {
 /// The engine's candidates (see the module docs): the five if we have one; the blocks if
 /// the opponent has a four; against an open three, its four squares and our fours; else
 /// the best `width` squares near stones by threat value.
-pub fn candidates(
-    pos: &EnginePosition,
-    moves: &mut Vec<Move>,
-    width: usize,
-    defence_budget: u32,
-) {
+pub fn candidates(pos: &EnginePosition, moves: &mut Vec<Move>, width: usize) {
     moves.clear();
     let p = pos.position();
     if p.outcome().is_some() {
@@ -290,13 +217,6 @@ pub fn candidates(
     scored.extend(cells.into_iter().map(|(a, d, sq)| (a + d * 4 / 5, sq)));
     let width = width.max(1);
     let by_value = |a: &(i32, Square), b: &(i32, Square)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
-    if defence_budget > 0
-        && may_have_vcf(st, op)
-        && defend_vcf(st, me, &mut scored, width, defence_budget)
-    {
-        moves.extend(scored.into_iter().map(|(_, s)| Move::new(s)));
-        return;
-    }
     if scored.len() > width {
         scored.select_nth_unstable_by(width - 1, by_value);
         scored.truncate(width);
@@ -323,75 +243,6 @@ fn with_scratch<R>(st: &GomokuState, f: impl FnOnce(&mut GomokuState) -> R) -> R
             None => slot.insert(st.clone()),
         };
         f(scratch)
-    })
-}
-
-/// Defence against a VCF: if the opponent of `me` would win by continuous fours were it
-/// its turn, keeps in `scored` (best first) only our own fours and the moves after which
-/// it no longer would (each checked with a VCF of `budget` nodes), of the best
-/// `2·width` cells by value; true if it did. When nothing breaks the VCF, or the
-/// opponent has none, `scored` is left alone (false).
-fn defend_vcf(
-    st: &GomokuState,
-    me: Player,
-    scored: &mut Vec<(i32, Square)>,
-    width: usize,
-    budget: u32,
-) -> bool {
-    let op = me.other();
-    with_scratch(st, |scratch| {
-        if vcf(scratch, op, budget, false, None).is_none() {
-            return false;
-        }
-        let by_value = |a: &(i32, Square), b: &(i32, Square)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
-        scored.sort_unstable_by(by_value);
-        let own_fours = *st.fours(me);
-        let mut keep: Vec<(i32, Square)> = Vec::with_capacity(width);
-        for &(v, sq) in scored.iter().take(2 * width) {
-            if own_fours.contains(sq) {
-                keep.push((v, sq));
-                continue;
-            }
-            scratch.put(sq, me);
-            let broken = vcf(scratch, op, budget, false, None).is_none();
-            scratch.take(sq, me);
-            if broken {
-                keep.push((v, sq));
-            }
-        }
-        for sq in own_fours.iter() {
-            if !keep.iter().any(|x| x.1 == sq) {
-                let (a, d) = st.order_values(me, sq);
-                keep.push((a + d * 4 / 5, sq));
-            }
-        }
-        if keep.iter().all(|x| own_fours.contains(x.1)) {
-            return false;
-        }
-        keep.sort_unstable_by(by_value);
-        *scored = keep;
-        true
-    })
-}
-
-/// A forced win for the side to move by continuous threats (fours and open threes, at
-/// most `threes` threes in a line), within `budget` nodes and before `deadline`: the first
-/// move (the line's length is not counted; `turns` is a lower bound).
-pub fn find_vct(
-    pos: &EnginePosition,
-    threes: u32,
-    budget: u32,
-    deadline: Option<Instant>,
-) -> Option<ForcedWin<Move>> {
-    let p = pos.position();
-    if p.outcome().is_some() || budget == 0 {
-        return None;
-    }
-    let me = p.side_to_move();
-    with_scratch(pos.state(), |scratch| vct(scratch, me, threes, budget, deadline))
-    .map(|sq| ForcedWin {
-        mv: Move::new(sq),
-        turns: 3,
     })
 }
 

@@ -27,7 +27,8 @@
 //! - **Quiescence**: at the horizon our five, or the blocks of the opponent's five points,
 //!   are searched (a four is never left hanging at a leaf).
 //! - **Threat search**: VCF (continuous fours, each with its single forced reply, the
-//!   defender's counter-fours respected) on the incremental state, at the root, run by
+//!   defender's counter-fours respected) on the pattern state alone (`threats.rs`: stones
+//!   are put on a scratch copy of [`GomokuState`], not on the rules position), at the root, run by
 //!   [`TimedEngine`] before the search (up to 20,000 nodes or 20% of the hard time, failed
 //!   positions memoised), and through `Evaluator::forced_win` at interior nodes (budget
 //!   `6·depth²` nodes, at most 200, from depth 2).
@@ -40,14 +41,12 @@ mod baseline;
 mod board;
 mod classes;
 mod engine;
-mod threats;
 #[cfg(test)]
 mod tests;
+mod threats;
 
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
-pub use engine::{
-    EnginePosition, GomokuEval, GomokuState, MAX_CANDIDATES, find_vcf, find_vct, wrap,
-};
+pub use engine::{EnginePosition, GomokuEval, GomokuState, MAX_CANDIDATES, find_vcf, wrap};
 use rules_gomoku::Move;
 use std::time::Instant;
 
@@ -114,31 +113,6 @@ impl Agent<Position> for TimedEngine {
                 .hard_time()
                 .and_then(|h| start.checked_add(h * ROOT_VCF_TIME_SHARE / 100));
             if let Some(fw) = find_vcf(&wrap(pos), ROOT_VCF_NODES, true, deadline)
-                && pos.validate(&fw.mv).is_ok()
-            {
-                let result = proven(fw, start);
-                report(&IterationReport {
-                    depth: 1,
-                    seldepth: 1,
-                    score: result.score,
-                    nodes: 1,
-                    time: result.stats.time,
-                    nps: 0,
-                    tt_hit_rate: 0.0,
-                    hashfull: 0,
-                    pv: result.pv.clone(),
-                });
-                return result;
-            }
-            let k = engine::knobs();
-            if let Some(fw) = find_vct(
-                &wrap(pos),
-                k.vct_threes,
-                k.vct_nodes,
-                limits.hard_time().and_then(|h| {
-                    start.checked_add(h * (ROOT_VCF_TIME_SHARE + k.vct_share) / 100)
-                }),
-            )
                 && pos.validate(&fw.mv).is_ok()
             {
                 let result = proven(fw, start);
