@@ -182,8 +182,10 @@ struct Cell {
     line: [[u8; 4]; 2],
     /// Per colour: the combined code of the line classes (0 on occupied cells).
     code: [u16; 2],
-    /// Stones within Chebyshev distance [`RADIUS`].
-    near: u16,
+    /// Stones within Chebyshev distance [`RADIUS`] (at most 25).
+    near: u8,
+    /// The square index of an on-board cell (so that the cell sets need no division).
+    sq: u16,
     /// Empty, a stone (1 + player index) or a wall.
     stone: u8,
 }
@@ -258,6 +260,7 @@ impl GomokuState {
             for c in 0..n {
                 let p = st.pad(r, c);
                 st.cells[p].stone = EMPTY;
+                st.cells[p].sq = (r * n + c) as u16;
             }
         }
         for r in 0..n {
@@ -301,8 +304,7 @@ impl GomokuState {
     /// The square of an on-board padded index.
     #[inline]
     fn square_of(&self, p: usize) -> usize {
-        let p = p as i32;
-        ((p / self.w - PAD) * self.n + p % self.w - PAD) as usize
+        usize::from(self.cells[p].sq)
     }
 
     /// Sets the code of the cell `p` for colour `c` and updates the aggregates.
@@ -417,6 +419,24 @@ impl GomokuState {
         self.spread(p, c, false);
         self.cells[p].stone = EMPTY;
         self.classify(p);
+    }
+
+    /// Puts a stone of `player` on the empty square `sq` (a threat search's move, without
+    /// the rules position): true if it was empty.
+    #[inline]
+    pub(crate) fn put(&mut self, sq: Square, player: Player) -> bool {
+        let p = self.pad_of(sq);
+        if self.cells[p].stone != EMPTY {
+            return false;
+        }
+        self.place(p, player.index());
+        true
+    }
+
+    /// Takes back a stone [`put`](GomokuState::put) there.
+    #[inline]
+    pub(crate) fn take(&mut self, sq: Square, player: Player) {
+        self.remove(self.pad_of(sq), player.index());
     }
 
     /// A square where `player` makes a five, if any.

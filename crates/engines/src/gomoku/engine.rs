@@ -4,7 +4,6 @@
 //! a VCF (victory by continuous fours) threat search.
 
 use std::{
-    collections::HashSet,
     sync::atomic::{AtomicU32, Ordering},
     time::Instant,
 };
@@ -16,6 +15,7 @@ use search::{Evaluator, ForcedWin, Incremental};
 pub use super::board::GomokuState;
 use super::board::{CodeTables, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2};
 use super::classes::{ClassTable, threat_value};
+use super::threats::vcf;
 
 /// The engine's position: the rules position plus [`GomokuState`].
 pub type EnginePosition = Incremental<GomokuPosition, GomokuState>;
@@ -225,93 +225,25 @@ pub fn candidates(pos: &EnginePosition, moves: &mut Vec<Move>, width: usize) {
     moves.extend(scored.into_iter().map(|(_, s)| Move::new(s)));
 }
 
-/// A VCF search on the incremental position: the attacker plays only fours (each forcing
-/// one reply) until it makes two five points (an open four or a double four) while the
-/// defender has none. The defender's counter-fours are respected: a defender five point
-/// must be blocked, and only by a four.
-struct Vcf<'a> {
-    pos: &'a mut EnginePosition,
-    attacker: Player,
-    nodes: u32,
-    budget: u32,
-    failed: Option<HashSet<u64>>,
-    deadline: Option<Instant>,
-}
-
-/// Maximum number of attacker fours in a VCF line.
-const VCF_MAX_FOURS: u32 = 16;
-
-impl Vcf<'_> {
-    /// With the attacker to move and no five point of its own: the turns to a win and the
-    /// first move.
-    fn search(&mut self, fours_left: u32) -> Option<(u32, Square)> {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(64) && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.budget = 0;
-        }
-        if self.nodes > self.budget || fours_left == 0 {
-            return None;
-        }
-        let key = self.pos.hash();
-        if self.failed.as_ref().is_some_and(|f| f.contains(&key)) {
-            return None;
-        }
-        let a = self.attacker;
-        let d = a.other();
-        let st = self.pos.state();
-        let forced = st.five_point(d);
-        if forced.is_some() && st.fives(d).iter().nth(1).is_some() {
-            return None;
-        }
-        let mut moves: Vec<(i32, Square)> = st
-            .fours(a)
-            .iter()
-            .filter(|&m| forced.is_none_or(|f| f == m))
-            .map(|m| (st.order_values(a, m).0, m))
-            .collect();
-        moves.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
-        for &(_, m) in &moves {
-            let mv = Move::new(m);
-            let u1 = self.pos.make_move(mv);
-            let (first, second) = {
-                let mut fives = self.pos.state().fives(a).iter();
-                (fives.next(), fives.next())
-            };
-            let result = match (first, second) {
-                (None, _) => None,
-                (Some(_), Some(_)) => Some((3, m)),
-                (Some(b), None) => {
-                    let bm = Move::new(b);
-                    let u2 = self.pos.make_move(bm);
-                    let r = if self.pos.outcome().is_some() {
-                        None
-                    } else {
-                        self.search(fours_left - 1)
-                    };
-                    self.pos.unmake_move(bm, u2);
-                    r.map(|(t, _)| (t + 2, m))
-                }
-            };
-            self.pos.unmake_move(mv, u1);
-            if result.is_some() {
-                return result;
-            }
-            if self.nodes > self.budget {
-                return None;
-            }
-        }
-        if let Some(f) = self.failed.as_mut()
-            && self.nodes <= self.budget
-        {
-            f.insert(key);
-        }
-        None
-    }
-}
-
 thread_local! {
-    /// A scratch position per thread for the VCF, so that a search does not allocate.
-    static SCRATCH: std::cell::RefCell<Option<EnginePosition>> = const { std::cell::RefCell::new(None) };
+    /// A scratch pattern state per thread for the threat searches, so that a search does
+    /// not allocate.
+    static SCRATCH: std::cell::RefCell<Option<GomokuState>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` on a scratch copy of `st` (the thread's, refreshed).
+fn with_scratch<R>(st: &GomokuState, f: impl FnOnce(&mut GomokuState) -> R) -> R {
+    SCRATCH.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let scratch = match slot.as_mut() {
+            Some(s) => {
+                s.clone_from(st);
+                s
+            }
+            None => slot.insert(st.clone()),
+        };
+        f(scratch)
+    })
 }
 
 /// A forced win for the side to move by continuous fours, within `budget` VCF nodes and
@@ -334,32 +266,13 @@ pub fn find_vcf(
             turns: 1,
         });
     }
-    if st.fours(me).is_empty() {
+    if st.fours(me).is_empty() || st.fives(me.other()).iter().nth(1).is_some() {
         return None;
     }
-    if st.fives(me.other()).iter().nth(1).is_some() {
-        return None;
-    }
-    SCRATCH.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let scratch = match slot.as_mut() {
-            Some(s) => {
-                s.clone_from(pos);
-                s
-            }
-            None => slot.insert(pos.clone()),
-        };
-        let mut vcf = Vcf {
-            pos: scratch,
-            attacker: me,
-            nodes: 0,
-            budget,
-            failed: memo.then(HashSet::new),
-            deadline,
-        };
-        vcf.search(VCF_MAX_FOURS).map(|(turns, sq)| ForcedWin {
+    with_scratch(st, |scratch| vcf(scratch, me, budget, memo, deadline)).map(|(turns, sq)| {
+        ForcedWin {
             mv: Move::new(sq),
             turns,
-        })
+        }
     })
 }

@@ -27,7 +27,8 @@
 //! - **Quiescence**: at the horizon our five, or the blocks of the opponent's five points,
 //!   are searched (a four is never left hanging at a leaf).
 //! - **Threat search**: VCF (continuous fours, each with its single forced reply, the
-//!   defender's counter-fours respected) on the incremental state, at the root, run by
+//!   defender's counter-fours respected) on the pattern state alone (`threats.rs`: stones
+//!   are put on a scratch copy of [`GomokuState`], not on the rules position), at the root, run by
 //!   [`TimedEngine`] before the search (up to 20,000 nodes or 20% of the hard time, failed
 //!   positions memoised), and through `Evaluator::forced_win` at interior nodes (budget
 //!   `6·depth²` nodes, at most 200, from depth 2).
@@ -42,6 +43,7 @@ mod classes;
 mod engine;
 #[cfg(test)]
 mod tests;
+mod threats;
 
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
 pub use engine::{EnginePosition, GomokuEval, GomokuState, MAX_CANDIDATES, find_vcf, wrap};

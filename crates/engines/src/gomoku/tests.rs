@@ -328,3 +328,20 @@ fn cell_kinds_of_an_open_three_and_a_four() {
         vec![sq(pos.position(), "f8"), sq(pos.position(), "k8")]
     );
 }
+
+/// White's double-four combination: h3 i3 j3 (closed at g3) and k4 k5 k6 (closed at k7),
+/// so k3 makes two fours; Black has h8 i8 and j9 j10.
+const WHITE_VCF_BLACK_THREE_THREE: &str = "h8 h3 i8 i3 j9 j3 j10 k4 g3 k5 k7 k6";
+
+#[test]
+fn state_vcf_is_asked_for_either_colour() {
+    use super::threats::vcf;
+    let pos = play(15, Rule::Freestyle, WHITE_VCF_BLACK_THREE_THREE);
+    let mut st = GomokuState::from_position(&pos);
+    let before = st.clone();
+    // Black is to move, but White would win by fours if it were its turn.
+    let (turns, first) = vcf(&mut st, Player::Second, 5_000, true, None).expect("White's VCF");
+    assert_eq!((turns, first), (3, sq(&pos, "k3")));
+    assert!(vcf(&mut st, Player::First, 5_000, true, None).is_none());
+    assert_eq!(st, before, "the search leaves the state as it found it");
+}
