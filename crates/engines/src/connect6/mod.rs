@@ -36,6 +36,7 @@
 pub mod baseline;
 pub mod engine;
 pub mod state;
+pub mod threats;
 #[cfg(test)]
 mod tests;
 
