@@ -50,6 +50,8 @@ pub struct Connect6Eval {
     pub root_tss_budget: u32,
     /// Wall-time cap of the root threat-space search.
     pub root_tss_time: Duration,
+    /// Whether the evaluation counts the side to move's initiative.
+    pub initiative: bool,
     /// Whether interior nodes run a (small) threat-space search.
     pub interior_tss: bool,
     /// Attacking moves the interior threat-space search looks ahead.
@@ -67,6 +69,7 @@ impl Default for Connect6Eval {
             max_pairs: MAX_PAIRS,
             root_tss_budget: 60_000,
             root_tss_time: Duration::from_millis(15),
+            initiative: true,
             interior_tss: true,
             interior_tss_depth: 4,
             interior_tss_budget: 300,
@@ -75,12 +78,17 @@ impl Default for Connect6Eval {
 }
 
 /// The static value of `st` for `me` to move (see the module docs of `connect6`).
-pub fn static_value(st: &WindowState, me: Player) -> i32 {
+/// With `initiative`, the side to move's live windows also count their
+/// [`INITIATIVE_WEIGHTS`](super::state::INITIATIVE_WEIGHTS).
+pub fn static_value(st: &WindowState, me: Player, initiative: bool) -> i32 {
     let op = me.other();
     if st.threats[me.index()] > 0 {
         return WON;
     }
     let mut v = st.score[me.index()] - st.score[op.index()];
+    if initiative {
+        v += st.initiative[me.index()];
+    }
     if st.threats[op.index()] > 0 {
         let mut ts = Vec::new();
         st.threat_windows(op, &mut ts);
@@ -168,9 +176,12 @@ pub fn winning_move(st: &WindowState, me: Player) -> Option<Move> {
 /// the opponent to move (the negation of [`static_value`] there, from the window counts of
 /// the pair alone: `me` has no threat before a quiet or blocking pair, so every threat of
 /// `me` afterwards runs through it, and a blocking pair leaves the opponent none).
-pub fn pair_value(st: &WindowState, me: Player, eff: &PairEffect) -> (i32, u32) {
+pub fn pair_value(st: &WindowState, me: Player, eff: &PairEffect, initiative: bool) -> (i32, u32) {
     let (mi, oi) = (me.index(), me.other().index());
-    let v = (st.score[mi] + eff.score_delta[mi]) - (st.score[oi] + eff.score_delta[oi]);
+    let mut v = (st.score[mi] + eff.score_delta[mi]) - (st.score[oi] + eff.score_delta[oi]);
+    if initiative {
+        v -= st.initiative[oi] + eff.initiative_delta[oi];
+    }
     let need = blockers_needed(&eff.threats);
     let bonus = match need {
         0 => 0,
@@ -265,7 +276,7 @@ pub fn candidates(pos: &EnginePosition, eval: &Connect6Eval, moves: &mut Vec<Mov
             continue;
         }
         pair_effect(st, me, a, b, &mut eff);
-        let (v, need) = pair_value(st, me, &eff);
+        let (v, need) = pair_value(st, me, &eff, eval.initiative);
         if need >= 3 {
             // The opponent has no threat left after this pair and cannot block ours.
             moves.push(mv);
@@ -515,7 +526,7 @@ pub fn threat_space_search_until(
 
 impl Evaluator<EnginePosition> for Connect6Eval {
     fn evaluate(&self, pos: &EnginePosition) -> i32 {
-        static_value(pos.state(), pos.side_to_move())
+        static_value(pos.state(), pos.side_to_move(), self.initiative)
     }
 
     fn candidates(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {

@@ -399,6 +399,10 @@ fn pair_effect_matches_placing_the_stones() {
                     placed.place(me, b);
                     for c in 0..2 {
                         assert_eq!(eff.score_delta[c], placed.score[c] - st.score[c]);
+                        assert_eq!(
+                            eff.initiative_delta[c],
+                            placed.initiative[c] - st.initiative[c]
+                        );
                     }
                     let mut through = Vec::new();
                     placed.threat_windows_through(me, a, &mut through);
