@@ -259,9 +259,9 @@ pub fn candidates(pos: &EnginePosition, eval: &Connect6Eval, moves: &mut Vec<Mov
         }
     }
     // Pairs that make a threat inside one 2-stone window, best cells first.
-    makers
-        .doubles
-        .sort_unstable_by_key(|&(a, b)| (std::cmp::Reverse(vals[a.index()] + vals[b.index()]), a, b));
+    makers.doubles.sort_unstable_by_key(|&(a, b)| {
+        (std::cmp::Reverse(vals[a.index()] + vals[b.index()]), a, b)
+    });
     for &(a, b) in makers.doubles.iter().take(eval.threat_pairs) {
         let mv = Move::pair(a, b);
         if !(pool.contains(&a) && pool.contains(&b)) {
@@ -332,8 +332,7 @@ impl Tss {
             return false;
         }
         self.budget -= 1;
-        if self.budget.is_multiple_of(128) && self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if self.budget.is_multiple_of(128) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.budget = 0;
         }
         true

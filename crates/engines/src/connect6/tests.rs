@@ -441,11 +441,19 @@ fn threat_makers_come_from_three_and_two_stone_windows() {
         assert!(singles.contains(&sq(s)), "{s}");
     }
     // g10 and k10 are in more 3-stone windows than the far ends.
-    let count = |s: &str| tm.singles.iter().find(|&&(x, _)| x == sq(s)).map(|&(_, k)| k);
+    let count = |s: &str| {
+        tm.singles
+            .iter()
+            .find(|&&(x, _)| x == sq(s))
+            .map(|&(_, k)| k)
+    };
     assert!(count("k10") > count("m10"));
     // Nothing on column c makes a threat alone; two stones there do.
     assert!(!singles.contains(&sq("c7")));
-    assert!(tm.doubles.contains(&(sq("c7").min(sq("c8")), sq("c7").max(sq("c8")))));
+    assert!(
+        tm.doubles
+            .contains(&(sq("c7").min(sq("c8")), sq("c7").max(sq("c8"))))
+    );
     // Every double really makes a threat; every single does alone.
     let mut eff = PairEffect::default();
     for &(a, b) in &tm.doubles {
@@ -555,7 +563,11 @@ fn two_step_position(white_extra: &[&str]) -> Connect6Position {
 fn threat_space_search_finds_a_two_step_double_threat_win() {
     let pos = two_step_position(&[]);
     let ep = wrap(&pos);
-    assert_eq!(threat_space_search(&ep, 1, 100_000), None, "no win in one pair");
+    assert_eq!(
+        threat_space_search(&ep, 1, 100_000),
+        None,
+        "no win in one pair"
+    );
     let fw = threat_space_search(&ep, 2, 100_000).expect("a continuous double-threat win");
     // Pair, reply, pair, reply, six.
     assert_eq!(fw.turns, 5);
