@@ -7,7 +7,8 @@ use board_core::{Player, Position as _, Square};
 use rules_connect6::{Connect6Position, Move};
 use search::{Evaluator, ForcedWin, Incremental};
 
-use super::state::{ThreatWindow, WindowState, blockers_needed, pair_blocks, threat_cells};
+use super::state::{WindowState, blockers_needed, pair_blocks, threat_cells};
+use super::threats::{PairEffect, ThreatMakers, pair_effect};
 
 /// The position the engine searches: the rules position plus its window state.
 pub type EnginePosition = Incremental<Connect6Position, WindowState>;
@@ -31,37 +32,63 @@ pub const WON: i32 = 200_000;
 /// How many of the best cells candidate pairs are built from.
 pub const TOP_CELLS: usize = 12;
 
+/// How many pairs a node searches at most (the best by the value after them).
+pub const MAX_PAIRS: usize = 16;
+
 /// The connect6 engine's [`Evaluator`].
 #[derive(Clone, Debug)]
 pub struct Connect6Eval {
-    /// Cells pairs are built from in quiet positions.
+    /// Best cells (by cell value) pairs are built from.
     pub top_cells: usize,
+    /// Threat-making squares (see [`ThreatMakers`]) added to those cells.
+    pub threat_cells: usize,
+    /// Pairs inside one of our 2-stone windows added to the pairs of cells.
+    pub threat_pairs: usize,
+    /// The most pairs a node searches (the best by [`pair_value`]).
+    pub max_pairs: usize,
     /// Threat-space search budget (pair tests) at the root.
     pub root_tss_budget: u32,
     /// Wall-time cap of the root threat-space search.
     pub root_tss_time: Duration,
+    /// Whether the evaluation counts the side to move's initiative.
+    pub initiative: bool,
     /// Whether interior nodes run a (small) threat-space search.
     pub interior_tss: bool,
+    /// Attacking moves the interior threat-space search looks ahead.
+    pub interior_tss_depth: u32,
+    /// Pair tests of one interior threat-space search.
+    pub interior_tss_budget: u32,
 }
 
 impl Default for Connect6Eval {
     fn default() -> Self {
         Connect6Eval {
             top_cells: TOP_CELLS,
+            threat_cells: 8,
+            threat_pairs: 12,
+            max_pairs: MAX_PAIRS,
             root_tss_budget: 60_000,
             root_tss_time: Duration::from_millis(15),
+            initiative: true,
             interior_tss: true,
+            interior_tss_depth: 4,
+            interior_tss_budget: 300,
         }
     }
 }
 
 /// The static value of `st` for `me` to move (see the module docs of `connect6`).
-pub fn static_value(st: &WindowState, me: Player) -> i32 {
+/// With `initiative`, the side to move's live windows also count their
+/// [`INITIATIVE_WEIGHTS`](super::state::INITIATIVE_WEIGHTS).
+pub fn static_value(st: &WindowState, me: Player, initiative: bool) -> i32 {
     let op = me.other();
     if st.threats[me.index()] > 0 {
         return WON;
     }
     let mut v = st.score[me.index()] - st.score[op.index()];
+    if initiative {
+        v += st.initiative[me.index()];
+    }
     if st.threats[op.index()] > 0 {
         let mut ts = Vec::new();
         st.threat_windows(op, &mut ts);
@@ -145,9 +172,31 @@ pub fn winning_move(st: &WindowState, me: Player) -> Option<Move> {
     }
 }
 
-/// Candidate moves at `pos` (see the module docs): the win, the forced blocks, or pairs of
-/// the best cells.
-pub fn candidates(pos: &EnginePosition, top_n: usize, moves: &mut Vec<Move>) {
+/// The value for `me` of the position after `me` plays the pair whose effect is `eff`, with
+/// the opponent to move (the negation of [`static_value`] there, from the window counts of
+/// the pair alone: `me` has no threat before a quiet or blocking pair, so every threat of
+/// `me` afterwards runs through it, and a blocking pair leaves the opponent none).
+pub fn pair_value(st: &WindowState, me: Player, eff: &PairEffect, initiative: bool) -> (i32, u32) {
+    let (mi, oi) = (me.index(), me.other().index());
+    let mut v = (st.score[mi] + eff.score_delta[mi]) - (st.score[oi] + eff.score_delta[oi]);
+    if initiative {
+        v -= st.initiative[oi] + eff.initiative_delta[oi];
+    }
+    let need = blockers_needed(&eff.threats);
+    let bonus = match need {
+        0 => 0,
+        1 => 150,
+        2 => 600,
+        _ => WON,
+    };
+    (v + bonus, need)
+}
+
+/// Candidate moves at `pos` (see the module docs): the win, else a short list of pairs
+/// ordered by the value after them: the pairs that block every threat of the opponent when
+/// it has any, otherwise the pairs of the best cells and of our threat-making squares. A
+/// pair that makes threats needing three blockers (a win next turn) is returned alone.
+pub fn candidates(pos: &EnginePosition, eval: &Connect6Eval, moves: &mut Vec<Move>) {
     moves.clear();
     let p = pos.position();
     if p.outcome().is_some() {
@@ -173,64 +222,83 @@ pub fn candidates(pos: &EnginePosition, top_n: usize, moves: &mut Vec<Move>) {
     }
     let mut vals = Vec::new();
     cell_values(st, me, &mut vals);
-    let mut top = Vec::new();
-    top_cells(&vals, top_n, &mut top);
+    let mut pool = Vec::new();
+    top_cells(&vals, eval.top_cells, &mut pool);
+    let mut makers = ThreatMakers::default();
+    makers.find(st, me);
+    for &(sq, _) in makers.singles.iter().take(eval.threat_cells) {
+        if !pool.contains(&sq) {
+            pool.push(sq);
+        }
+    }
+    let mut ts = Vec::new();
     if st.threats[op.index()] > 0 {
-        let mut ts = Vec::new();
         st.threat_windows(op, &mut ts);
-        let mut pool = Vec::new();
-        threat_cells(&ts, &mut pool);
-        for &sq in &top {
+        let mut tcells = Vec::new();
+        threat_cells(&ts, &mut tcells);
+        for sq in tcells {
             if !pool.contains(&sq) {
                 pool.push(sq);
             }
         }
-        let mut pairs: Vec<(i32, Move)> = Vec::new();
-        for (i, &a) in pool.iter().enumerate() {
-            for &b in &pool[i + 1..] {
-                if pair_blocks(&ts, a, b) {
-                    pairs.push((vals[a.index()] + vals[b.index()], Move::pair(a, b)));
-                }
-            }
+    }
+    if pool.len() < 2 {
+        // Nothing reaches any square (cannot happen after the first stone): any pair.
+        let mut empties = (0..st.board.len())
+            .filter(|&i| st.board[i] == 0)
+            .map(|i| Square(i as u16));
+        if let (Some(a), Some(b)) = (empties.next(), empties.next()) {
+            moves.push(Move::pair(pool.first().copied().unwrap_or(a), b));
         }
-        if pairs.is_empty() {
-            // More threats than two stones can block: the game is lost; block what we can.
-            if let Some(&a) = pool.first() {
-                let b = pool.get(1).or(top.iter().find(|&&s| s != a)).copied();
-                if let Some(b) = b.or_else(|| any_other_empty(st, a)) {
-                    moves.push(Move::pair(a, b));
-                }
-            }
+        return;
+    }
+    let mut tried: Vec<Move> = Vec::with_capacity(pool.len() * pool.len() / 2 + 16);
+    for (i, &a) in pool.iter().enumerate() {
+        for &b in &pool[i + 1..] {
+            tried.push(Move::pair(a, b));
+        }
+    }
+    // Pairs that make a threat inside one 2-stone window, best cells first.
+    makers.doubles.sort_unstable_by_key(|&(a, b)| {
+        (std::cmp::Reverse(vals[a.index()] + vals[b.index()]), a, b)
+    });
+    for &(a, b) in makers.doubles.iter().take(eval.threat_pairs) {
+        let mv = Move::pair(a, b);
+        if !(pool.contains(&a) && pool.contains(&b)) {
+            tried.push(mv);
+        }
+    }
+    let mut eff = PairEffect::default();
+    let mut pairs: Vec<(i32, i32, Move)> = Vec::with_capacity(tried.len());
+    for mv in tried {
+        let (a, b) = (mv.first(), mv.second().unwrap_or(mv.first()));
+        if !ts.is_empty() && !pair_blocks(&ts, a, b) {
+            continue;
+        }
+        pair_effect(st, me, a, b, &mut eff);
+        let (v, need) = pair_value(st, me, &eff, eval.initiative);
+        if need >= 3 {
+            // The opponent has no threat left after this pair and cannot block ours.
+            moves.push(mv);
             return;
         }
-        pairs.sort_by_key(|&(v, m)| (std::cmp::Reverse(v), m));
-        moves.extend(pairs.into_iter().map(|(_, m)| m));
-        return;
+        pairs.push((v, vals[a.index()] + vals[b.index()], mv));
     }
-    if top.len() < 2 {
-        // Nothing reaches any square (cannot happen after the first stone): any pair.
-        let empties: Vec<Square> = (0..st.board.len())
-            .filter(|&i| st.board[i] == 0)
-            .map(|i| Square(i as u16))
-            .take(2)
-            .collect();
-        if let (Some(&a), Some(&b)) = (top.first().or(empties.first()), empties.last())
-            && a != b
-        {
-            moves.push(Move::pair(a, b));
-        } else if let [a, b] = empties[..] {
-            moves.push(Move::pair(a, b));
+    if pairs.is_empty() {
+        // More threats than two stones can block: the game is lost; block what we can.
+        let mut cells = Vec::new();
+        threat_cells(&ts, &mut cells);
+        if let Some(&a) = cells.first() {
+            let b = cells.get(1).or(pool.iter().find(|&&s| s != a)).copied();
+            if let Some(b) = b.or_else(|| any_other_empty(st, a)) {
+                moves.push(Move::pair(a, b));
+            }
         }
         return;
     }
-    let mut pairs: Vec<(i32, Move)> = Vec::with_capacity(top.len() * top.len() / 2);
-    for (i, &a) in top.iter().enumerate() {
-        for &b in &top[i + 1..] {
-            pairs.push((vals[a.index()] + vals[b.index()], Move::pair(a, b)));
-        }
-    }
-    pairs.sort_by_key(|&(v, m)| (std::cmp::Reverse(v), m));
-    moves.extend(pairs.into_iter().map(|(_, m)| m));
+    pairs.sort_unstable_by_key(|&(v, tie, m)| (std::cmp::Reverse(v), std::cmp::Reverse(tie), m));
+    pairs.truncate(eval.max_pairs);
+    moves.extend(pairs.into_iter().map(|(_, _, m)| m));
 }
 
 fn any_other_empty(st: &WindowState, a: Square) -> Option<Square> {
@@ -249,33 +317,89 @@ struct Tss {
     att: Player,
     budget: u32,
     deadline: Option<Instant>,
-}
-
-/// Cells worth trying in a double-threat pair, best first: empty squares of the attacker's
-/// live windows holding 2 or 3 stones, by how many such windows (3-stone ones weigh more).
-fn threat_cells_for(st: &WindowState, att: Player, limit: usize) -> Vec<Square> {
-    let (ai, di) = (att.index(), att.other().index());
-    let table = st.table();
-    let mut score = vec![0i32; st.board.len()];
-    for (w, c) in st.counts.iter().enumerate() {
-        if c[di] != 0 || c[ai] < 2 {
-            continue;
-        }
-        let v = if c[ai] >= 3 { 8 } else { 1 };
-        for &sq in &table.cells[w] {
-            if st.board[sq.index()] == 0 {
-                score[sq.index()] += v;
-            }
-        }
-    }
-    let mut out = Vec::new();
-    top_cells(&score, limit, &mut out);
-    out
+    /// Cap on the threat-making squares combined into pairs at each attacking node.
+    singles_cap: usize,
+    /// Cap on the 2-stone-window pairs tried at each attacking node.
+    doubles_cap: usize,
+    /// Cap on the building squares given as the free stone of a one-stone double threat.
+    builders_cap: usize,
 }
 
 impl Tss {
+    /// Takes one pair test from the budget; `false` once it is spent (or the deadline passed).
+    fn spend(&mut self) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        if self.budget.is_multiple_of(128) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.budget = 0;
+        }
+        true
+    }
+
+    /// The attacker's pairs worth testing for a double threat, generated from its threat
+    /// makers (see [`ThreatMakers`]): pairs of squares that each make a threat, pairs
+    /// inside one 2-stone window, and each threat-making square with a blocking square of
+    /// the defender's threats `dcells` (a pair must block those first).
+    fn attack_pairs(&self, dcells: &[Square], out: &mut Vec<(Square, Square)>) {
+        out.clear();
+        let mut makers = ThreatMakers::default();
+        makers.find(&self.st, self.att);
+        let singles: Vec<Square> = makers
+            .singles
+            .iter()
+            .take(self.singles_cap)
+            .map(|&(s, _)| s)
+            .collect();
+        let push = |a: Square, b: Square, out: &mut Vec<(Square, Square)>| {
+            let pr = (a.min(b), a.max(b));
+            if a != b && !out.contains(&pr) {
+                out.push(pr);
+            }
+        };
+        for (i, &a) in singles.iter().enumerate() {
+            for &b in &singles[i + 1..] {
+                push(a, b, out);
+            }
+        }
+        for &(a, b) in makers.doubles.iter().take(self.doubles_cap) {
+            push(a, b, out);
+        }
+        for &a in &singles {
+            for &b in dcells {
+                push(a, b, out);
+            }
+        }
+        // A single square can make a double threat alone (a four with room on both sides):
+        // its second stone is free, so it builds the next threat (a square of our 2-stone
+        // windows, most crossing lines first).
+        let mut eff = PairEffect::default();
+        for &a in &singles {
+            pair_effect(&self.st, self.att, a, a, &mut eff);
+            if blockers_needed(&eff.threats) < 2 {
+                continue;
+            }
+            let mut partners = 0;
+            for &(b, _) in &makers.builders {
+                if partners == self.builders_cap {
+                    break;
+                }
+                if b != a {
+                    push(a, b, out);
+                    partners += 1;
+                }
+            }
+            if partners == 0
+                && let Some(b) = any_other_empty(&self.st, a)
+            {
+                push(a, b, out);
+            }
+        }
+    }
+
     /// The attacker (to move) wins by continuous double threats within `depth` more
-    /// attacking moves: the first move and the number of turns.
+    /// attacking moves: the first move and the number of plies to the six.
     fn attack(&mut self, depth: u32) -> Option<(Move, u32)> {
         let att = self.att;
         let def = att.other();
@@ -290,45 +414,27 @@ impl Tss {
         if blockers_needed(&dts) > 2 {
             return None;
         }
-        let mut cells = threat_cells_for(&self.st, att, 20);
         let mut dcells = Vec::new();
         threat_cells(&dts, &mut dcells);
-        for &sq in &dcells {
-            if !cells.contains(&sq) {
-                cells.push(sq);
-            }
-        }
-        let mut ts: Vec<ThreatWindow> = Vec::new();
+        let mut pairs = Vec::new();
+        self.attack_pairs(&dcells, &mut pairs);
+        let mut eff = PairEffect::default();
         let mut doubles: Vec<(Square, Square)> = Vec::new();
-        for (i, &a) in cells.iter().enumerate() {
-            for &b in &cells[i + 1..] {
-                if !pair_blocks(&dts, a, b) {
-                    continue;
-                }
-                if self.budget == 0 {
-                    return None;
-                }
-                self.budget -= 1;
-                if self.budget.is_multiple_of(128)
-                    && self.deadline.is_some_and(|d| Instant::now() >= d)
-                {
-                    self.budget = 0;
-                }
-                self.st.place(att, a);
-                self.st.place(att, b);
-                ts.clear();
-                self.st.threat_windows_through(att, a, &mut ts);
-                self.st.threat_windows_through(att, b, &mut ts);
-                let need = blockers_needed(&ts);
-                self.st.remove(att, b);
-                self.st.remove(att, a);
-                if need >= 3 {
-                    // Our pair, their (useless) reply, our six: three plies.
-                    return Some((Move::pair(a, b), 3));
-                }
-                if need == 2 {
-                    doubles.push((a, b));
-                }
+        for (a, b) in pairs {
+            if !pair_blocks(&dts, a, b) {
+                continue;
+            }
+            if !self.spend() {
+                return None;
+            }
+            pair_effect(&self.st, att, a, b, &mut eff);
+            let need = blockers_needed(&eff.threats);
+            if need >= 3 {
+                // Our pair, their (useless) reply, our six: three plies.
+                return Some((Move::pair(a, b), 3));
+            }
+            if need == 2 {
+                doubles.push((a, b));
             }
         }
         for (a, b) in doubles {
@@ -337,8 +443,8 @@ impl Tss {
             let r = self.defend(depth);
             self.st.remove(att, b);
             self.st.remove(att, a);
-            if let Some(turns) = r {
-                return Some((Move::pair(a, b), turns + 1));
+            if let Some(plies) = r {
+                return Some((Move::pair(a, b), plies + 1));
             }
             if self.budget == 0 {
                 return None;
@@ -348,7 +454,7 @@ impl Tss {
     }
 
     /// The defender (to move) faces a double threat: every pair that blocks it must lose.
-    /// Returns the turns the attacker needs after the defender's reply.
+    /// Returns the plies the attacker needs from the defender's reply on.
     fn defend(&mut self, depth: u32) -> Option<u32> {
         let att = self.att;
         let def = att.other();
@@ -410,17 +516,20 @@ pub fn threat_space_search_until(
         att: p.side_to_move(),
         budget,
         deadline,
+        singles_cap: 16,
+        doubles_cap: 48,
+        builders_cap: 6,
     };
     tss.attack(depth).map(|(mv, turns)| ForcedWin { mv, turns })
 }
 
 impl Evaluator<EnginePosition> for Connect6Eval {
     fn evaluate(&self, pos: &EnginePosition) -> i32 {
-        static_value(pos.state(), pos.side_to_move())
+        static_value(pos.state(), pos.side_to_move(), self.initiative)
     }
 
     fn candidates(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
-        candidates(pos, self.top_cells, moves);
+        candidates(pos, self, moves);
     }
 
     fn forced_win(&self, pos: &EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
@@ -437,7 +546,10 @@ impl Evaluator<EnginePosition> for Connect6Eval {
         if st.threats[me.index()] > 0 {
             return None; // the candidates play the win
         }
-        let budget = 40 * depth * depth;
-        threat_space_search(pos, depth.clamp(1, 3), budget)
+        threat_space_search(
+            pos,
+            depth.clamp(1, self.interior_tss_depth),
+            self.interior_tss_budget,
+        )
     }
 }

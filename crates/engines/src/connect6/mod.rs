@@ -5,39 +5,47 @@
 //! [`WindowState`]) with [`Connect6Eval`]:
 //! - **State** ([`state`]): every length-6 window with its stone count per colour, updated
 //!   on the ≤ 24 windows through each stone; per colour the sum of live-window weights
-//!   ([`state::WINDOW_WEIGHTS`]) and the number of *threats* (live windows with 4 or 5 own
-//!   stones: two more stones make six there).
+//!   ([`state::WINDOW_WEIGHTS`]), of initiative weights ([`state::INITIATIVE_WEIGHTS`]) and
+//!   the number of *threats* (live windows with 4 or 5 own stones: two more stones make six
+//!   there).
 //! - **Evaluation** ([`engine::static_value`]): a threat of the side to move is a win next
 //!   move; an opponent with more threats than two stones can block is a loss; otherwise own
-//!   window score minus the opponent's, minus a penalty for the stones a forced block costs.
-//! - **Candidates** ([`engine::candidates`]): our six if we can complete one with ≤ 2
-//!   stones; else, against opponent threats, only pairs that block every threat window
-//!   (built from the threat squares plus the best cells); else all pairs of the
-//!   [`engine::TOP_CELLS`] best cells by cell value (attack: what a stone adds to our live
-//!   windows; defence: what it removes from the opponent's), best sum first. Pairs are
-//!   canonical (`Move::pair`), so each is listed once.
+//!   window score plus the side to move's initiative minus the opponent's score, minus a
+//!   penalty for the stones a forced block costs. The initiative term counts what the two
+//!   stones about to be played can make of the mover's 2- and 3-stone windows; without it
+//!   the score swung by ~1,900 between odd and even depths.
+//! - **Threat logic** ([`threats`]): the effect of a pair (score change, the threat windows
+//!   it makes) summed over the ≤ 48 windows through its two squares, without placing it;
+//!   the squares and pairs that make threats (3-stone and 2-stone windows).
+//! - **Candidates** ([`engine::candidates`]), a short threat-ordered list at every node: our
+//!   six if we can complete one with ≤ 2 stones; against opponent threats only pairs that
+//!   block every threat window (forced defence: against two threats, pairs that answer
+//!   both); a pair making threats that need three blockers alone (a win next turn);
+//!   otherwise pairs of the [`engine::TOP_CELLS`] best cells, our threat-making squares and
+//!   pairs inside our 2-stone windows, each scored by [`engine::pair_value`] (the value
+//!   after it, double threats included) and cut to the best [`engine::MAX_PAIRS`].
 //! - **Threat-space search** ([`engine::threat_space_search`]): continuous double threats
 //!   (every attacking pair makes threats that need both defending stones; every blocking
-//!   reply is tried; a pair making threats that need three stones wins), at the root with a
-//!   large budget and at interior nodes via `Evaluator::forced_win` with a small one.
+//!   reply is tried; a pair making threats that need three stones wins). Attacking pairs
+//!   come from the threat makers (pairs of threat-making squares, pairs inside 2-stone
+//!   windows, a one-stone double threat with a building stone). It runs at the root with a
+//!   large budget and at every interior node (`Evaluator::forced_win`) within a budget of
+//!   pair tests.
 //!
 //! # Baseline
 //! See [`baseline`]: the article's depth-2 alpha-beta over pairs of radius-2 squares with
 //! its run scores adapted to six.
 //!
-//! # Measured (release, 2 shared cores, load average 6–17)
-//! `boardlab match connect6 --a engine --b baseline --games 2 --time 100 --seed N`, N = 1–4:
-//! 8–0 in total (games of 13–24 plies); engine max move time 100.5 / 113.7 ms with the
-//! time margin (138.8 / 174.7 ms before it, at load 17); baseline mean 2–29 s per move,
-//! max 10–200 s (depth 2 over ~1,000–5,000 pairs, every root pair that ties the best
-//! searched in full by the search's tie-break). Engine speed: 66–95 k nodes per CPU second
-//! (22,940 nodes at depth 4 on the opening bench position in 0.24 s CPU).
+//! # Measured
+//! See `docs/strength.md` (connect6): against the previous build +112 Elo at 100 ms a
+//! move (SPRT accepted); `boardlab bench` 57,737 → 5,748 nodes at depth 4.
 
 pub mod baseline;
 pub mod engine;
 pub mod state;
 #[cfg(test)]
 mod tests;
+pub mod threats;
 
 pub use baseline::{
     BASELINE_DEPTH, BaselineEval, BaselinePosition, BaselineState, baseline_candidates,
@@ -64,8 +72,8 @@ pub const BENCH_POSITIONS: &[(&str, &str)] = &[
     ("connect6:size=15", "h8 i9,g7 h9,h7 i8,g9"),
 ];
 
-/// Depth at which `boardlab bench` searches [`BENCH_POSITIONS`] (each about 0.1–0.25 s of
-/// CPU single-threaded in release; 4,000–23,000 nodes).
+/// Depth at which `boardlab bench` searches [`BENCH_POSITIONS`] (about 750–1,550 nodes
+/// each).
 pub const BENCH_DEPTH: u32 = 4;
 
 impl EngineGame for Position {

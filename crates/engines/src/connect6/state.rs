@@ -18,6 +18,11 @@ pub const K: usize = 6;
 /// Value of a live window by the number of own stones in it (index 6: a finished six).
 pub const WINDOW_WEIGHTS: [i32; 7] = [0, 1, 12, 60, 300, 320, 0];
 
+/// Extra value of a live window of the side to move by its stone count: its two stones
+/// turn a 3-stone window into a threat with one of them, and a 2-stone one with both, so
+/// those are worth more to the side about to play than to the side that waits.
+pub const INITIATIVE_WEIGHTS: [i32; 7] = [0, 1, 20, 150, 0, 0, 0];
+
 /// The windows of one board size.
 #[derive(Debug)]
 pub struct Windows {
@@ -68,14 +73,23 @@ impl Windows {
     }
 }
 
-/// Contribution of one window with counts `c` to (score, threats) of each colour.
+/// Contribution of one window with counts `c` to (score, threats, initiative) of each
+/// colour.
 #[inline]
-fn contribution(c: [u8; 2]) -> ([i32; 2], [i32; 2]) {
+fn contribution(c: [u8; 2]) -> ([i32; 2], [i32; 2], [i32; 2]) {
     match (c[0], c[1]) {
-        (0, 0) => ([0, 0], [0, 0]),
-        (b, 0) => ([WINDOW_WEIGHTS[b as usize], 0], [i32::from(b >= 4), 0]),
-        (0, w) => ([0, WINDOW_WEIGHTS[w as usize]], [0, i32::from(w >= 4)]),
-        _ => ([0, 0], [0, 0]),
+        (0, 0) => ([0, 0], [0, 0], [0, 0]),
+        (b, 0) => (
+            [WINDOW_WEIGHTS[b as usize], 0],
+            [i32::from(b >= 4), 0],
+            [INITIATIVE_WEIGHTS[b as usize], 0],
+        ),
+        (0, w) => (
+            [0, WINDOW_WEIGHTS[w as usize]],
+            [0, i32::from(w >= 4)],
+            [0, INITIATIVE_WEIGHTS[w as usize]],
+        ),
+        _ => ([0, 0], [0, 0], [0, 0]),
     }
 }
 
@@ -91,6 +105,8 @@ pub struct WindowState {
     pub score: [i32; 2],
     /// Number of threat windows (live, 4 or 5 own stones) of each colour.
     pub threats: [i32; 2],
+    /// Sum of the live-window [`INITIATIVE_WEIGHTS`] of each colour.
+    pub initiative: [i32; 2],
 }
 
 impl PartialEq for WindowState {
@@ -100,6 +116,7 @@ impl PartialEq for WindowState {
             && self.board == other.board
             && self.score == other.score
             && self.threats == other.threats
+            && self.initiative == other.initiative
     }
 }
 
@@ -126,6 +143,7 @@ impl WindowState {
             board: vec![0; table.through.len()],
             score: [0; 2],
             threats: [0; 2],
+            initiative: [0; 2],
         }
     }
 
@@ -150,12 +168,13 @@ impl WindowState {
         let pi = p.index();
         for &w in &self.table.through[sq.index()] {
             let c = &mut self.counts[w as usize];
-            let (s0, t0) = contribution(*c);
+            let (s0, t0, i0) = contribution(*c);
             c[pi] += 1;
-            let (s1, t1) = contribution(*c);
+            let (s1, t1, i1) = contribution(*c);
             for i in 0..2 {
                 self.score[i] += s1[i] - s0[i];
                 self.threats[i] += t1[i] - t0[i];
+                self.initiative[i] += i1[i] - i0[i];
             }
         }
     }
@@ -169,12 +188,13 @@ impl WindowState {
         let pi = p.index();
         for &w in &self.table.through[sq.index()] {
             let c = &mut self.counts[w as usize];
-            let (s0, t0) = contribution(*c);
+            let (s0, t0, i0) = contribution(*c);
             c[pi] -= 1;
-            let (s1, t1) = contribution(*c);
+            let (s1, t1, i1) = contribution(*c);
             for i in 0..2 {
                 self.score[i] += s1[i] - s0[i];
                 self.threats[i] += t1[i] - t0[i];
+                self.initiative[i] += i1[i] - i0[i];
             }
         }
     }

@@ -4,7 +4,8 @@ use rand_chacha::ChaCha8Rng;
 use rules_connect6::{Connect6Config, Connect6Position, Move};
 use search::{EvalState, Limits, ScoreKind, SearchOptions};
 
-use super::state::{WindowState, blockers_needed};
+use super::state::{WindowState, blockers_needed, pair_blocks};
+use super::threats::{PairEffect, ThreatMakers, pair_effect};
 use super::*;
 use crate::EngineGame;
 
@@ -278,12 +279,16 @@ fn incremental_states_match_from_scratch() {
         let mut bp = baseline_wrap(&Connect6Position::new(config));
         let mut hist = Vec::new();
         let mut moves = Vec::new();
+        let narrow = Connect6Eval {
+            top_cells: 8,
+            ..Connect6Eval::default()
+        };
         while ep.outcome().is_none() && hist.len() < 60 {
             // Mostly near-stone candidate moves (threats happen), sometimes any legal move.
             if rng.random_range(0..4) == 0 {
                 ep.generate_moves(&mut moves);
             } else {
-                engine::candidates(&ep, 8, &mut moves);
+                engine::candidates(&ep, &narrow, &mut moves);
             }
             let mv = moves[rng.random_range(0..moves.len())];
             let u1 = ep.make_move(mv);
@@ -318,7 +323,7 @@ fn candidates_are_legal_and_unique() {
             if ep.outcome().is_some() {
                 break;
             }
-            engine::candidates(&ep, 12, &mut moves);
+            engine::candidates(&ep, &Connect6Eval::default(), &mut moves);
             assert!(!moves.is_empty());
             let mut seen = std::collections::HashSet::new();
             for m in &moves {
@@ -344,4 +349,272 @@ fn engine_and_baseline_play_legal_games() {
         turn += 1;
     }
     assert!(p.outcome().is_some() || turn == 40);
+}
+
+// ---- threat logic, rule by rule --------------------------------------------------------
+
+fn sq(name: &str) -> Square {
+    board_core::Geometry::square(19)
+        .expect("19 is a valid size")
+        .parse_square(name)
+        .expect("square")
+}
+
+/// The threats of `me` after `mv` (placed on a copy), and the blockers they need.
+fn threats_after(st: &WindowState, me: Player, mv: Move) -> u32 {
+    let mut st = st.clone();
+    for s in mv.squares() {
+        st.place(me, s);
+    }
+    let mut ts = Vec::new();
+    st.threat_windows(me, &mut ts);
+    blockers_needed(&ts)
+}
+
+#[test]
+fn pair_effect_matches_placing_the_stones() {
+    // On positions from random games, the effect computed from the window counts equals
+    // the change of the incremental state when the pair is really placed, for every pair
+    // of the candidate cells (pairs sharing windows included) and for single stones.
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut eff = PairEffect::default();
+    for _ in 0..3 {
+        let mut ep = wrap(&Connect6Position::new(Connect6Config::default()));
+        let mut moves = Vec::new();
+        for _ in 0..24 {
+            if ep.outcome().is_some() {
+                break;
+            }
+            let st = ep.state().clone();
+            let me = ep.side_to_move();
+            let mut vals = Vec::new();
+            engine::cell_values(&st, me, &mut vals);
+            let mut cells = Vec::new();
+            engine::top_cells(&vals, 10, &mut cells);
+            for (i, &a) in cells.iter().enumerate() {
+                for &b in &cells[i..] {
+                    pair_effect(&st, me, a, b, &mut eff);
+                    let mut placed = st.clone();
+                    placed.place(me, a);
+                    placed.place(me, b);
+                    for c in 0..2 {
+                        assert_eq!(eff.score_delta[c], placed.score[c] - st.score[c]);
+                        assert_eq!(
+                            eff.initiative_delta[c],
+                            placed.initiative[c] - st.initiative[c]
+                        );
+                    }
+                    let mut through = Vec::new();
+                    placed.threat_windows_through(me, a, &mut through);
+                    placed.threat_windows_through(me, b, &mut through);
+                    assert_eq!(blockers_needed(&eff.threats), blockers_needed(&through));
+                    // The same windows (the state's list leaves out repeated square sets).
+                    for t in &eff.threats {
+                        assert!(through.contains(t), "{t:?} not among {through:?}");
+                    }
+                    for t in &through {
+                        assert!(eff.threats.contains(t), "{t:?} not among {:?}", eff.threats);
+                    }
+                }
+            }
+            engine::candidates(&ep, &Connect6Eval::default(), &mut moves);
+            let mv = moves[rng.random_range(0..moves.len().min(4))];
+            ep.make_move(mv);
+        }
+    }
+}
+
+#[test]
+fn threat_makers_come_from_three_and_two_stone_windows() {
+    // Black: a three on row 10 (h10 i10 j10), a two on column c (c5 c6) far from it.
+    let pos = position(
+        &["h10", "i10", "j10", "c5", "c6"],
+        &["p3", "q12", "r8", "n17"],
+        Player::First,
+    );
+    let st = WindowState::from_position(&pos);
+    let mut tm = ThreatMakers::default();
+    tm.find(&st, Player::First);
+    let singles: Vec<Square> = tm.singles.iter().map(|&(s, _)| s).collect();
+    // A stone within the three's windows makes four: g10 and k10 lie in several windows.
+    for s in ["e10", "f10", "g10", "k10", "l10", "m10"] {
+        assert!(singles.contains(&sq(s)), "{s}");
+    }
+    // g10 and k10 are in more 3-stone windows than the far ends.
+    let count = |s: &str| {
+        tm.singles
+            .iter()
+            .find(|&&(x, _)| x == sq(s))
+            .map(|&(_, k)| k)
+    };
+    assert!(count("k10") > count("m10"));
+    // Nothing on column c makes a threat alone; two stones there do.
+    assert!(!singles.contains(&sq("c7")));
+    assert!(
+        tm.doubles
+            .contains(&(sq("c7").min(sq("c8")), sq("c7").max(sq("c8"))))
+    );
+    // Every double really makes a threat; every single does alone.
+    let mut eff = PairEffect::default();
+    for &(a, b) in &tm.doubles {
+        pair_effect(&st, Player::First, a, b, &mut eff);
+        assert!(!eff.threats.is_empty());
+    }
+    for &(a, _) in &tm.singles {
+        pair_effect(&st, Player::First, a, a, &mut eff);
+        assert!(!eff.threats.is_empty());
+    }
+    // White's scattered stones (at most two in a window) make no threat with one stone.
+    tm.find(&st, Player::Second);
+    assert!(tm.singles.is_empty());
+}
+
+#[test]
+fn candidates_against_two_threats_block_both() {
+    // White: a four on row 10 and a split four on column o, each blockable by one stone:
+    // every candidate pair must block both, and the list is short.
+    let pos = position(
+        &["c3", "e12", "i10"],
+        &["j10", "k10", "l10", "m10", "o4", "o5", "o7", "o8"],
+        Player::First,
+    );
+    let ep = wrap(&pos);
+    let st = ep.state();
+    let mut ts = Vec::new();
+    st.threat_windows(Player::Second, &mut ts);
+    assert_eq!(blockers_needed(&ts), 2);
+    let eval = Connect6Eval::default();
+    let mut moves = Vec::new();
+    engine::candidates(&ep, &eval, &mut moves);
+    assert!(!moves.is_empty() && moves.len() <= eval.max_pairs);
+    for mv in &moves {
+        let (a, b) = (mv.first(), mv.second().expect("a pair"));
+        assert!(pair_blocks(&ts, a, b), "{}", pos.format_move(*mv));
+        assert_eq!(
+            WindowState::from_position(&after(&pos, *mv)).threats[1],
+            0,
+            "{}",
+            pos.format_move(*mv)
+        );
+    }
+    // n10 and o6 is the only pair that blocks both with... either n10 or i10-side: the row
+    // four j10-m10 has i10 Black, so only n10/o10 windows remain; o6 blocks the column.
+    assert!(moves.iter().any(|m| m.contains(sq("o6"))));
+}
+
+#[test]
+fn candidates_play_the_win_in_one_alone() {
+    let pos = position(
+        &["j10", "k10", "l10", "m10"],
+        &["c8", "d12", "p14"],
+        Player::First,
+    );
+    let mut moves = Vec::new();
+    engine::candidates(&wrap(&pos), &Connect6Eval::default(), &mut moves);
+    assert_eq!(moves.len(), 1);
+    assert_eq!(
+        after(&pos, moves[0]).outcome(),
+        Some(Outcome::Win(Player::First))
+    );
+}
+
+#[test]
+fn candidates_create_double_threats() {
+    // Two open threes on separate lines: one stone on each makes two open fours (four
+    // blockers needed), a win next turn; the candidates give that pair alone.
+    let pos = position(
+        &["h10", "i10", "j10", "c5", "c6", "c7"],
+        &["p3", "q12", "r8", "n17", "e17", "b12", "s10"],
+        Player::First,
+    );
+    let ep = wrap(&pos);
+    let mut moves = Vec::new();
+    engine::candidates(&ep, &Connect6Eval::default(), &mut moves);
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    assert!(threats_after(ep.state(), Player::First, moves[0]) >= 3);
+    // One open three only: the best pairs make a double threat (an open four: both of the
+    // opponent's stones), and those come first.
+    let pos = position(
+        &["h10", "i10", "j10"],
+        &["p3", "q12", "r8", "n17"],
+        Player::First,
+    );
+    let ep = wrap(&pos);
+    engine::candidates(&ep, &Connect6Eval::default(), &mut moves);
+    assert!(moves.len() > 1);
+    assert_eq!(threats_after(ep.state(), Player::First, moves[0]), 2);
+}
+
+/// Black to move: an open three on row 10, and twos on column e (e5 e6) and row 7 (c7 d7)
+/// that cross at e7. No pair wins at once (the best makes one double threat), but k10 + e7
+/// (an open four, and threes on both crossing lines) forces White's two stones onto row 10,
+/// and then e8 + f7 makes two open fours.
+fn two_step_position(white_extra: &[&str]) -> Connect6Position {
+    let mut white = vec!["p3", "q12", "r8", "n17", "p16", "s13"];
+    white.extend_from_slice(white_extra);
+    position(
+        &["h10", "i10", "j10", "e5", "e6", "c7", "d7"],
+        &white,
+        Player::First,
+    )
+}
+
+#[test]
+fn threat_space_search_finds_a_two_step_double_threat_win() {
+    let pos = two_step_position(&[]);
+    let ep = wrap(&pos);
+    assert_eq!(
+        threat_space_search(&ep, 1, 100_000),
+        None,
+        "no win in one pair"
+    );
+    let fw = threat_space_search(&ep, 2, 100_000).expect("a continuous double-threat win");
+    // Pair, reply, pair, reply, six.
+    assert_eq!(fw.turns, 5);
+    // The first pair is a double threat: White's whole move is forced.
+    assert_eq!(threats_after(ep.state(), Player::First, fw.mv), 2);
+    // Against every pair White can answer with (only blocking pairs avoid the six), Black
+    // still has a win by continuous double threats, now one step shorter.
+    let next = after(&pos, fw.mv);
+    let st = WindowState::from_position(&next);
+    let mut ts = Vec::new();
+    st.threat_windows(Player::First, &mut ts);
+    let mut cells = Vec::new();
+    super::state::threat_cells(&ts, &mut cells);
+    let mut replies = 0;
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            if !pair_blocks(&ts, a, b) {
+                continue;
+            }
+            replies += 1;
+            let reply = after(&next, Move::pair(a, b));
+            let fw2 = threat_space_search(&wrap(&reply), 1, 100_000)
+                .unwrap_or_else(|| panic!("no win after {}", next.format_move(Move::pair(a, b))));
+            assert_eq!(fw2.turns, 3);
+        }
+    }
+    assert!(replies > 0);
+    // The engine finds and plays it inside its search too.
+    let (_, score) = engine_move(&pos, Limits::new().with_depth(2));
+    assert!(matches!(score.kind(), ScoreKind::Win(_)), "{score:?}");
+}
+
+#[test]
+fn threat_space_search_is_refuted_by_the_defenders_threat() {
+    // The same attack, but White has an open four of its own on row 16 (b16..e16... a
+    // three plus one: c16 d16 e16 f16): Black's next pair must block it, so it cannot make
+    // a double threat, and there is no continuous double-threat win.
+    let pos = two_step_position(&["c16", "d16", "e16", "f16"]);
+    let ep = wrap(&pos);
+    assert!(ep.state().threats[1] > 0);
+    assert_eq!(threat_space_search(&ep, 4, 200_000), None);
+    // The engine blocks White's four instead of attacking.
+    let (mv, _) = engine_move(&pos, Limits::new().with_depth(2));
+    assert_eq!(
+        WindowState::from_position(&after(&pos, mv)).threats[1],
+        0,
+        "{}",
+        pos.format_move(mv)
+    );
 }

@@ -1,0 +1,182 @@
+//! Threat logic counted per window of six cells, for pair generation and the threat-space
+//! search.
+//!
+//! A **threat** of a colour is a live window (none of the opponent's stones) holding 4 or 5
+//! of its stones: two more stones make six there. The opponent must put a stone into every
+//! threat window before the threatening side moves again, so the threats of a side are
+//! measured by the least number of stones that block them all
+//! ([`blockers_needed`](super::state::blockers_needed)): one threat needs one stone; two
+//! independent threats need both stones of a turn (a *double threat*: the defender's whole
+//! move is forced); three or more win.
+//!
+//! A stone of `me` makes a threat where it lands in a live window with 3 of `me`'s stones; a
+//! pair makes one in a live window with 2 own stones that holds both of them. The functions
+//! here evaluate a pair **without placing it**: only the windows through its two squares
+//! change, so the effect is summed over those ≤ 48 windows.
+
+use board_core::{Player, Square};
+
+use super::state::{INITIATIVE_WEIGHTS, K, ThreatWindow, WINDOW_WEIGHTS, WindowState};
+
+/// What placing a pair of `me`'s stones does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PairEffect {
+    /// Change of each colour's window score (`[black, white]`).
+    pub score_delta: [i32; 2],
+    /// Change of each colour's initiative sum (see
+    /// [`INITIATIVE_WEIGHTS`](super::state::INITIATIVE_WEIGHTS)).
+    pub initiative_delta: [i32; 2],
+    /// The threat windows of `me` through either stone afterwards (their empty squares; a
+    /// six made by the pair is a window with none).
+    pub threats: Vec<ThreatWindow>,
+}
+
+/// Window score of a window holding `mine` own and `theirs` opponent stones.
+#[inline]
+fn window_value(mine: u8, theirs: u8) -> i32 {
+    if theirs == 0 {
+        WINDOW_WEIGHTS[usize::from(mine.min(6))]
+    } else {
+        0
+    }
+}
+
+/// Initiative weight of a window holding `mine` own and `theirs` opponent stones.
+#[inline]
+fn window_initiative(mine: u8, theirs: u8) -> i32 {
+    if theirs == 0 {
+        INITIATIVE_WEIGHTS[usize::from(mine.min(6))]
+    } else {
+        0
+    }
+}
+
+/// The effect of `me` placing stones on the empty squares `a` and `b` (`a == b` means one
+/// stone), written into `out` (its threat list is reused). Squares that are not empty are
+/// ignored (nothing is placed there).
+pub fn pair_effect(st: &WindowState, me: Player, a: Square, b: Square, out: &mut PairEffect) {
+    out.score_delta = [0; 2];
+    out.initiative_delta = [0; 2];
+    out.threats.clear();
+    let (mi, oi) = (me.index(), me.other().index());
+    let table = st.table();
+    let a_ok = st.is_empty(a);
+    let b_ok = b != a && st.is_empty(b);
+    let mut visit = |w: usize, skip_if_has_a: bool| {
+        let cells = &table.cells[w];
+        let has_a = a_ok && cells.contains(&a);
+        if skip_if_has_a && has_a {
+            return; // already counted from `a`'s side
+        }
+        let has_b = b_ok && cells.contains(&b);
+        let added = u8::from(has_a) + u8::from(has_b);
+        if added == 0 {
+            return;
+        }
+        let c = st.counts[w];
+        let (m0, o0) = (c[mi], c[oi]);
+        let m1 = m0 + added;
+        out.score_delta[mi] += window_value(m1, o0) - window_value(m0, o0);
+        out.score_delta[oi] += window_value(o0, m1) - window_value(o0, m0);
+        out.initiative_delta[mi] += window_initiative(m1, o0) - window_initiative(m0, o0);
+        out.initiative_delta[oi] += window_initiative(o0, m1) - window_initiative(o0, m0);
+        // A six is listed too, with no empty square: no stone blocks it.
+        if o0 == 0 && m1 >= 4 {
+            let mut t = ThreatWindow {
+                empties: [Square(u16::MAX); 2],
+                len: 0,
+            };
+            for &sq in cells {
+                if st.board[sq.index()] == 0
+                    && !(has_a && sq == a)
+                    && !(has_b && sq == b)
+                    && (t.len as usize) < 2
+                {
+                    t.empties[t.len as usize] = sq;
+                    t.len += 1;
+                }
+            }
+            out.threats.push(t);
+        }
+    };
+    if a_ok {
+        for &w in &table.through[a.index()] {
+            visit(w as usize, false);
+        }
+    }
+    if b_ok {
+        for &w in &table.through[b.index()] {
+            visit(w as usize, a_ok);
+        }
+    }
+}
+
+/// The squares and square pairs with which `me` makes a threat, found from the window
+/// counts: the empty squares of `me`'s live 3-stone windows (one stone there makes four),
+/// and the pairs of empty squares of its live 2-stone windows (two stones there make four).
+#[derive(Clone, Debug, Default)]
+pub struct ThreatMakers {
+    /// Squares that make a threat alone, with the number of 3-stone windows through each,
+    /// most first.
+    pub singles: Vec<(Square, u32)>,
+    /// Pairs of squares that make a threat together (`a < b`, no repeats).
+    pub doubles: Vec<(Square, Square)>,
+    /// Squares of the 2-stone windows (a stone there makes a 3-stone window, so a threat
+    /// maker for the next turn), with the number of such windows through each, most first.
+    pub builders: Vec<(Square, u32)>,
+}
+
+impl ThreatMakers {
+    /// Fills `self` with the threat makers of `me` in `st`.
+    pub fn find(&mut self, st: &WindowState, me: Player) {
+        self.singles.clear();
+        self.doubles.clear();
+        self.builders.clear();
+        let (mi, oi) = (me.index(), me.other().index());
+        let table = st.table();
+        for (w, c) in st.counts.iter().enumerate() {
+            if c[oi] != 0 || !(2..=3).contains(&c[mi]) {
+                continue;
+            }
+            let mut empties = [Square(0); K];
+            let mut n = 0;
+            for &sq in &table.cells[w] {
+                if st.board[sq.index()] == 0 {
+                    empties[n] = sq;
+                    n += 1;
+                }
+            }
+            if c[mi] == 3 {
+                for &sq in &empties[..n] {
+                    match self.singles.iter_mut().find(|(s, _)| *s == sq) {
+                        Some((_, k)) => *k += 1,
+                        None => self.singles.push((sq, 1)),
+                    }
+                }
+            } else {
+                for &sq in &empties[..n] {
+                    match self.builders.iter_mut().find(|(s, _)| *s == sq) {
+                        Some((_, k)) => *k += 1,
+                        None => self.builders.push((sq, 1)),
+                    }
+                }
+                for i in 0..n {
+                    for j in i + 1..n {
+                        let (x, y) = (empties[i].min(empties[j]), empties[i].max(empties[j]));
+                        if !self.doubles.contains(&(x, y)) {
+                            self.doubles.push((x, y));
+                        }
+                    }
+                }
+            }
+        }
+        for list in [&mut self.singles, &mut self.builders] {
+            list.sort_unstable_by_key(|&(sq, k)| (std::cmp::Reverse(k), sq));
+        }
+    }
+
+    /// Whether `me` has nothing that makes a threat.
+    pub fn is_empty(&self) -> bool {
+        self.singles.is_empty() && self.doubles.is_empty()
+    }
+}
