@@ -25,7 +25,9 @@ pub mod testing;
 pub mod view;
 pub mod zobrist;
 
-pub use bitboard::{BitSet, Bitboard64, Bitboard128, BoardSet, ShiftSet, SquareSet, StepMasks};
+pub use bitboard::{
+    BitSet, Bitboard64, Bitboard128, BoardSet, OutOfCapacity, ShiftSet, SquareSet, StepMasks,
+};
 pub use geometry::{Direction, Geometry, GeometryError, Ray};
 pub use perft::{divide, perft};
 pub use player::{Outcome, Player};

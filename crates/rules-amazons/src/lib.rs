@@ -84,7 +84,7 @@
 //!
 //! # How it is fast
 //!
-//! Besides `u128` bitboards, a position keeps:
+//! Besides its [`Bitboard128`](board_core::Bitboard128) sets, a position keeps:
 //! - the occupancy of every row, column, diagonal and anti-diagonal as a 10-bit integer (a
 //!   "rotated" board; 58 lines on 10×10). Tables indexed by (position on the line,
 //!   occupancy) give the squares reachable along the line and their number;

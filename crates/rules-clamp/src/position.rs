@@ -336,8 +336,11 @@ impl ClampPosition {
         mv.to().index() < cells && mv.from().is_none_or(|f| f.index() < cells)
     }
 
+    /// The coordinate of a square known to be on the board (validation checks first).
     fn coord(&self, sq: Square) -> board_core::Coord {
-        self.geometry.coord(sq)
+        self.geometry
+            .coord(sq)
+            .expect("a square checked to be on the board")
     }
 
     fn check_on_board(&self, sq: Square) -> Result<(), MoveError> {
@@ -518,7 +521,10 @@ impl Position for ClampPosition {
                     Some(p) if p != me => return Err(MoveError::NotYourPiece(a)),
                     Some(_) => {}
                 }
-                let (dc, dr) = (b.col as i32 - a.col as i32, b.row as i32 - a.row as i32);
+                let (dc, dr) = (
+                    b.col() as i32 - a.col() as i32,
+                    b.row() as i32 - a.row() as i32,
+                );
                 if dc != 0 && dr != 0 && dc.abs() != dr.abs() {
                     return Err(MoveError::NotStraight { from: a, to: b });
                 }

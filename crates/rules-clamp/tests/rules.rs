@@ -20,7 +20,7 @@ fn setup(
     for (list, ch) in [(black, 'X'), (white, 'O')] {
         for s in list.iter() {
             let c: Coord = s.parse().unwrap();
-            grid[c.row as usize][c.col as usize] = ch;
+            grid[c.row() as usize][c.col() as usize] = ch;
         }
     }
     let ranks: Vec<String> = (0..n)

@@ -134,7 +134,6 @@
 //! ```
 
 mod bulk;
-mod cells;
 mod config;
 mod error;
 mod moves;

@@ -57,9 +57,13 @@ fn setup(size: u32, black: &[&str], white: &[&str]) -> Connect6Position {
     let g = start(size);
     for (stones, c) in [(black, 'x'), (white, 'o')] {
         for s in stones {
-            let co = g.geometry().coord(sq(&g, s));
-            assert_eq!(board[co.row as usize][co.col as usize], '.', "{s} twice");
-            board[co.row as usize][co.col as usize] = c;
+            let co = g.geometry().coord(sq(&g, s)).unwrap();
+            assert_eq!(
+                board[co.row() as usize][co.col() as usize],
+                '.',
+                "{s} twice"
+            );
+            board[co.row() as usize][co.col() as usize] = c;
         }
     }
     let (b, w) = (black.len(), white.len());

@@ -9,7 +9,7 @@ use board_core::{
 
 use crate::{
     FourshiftConfig,
-    bits::Bits,
+    bits::StoneSet,
     board::{Board, with_stones},
     moves::{Move, MoveError},
 };
@@ -196,7 +196,7 @@ impl Fourshift {
     #[inline]
     pub fn stones64(&self, player: Player) -> Option<Bitboard64> {
         match &self.board {
-            Board::Word(b) => Some(Bitboard64(b.sets[player.index()])),
+            Board::Word(b) => Some(b.sets[player.index()]),
             Board::Wide(_) => None,
         }
     }
@@ -222,7 +222,7 @@ impl Fourshift {
     /// on larger boards). Handy for evaluating the `k`-windows a move changes.
     pub fn lines_through64(&self, sq: Square) -> Option<[Bitboard64; 4]> {
         match &self.board {
-            Board::Word(b) => b.lines_through(sq).map(|l| l.map(Bitboard64)),
+            Board::Word(b) => b.lines_through(sq).copied(),
             Board::Wide(_) => None,
         }
     }
@@ -328,8 +328,8 @@ impl Fourshift {
     /// middle square on an odd one); `false` off the board.
     pub fn is_centre(&self, sq: Square) -> bool {
         self.geometry.contains(sq) && {
-            let c = self.geometry.coord(sq);
-            self.config.is_centre(c.col.into(), c.row.into())
+            let (col, row) = (self.geometry.col(sq), self.geometry.row(sq));
+            self.config.is_centre(col, row)
         }
     }
 
@@ -385,8 +385,11 @@ impl Fourshift {
             && self.config.moving_first() == crate::MovingFirst::Second
     }
 
+    /// The coordinate of a square known to be on the board (validation checks first).
     fn coord(&self, sq: Square) -> Coord {
-        self.geometry.coord(sq)
+        self.geometry
+            .coord(sq)
+            .expect("a square checked to be on the board")
     }
 
     fn check_on_board(&self, sq: Square) -> Result<(), MoveError> {
@@ -565,7 +568,7 @@ impl Position for Fourshift {
                     Some(_) => {}
                 }
                 let (a, b) = (self.coord(from), self.coord(to));
-                if a.col.abs_diff(b.col) + a.row.abs_diff(b.row) != 1 {
+                if a.col().abs_diff(b.col()) + a.row().abs_diff(b.row()) != 1 {
                     return Err(MoveError::NotAdjacent { from: a, to: b });
                 }
                 if self.piece_at(to).is_some() {
@@ -670,8 +673,12 @@ impl Position for Fourshift {
 
     fn format_move(&self, mv: Move) -> String {
         match mv {
-            Move::Place(sq) => self.coord(sq).to_string(),
-            Move::Shift { from, to } => format!("{}-{}", self.coord(from), self.coord(to)),
+            Move::Place(sq) => self.geometry.format_square(sq),
+            Move::Shift { from, to } => format!(
+                "{}-{}",
+                self.geometry.format_square(from),
+                self.geometry.format_square(to)
+            ),
         }
     }
 

@@ -677,8 +677,8 @@ fn reference_from(pos: &Fourshift) -> Ref {
     let mut r = Ref::from_config(pos.config());
     let g = pos.geometry();
     for sq in g.squares() {
-        let c = g.coord(sq);
-        r.grid[c.row as usize][c.col as usize] = match pos.piece_at(sq) {
+        let c = g.coord(sq).unwrap();
+        r.grid[c.row() as usize][c.col() as usize] = match pos.piece_at(sq) {
             None => EMPTY,
             Some(p) => p.index() as u8 + 1,
         };

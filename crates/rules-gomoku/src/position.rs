@@ -26,18 +26,7 @@ pub struct Undo {
     placed: bool,
 }
 
-/// A maximal run of one player's stones that wins under the position's rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct WinningLine {
-    /// The left end of the run (the bottom end for a vertical run).
-    pub start: Square,
-    /// The other end.
-    pub end: Square,
-    /// From `start` towards `end`: `East`, `North`, `NorthEast` or `SouthEast`.
-    pub direction: Direction,
-    /// Number of stones (5, or more in freestyle).
-    pub len: u32,
-}
+pub use board_core::lines::WinningLine;
 
 /// A gomoku position: stones on the board, the side to move, the ply, the outcome and the
 /// Zobrist hash, plus the last move made on this object.
@@ -487,7 +476,11 @@ impl Position for GomokuPosition {
             });
         }
         if !self.empty.contains(sq) {
-            return Err(MoveError::Occupied(self.geometry.coord(sq)));
+            return Err(MoveError::Occupied(
+                self.geometry
+                    .coord(sq)
+                    .expect("a square checked to be on the board"),
+            ));
         }
         Ok(())
     }

@@ -387,7 +387,7 @@ fn an_occupied_square_is_refused() {
         let err = pos.validate(&mv(&pos, text)).unwrap_err();
         assert_eq!(
             err,
-            MoveError::Occupied(pos.geometry().coord(sq(&pos, name)))
+            MoveError::Occupied(pos.geometry().coord(sq(&pos, name)).unwrap())
         );
         assert_eq!(err.to_string(), format!("{name} is occupied"));
     }
