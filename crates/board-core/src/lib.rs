@@ -19,6 +19,7 @@ pub mod perft;
 mod player;
 mod position;
 pub mod savefile;
+pub mod setup;
 pub mod spec;
 mod square;
 pub mod testing;
@@ -31,7 +32,8 @@ pub use bitboard::{
 pub use geometry::{Direction, Geometry, GeometryError, Ray};
 pub use perft::{divide, perft};
 pub use player::{Outcome, Player};
-pub use position::{GameConfig, MoveInputError, NotationError, Position, PositionStringError};
+pub use position::{GameConfig, MoveInputError, NotationError, Position};
+pub use setup::{InvalidKind, PositionStringError, Setup};
 pub use spec::{GameSpec, SpecError, SpecReader};
 pub use square::{Coord, MAX_CELLS, MAX_SIDE, Square, SquareError};
 pub use view::View;

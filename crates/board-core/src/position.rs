@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use crate::{
     player::{Outcome, Player},
+    setup::PositionStringError,
     spec::SpecError,
     square::SquareError,
 };
@@ -50,11 +51,6 @@ impl NotationError {
         }
     }
 }
-
-/// Why a position string could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("bad position string: {0}")]
-pub struct PositionStringError(pub String);
 
 /// Why a move given as text was refused: unreadable, or readable but illegal.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -196,20 +196,18 @@ impl Position for TicTacToe {
         format!("{cells} {}", self.ply)
     }
     fn from_position_string(config: Config, s: &str) -> Result<Self, PositionStringError> {
-        let bad = |m: &str| PositionStringError(m.to_string());
-        let (cells, ply) = s
-            .split_once(' ')
-            .ok_or_else(|| bad("expected '<cells> <ply>'"))?;
+        let bad = |m: &'static str| PositionStringError::field("position", s, m);
+        let (cells, ply) = s.split_once(' ').ok_or_else(|| bad("'<cells> <ply>'"))?;
         let mut pos = TicTacToe::new(config);
         if cells.len() != 9 {
-            return Err(bad("expected 9 cells"));
+            return Err(bad("9 cells"));
         }
         for (i, c) in cells.chars().enumerate() {
             pos.cells[i] = match c {
                 'x' => Some(Player::First),
                 'o' => Some(Player::Second),
                 '.' => None,
-                _ => return Err(bad("cells are x, o or .")),
+                _ => return Err(bad("cells of x, o or .")),
             };
         }
         let xs = pos
@@ -227,7 +225,7 @@ impl Position for TicTacToe {
         } else {
             Player::Second
         };
-        pos.ply = ply.parse().map_err(|_| bad("bad ply"))?;
+        pos.ply = ply.parse().map_err(|_| bad("a ply number"))?;
         pos.hash = pos.compute_hash();
         Ok(pos)
     }

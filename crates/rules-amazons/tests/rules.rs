@@ -678,17 +678,17 @@ fn position_string_errors() {
         (
             10,
             "3b2b3/10/10/b8b/10/10/w8w/10/10/3w2w4 w 0",
-            "rank 1 (the 10th from the top) has more than 10 squares",
+            "rank 1 covers more than 10 squares",
         ),
         (
             10,
             "3b2b3/9/10/b8b/10/10/w8w/10/10/3w2w3 w 0",
-            "rank 9 (the 2nd from the top) has 9 squares, expected 10",
+            "rank 9 covers 9 squares, expected 10",
         ),
         (
             10,
             "3b2b3/10/10/b8b/10/10/w8w/10/10/3w2q3 w 0",
-            "rank 1 (the 10th from the top): bad character 'q'",
+            "rank 1: bad character 'q'",
         ),
         (
             10,

@@ -116,7 +116,7 @@
 //! #   fn format_move(&self, mv: u32) -> String { mv.to_string() }
 //! #   fn to_position_string(&self) -> String { format!("{} {}", self.counters, self.ply) }
 //! #   fn from_position_string(_: PileConfig, s: &str) -> Result<Pile, PositionStringError> {
-//! #       Err(PositionStringError(s.to_string()))
+//! #       Err(PositionStringError::field("position", s, "a number"))
 //! #   }
 //! #   fn diagram(&self) -> String { format!("{} counters", self.counters) }
 //!     // … notation, position strings and diagram elided

@@ -4,8 +4,8 @@
 use std::{fmt, str::FromStr};
 
 use board_core::{
-    GameConfig, GameSpec, Geometry, NotationError, Outcome, Player, Position, PositionStringError,
-    SpecError, Square, View,
+    GameConfig, GameSpec, Geometry, InvalidKind, NotationError, Outcome, Player, Position,
+    PositionStringError, SpecError, Square, View,
     spec::expect_id,
     view::{self, Cell, PieceKind},
     zobrist,
@@ -211,9 +211,10 @@ impl Position for ConnectFour {
         for ch in s.trim().trim_start_matches('-').chars() {
             let mv = pos
                 .parse_move(&ch.to_string())
-                .map_err(|e| PositionStringError(e.to_string()))?;
-            pos.play(mv)
-                .map_err(|e| PositionStringError(format!("{ch}: {e}")))?;
+                .map_err(|_| PositionStringError::field("move", &ch.to_string(), "a column a-g"))?;
+            pos.play(mv).map_err(|e| {
+                PositionStringError::invalid(InvalidKind::IllegalMove, format!("{ch}: {e}"))
+            })?;
         }
         Ok(pos)
     }

@@ -40,12 +40,12 @@ fn parse_player(s: &str) -> Result<Player, PositionStringError> {
     match s {
         "f" => Ok(Player::First),
         "s" => Ok(Player::Second),
-        _ => Err(PositionStringError(format!("bad side {s}"))),
+        _ => Err(PositionStringError::field("side to move", s, "f or s")),
     }
 }
 
 fn bad(s: &str) -> PositionStringError {
-    PositionStringError(s.to_string())
+    PositionStringError::field("position", s, "a position of this test game")
 }
 
 /// A config with parameters `a` and `b` (meaning per game), spec `id:a=..,b=..`.
