@@ -16,6 +16,11 @@ pub mod diagram;
 mod geometry;
 pub mod lines;
 pub mod perft;
+/// The game traits, for code that calls their methods on a concrete type:
+/// `use board_core::prelude::*;`.
+pub mod prelude {
+    pub use crate::position::{Notation, Position, Rules};
+}
 mod player;
 mod position;
 pub mod savefile;
@@ -32,7 +37,7 @@ pub use bitboard::{
 pub use geometry::{Direction, Geometry, GeometryError, Ray};
 pub use perft::{divide, perft};
 pub use player::{Outcome, Player};
-pub use position::{GameConfig, MoveInputError, NotationError, Position};
+pub use position::{GameConfig, MoveInputError, Notation, NotationError, Position, Rules};
 pub use setup::{InvalidKind, PositionStringError, Setup};
 pub use spec::{GameSpec, SpecError, SpecReader};
 pub use square::{Coord, MAX_CELLS, MAX_SIDE, Square, SquareError};

@@ -43,7 +43,9 @@
 //! limit or to the match's 2,000-ply guard. With `adjudicate=true` both sides also reach
 //! the limit with 10 pieces each (draws on adjudication).
 
-use board_core::{Bitboard64, Direction, Geometry, Player, Position as _, SquareSet, StepMasks};
+use board_core::{
+    Bitboard64, Direction, Geometry, Player, Position as _, Rules as _, SquareSet, StepMasks,
+};
 use eval::clamp::ClampTerms;
 use rules_clamp::{ClampPosition, Move};
 use search::{Evaluator, OptionsError, SearchOptions};

@@ -19,7 +19,7 @@ pub enum Piece {
     Arrow,
 }
 
-/// The undo record of [`make_move`](board_core::Position::make_move): the squares'
+/// The undo record of [`make_move`](board_core::Rules::make_move): the squares'
 /// mobility before the move (the board itself is restored by toggling the move's three
 /// squares back).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,8 @@
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
 use board_core::{
-    Coord, NotationError, Outcome, Player, Position, Square, SquareError, SquareSet, perft,
+    Coord, Notation, NotationError, Outcome, Player, Position, Rules, Square, SquareError,
+    SquareSet, perft,
 };
 use rules_amazons::{AmazonsConfig, AmazonsMove, AmazonsPosition, MoveError, Piece};
 

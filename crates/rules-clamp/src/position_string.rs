@@ -1,7 +1,7 @@
 //! The position string: `8/8/2XXXX2/8/8/2OOOO2/8/8 x 0 0` (see the crate docs).
 
 use board_core::{
-    InvalidKind, Player, Position, PositionStringError,
+    InvalidKind, Player, Position, PositionStringError, Rules,
     setup::{Setup, read_number, write_board},
 };
 

@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use board_core::{Player, Position, SpecError, Square};
+use board_core::{Notation, Player, Position, Rules, SpecError, Square};
 use proptest::prelude::*;
 use rules_clamp::{ClampConfig, ClampPosition, Move};
 

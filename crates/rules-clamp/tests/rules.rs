@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use board_core::{Coord, Direction, Outcome, Player, Position, Square, SquareSet};
+use board_core::{Coord, Direction, Notation, Outcome, Player, Position, Rules, Square, SquareSet};
 use rules_clamp::{ClampConfig, ClampPosition, EndReason, Move, MoveError};
 
 /// A position from piece lists, built through a position string written here by hand.

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use board_core::{Outcome, Player, Position, perft};
+use board_core::{Notation, Outcome, Player, Position, Rules, perft};
 use rules_clamp::{ClampConfig, ClampPosition, EndReason, MoveError};
 
 fn config(spec: &str) -> ClampConfig {

@@ -4,8 +4,8 @@
 use std::fmt;
 
 use board_core::{
-    BoardSet, Coord, Direction, Geometry, MAX_CELLS, NotationError, Outcome, Player, Position,
-    PositionStringError, Square, SquareSet, Zobrist,
+    BoardSet, Coord, Direction, Geometry, MAX_CELLS, Notation, NotationError, Outcome, Player,
+    Position, PositionStringError, Rules, Square, SquareSet, Zobrist,
     lines::{self, LINE_SLOTS, LineView, Slot, axis_of, run_through},
     zobrist,
 };
@@ -17,7 +17,7 @@ pub const WIN_LENGTH: u32 = 6;
 
 pub use board_core::lines::WinningLine;
 
-/// What [`make_move`](board_core::Position::make_move) returns: the history fields the
+/// What [`make_move`](board_core::Rules::make_move) returns: the history fields the
 /// move overwrote (stones, side, ply and hash are restored from the move itself).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
@@ -444,19 +444,12 @@ impl Connect6Position {
     }
 }
 
-impl Position for Connect6Position {
+impl Rules for Connect6Position {
     type Move = Move;
+
     type Undo = Undo;
-    type Config = Connect6Config;
+
     type MoveError = MoveError;
-
-    fn new(config: Connect6Config) -> Self {
-        Connect6Position::start(config)
-    }
-
-    fn config(&self) -> &Connect6Config {
-        &self.config
-    }
 
     #[inline]
     fn side_to_move(&self) -> Player {
@@ -486,21 +479,6 @@ impl Position for Connect6Position {
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
-    }
-
-    fn outcome_reason(&self) -> Option<String> {
-        match self.outcome? {
-            Outcome::Win(_) => Some(match self.win_line {
-                Some(line) => format!(
-                    "{} in a row {}-{}",
-                    Self::length_word(line.len),
-                    self.format_square(line.start),
-                    self.format_square(line.end)
-                ),
-                None => "six in a row".to_string(),
-            }),
-            Outcome::Draw => Some("the board is full with no six in a row".to_string()),
-        }
     }
 
     fn generate_moves(&self, moves: &mut Vec<Move>) {
@@ -630,7 +608,9 @@ impl Position for Connect6Position {
         self.outcome = undo.outcome;
         self.win_line = undo.win_line;
     }
+}
 
+impl Notation for Connect6Position {
     /// Reads `j10`, `j11,k12`, `k12,j11`, `j11 k12` (any case, whitespace around the
     /// squares ignored). Checks syntax and that the squares are on the board only.
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
@@ -666,6 +646,33 @@ impl Position for Connect6Position {
         match mv.stones() {
             (a, None) => self.format_square(a),
             (a, Some(b)) => format!("{},{}", self.format_square(a), self.format_square(b)),
+        }
+    }
+}
+
+impl Position for Connect6Position {
+    type Config = Connect6Config;
+
+    fn new(config: Connect6Config) -> Self {
+        Connect6Position::start(config)
+    }
+
+    fn config(&self) -> &Connect6Config {
+        &self.config
+    }
+
+    fn outcome_reason(&self) -> Option<String> {
+        match self.outcome? {
+            Outcome::Win(_) => Some(match self.win_line {
+                Some(line) => format!(
+                    "{} in a row {}-{}",
+                    Self::length_word(line.len),
+                    self.format_square(line.start),
+                    self.format_square(line.end)
+                ),
+                None => "six in a row".to_string(),
+            }),
+            Outcome::Draw => Some("the board is full with no six in a row".to_string()),
         }
     }
 

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use board_core::{
-    InvalidKind, Player, Position, PositionStringError,
+    InvalidKind, Player, PositionStringError, Rules,
     setup::{Setup, read_number, write_board},
 };
 

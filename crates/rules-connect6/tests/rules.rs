@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
 use board_core::{
-    BoardSet, Direction, NotationError, Outcome, Player, Position, SpecError, Square, SquareSet,
-    perft,
+    BoardSet, Direction, Notation, NotationError, Outcome, Player, Position, Rules, SpecError,
+    Square, SquareSet, perft,
 };
 use rules_connect6::{Connect6Config, Connect6Position, Move, MoveError};
 

@@ -48,7 +48,7 @@
 //! # Notation
 //! A placement is written `c3`, a shift `c3-c4`. Input is case-insensitive, ignores
 //! surrounding whitespace, and also accepts `c3 c4` and `c3 - c4` for a shift.
-//! [`Position::parse_move`](board_core::Position::parse_move) checks only the syntax and that the squares are on the board.
+//! [`Position::parse_move`](board_core::Notation::parse_move) checks only the syntax and that the squares are on the board.
 //!
 //! # Position strings
 //! `board side black-in-hand white-in-hand ply`, fields separated by whitespace:

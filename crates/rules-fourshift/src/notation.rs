@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use board_core::{
-    InvalidKind, Player, Position, PositionStringError, SquareSet,
+    InvalidKind, Player, Position, PositionStringError, Rules, SquareSet,
     setup::{Setup, read_number, write_board},
 };
 

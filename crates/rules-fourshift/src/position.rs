@@ -3,8 +3,8 @@
 use std::{fmt, sync::OnceLock};
 
 use board_core::{
-    Bitboard64, BoardSet, Coord, Direction, Geometry, NotationError, Outcome, Player, Position,
-    PositionStringError, Square, SquareSet, zobrist,
+    Bitboard64, BoardSet, Coord, Direction, Geometry, Notation, NotationError, Outcome, Player,
+    Position, PositionStringError, Rules, Square, SquareSet, zobrist,
 };
 
 use crate::{
@@ -404,34 +404,12 @@ impl Fourshift {
     }
 }
 
-impl Position for Fourshift {
+impl Rules for Fourshift {
     type Move = Move;
+
     type Undo = Undo;
-    type Config = FourshiftConfig;
+
     type MoveError = MoveError;
-
-    fn new(config: FourshiftConfig) -> Self {
-        let geometry =
-            Geometry::square(config.size()).expect("a FourshiftConfig always has a valid size");
-        let mut pos = Fourshift {
-            config,
-            geometry,
-            keys: Keys::of(config.size()),
-            board: Board::new(config.size(), config.k()),
-            side: Player::First,
-            hand: [config.pieces(); 2],
-            ply: 0,
-            hash: 0,
-            end: None,
-        };
-        pos.hash = pos.compute_hash();
-        pos
-    }
-
-    #[inline]
-    fn config(&self) -> &FourshiftConfig {
-        &self.config
-    }
 
     #[inline]
     fn side_to_move(&self) -> Player {
@@ -465,25 +443,6 @@ impl Position for Fourshift {
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
         self.end.map(EndReason::outcome)
-    }
-
-    /// "four in a row c1-f4", "White has no legal moves", "move limit of 120 plies reached".
-    fn outcome_reason(&self) -> Option<String> {
-        Some(match self.end? {
-            EndReason::Line(p) => match self.longest_line(p) {
-                Some(line) => format!(
-                    "{} in a row {}-{}",
-                    number_word(line.len),
-                    self.coord(line.start),
-                    self.coord(line.end)
-                ),
-                None => format!("{} in a row", number_word(self.config.k())),
-            },
-            EndReason::NoLegalMove(p) => format!("{} has no legal moves", NAMES[p.index()]),
-            EndReason::MaxPlies => {
-                format!("move limit of {} plies reached", self.config.max_plies())
-            }
-        })
     }
 
     /// Placements lowest square first; shifts grouped by direction (north, east, south,
@@ -640,7 +599,9 @@ impl Position for Fourshift {
         self.hash = undo.hash;
         self.end = undo.end;
     }
+}
 
+impl Notation for Fourshift {
     /// `c3` (placement), `c3-c4` or `c3 c4` (shift); any case, surrounding whitespace ignored.
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
         const EXPECTED: &str = "a square like c3 to place, or from-to like c3-c4 to shift";
@@ -680,6 +641,52 @@ impl Position for Fourshift {
                 self.geometry.format_square(to)
             ),
         }
+    }
+}
+
+impl Position for Fourshift {
+    type Config = FourshiftConfig;
+
+    fn new(config: FourshiftConfig) -> Self {
+        let geometry =
+            Geometry::square(config.size()).expect("a FourshiftConfig always has a valid size");
+        let mut pos = Fourshift {
+            config,
+            geometry,
+            keys: Keys::of(config.size()),
+            board: Board::new(config.size(), config.k()),
+            side: Player::First,
+            hand: [config.pieces(); 2],
+            ply: 0,
+            hash: 0,
+            end: None,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    #[inline]
+    fn config(&self) -> &FourshiftConfig {
+        &self.config
+    }
+
+    /// "four in a row c1-f4", "White has no legal moves", "move limit of 120 plies reached".
+    fn outcome_reason(&self) -> Option<String> {
+        Some(match self.end? {
+            EndReason::Line(p) => match self.longest_line(p) {
+                Some(line) => format!(
+                    "{} in a row {}-{}",
+                    number_word(line.len),
+                    self.coord(line.start),
+                    self.coord(line.end)
+                ),
+                None => format!("{} in a row", number_word(self.config.k())),
+            },
+            EndReason::NoLegalMove(p) => format!("{} has no legal moves", NAMES[p.index()]),
+            EndReason::MaxPlies => {
+                format!("move limit of {} plies reached", self.config.max_plies())
+            }
+        })
     }
 
     fn to_position_string(&self) -> String {

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use board_core::{Outcome, Player, Position, divide, perft};
+use board_core::{Notation, Outcome, Player, Position, Rules, divide, perft};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_fourshift::{EndReason, Fourshift, FourshiftConfig};

@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
 
 use board_core::{
-    Coord, NotationError, Outcome, Player, Position, PositionStringError, Square, SquareError,
-    SquareSet, perft,
+    Coord, Notation, NotationError, Outcome, Player, Position, PositionStringError, Rules, Square,
+    SquareError, SquareSet, perft,
 };
 use rules_fourshift::{EndReason, Fourshift, FourshiftConfig, Move, MoveError, Phase};
 

@@ -89,7 +89,7 @@
 //! - A finished game refuses every move with [`MoveError::GameOver`], whatever the square;
 //!   then an off-board square (possible only for a hand-made [`Move`]) is
 //!   [`MoveError::OffBoard`], then [`MoveError::Occupied`].
-//! - [`make_move`](board_core::Position::make_move) does not validate (search calls it
+//! - [`make_move`](board_core::Rules::make_move) does not validate (search calls it
 //!   with generated moves); given an off-board or occupied square it puts no stone down but
 //!   still passes the turn, and `unmake_move` restores the position exactly. Nothing panics.
 //! - Move input is one square (`h8`, ` H8 `); text with spaces, commas, dashes or slashes is a

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use board_core::{
-    BoardSet, Direction, Geometry, NotationError, Outcome, Player, Position, PositionStringError,
-    Square, SquareSet, Zobrist,
+    BoardSet, Direction, Geometry, Notation, NotationError, Outcome, Player, Position,
+    PositionStringError, Rules, Square, SquareSet, Zobrist,
     lines::{self, LINE_SLOTS, LineView, Slot, axis_of, run_at, run_down, run_up},
     zobrist,
 };
@@ -380,20 +380,12 @@ fn count_word(n: u32) -> String {
         .map_or_else(|| n.to_string(), |w| (*w).to_string())
 }
 
-impl Position for GomokuPosition {
+impl Rules for GomokuPosition {
     type Move = Move;
+
     type Undo = Undo;
-    type Config = GomokuConfig;
+
     type MoveError = MoveError;
-
-    fn new(config: GomokuConfig) -> Self {
-        GomokuPosition::start(config)
-    }
-
-    #[inline]
-    fn config(&self) -> &GomokuConfig {
-        &self.config
-    }
 
     #[inline]
     fn side_to_move(&self) -> Player {
@@ -423,22 +415,6 @@ impl Position for GomokuPosition {
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
-    }
-
-    fn outcome_reason(&self) -> Option<String> {
-        Some(match self.outcome? {
-            // The reason says why, not who: front ends name the winner from `outcome`.
-            Outcome::Win(_) => match self.winning_line() {
-                Some(line) => format!(
-                    "{} in a row {}-{}",
-                    count_word(line.len),
-                    self.geometry.format_square(line.start),
-                    self.geometry.format_square(line.end)
-                ),
-                None => "five in a row".to_string(),
-            },
-            Outcome::Draw => "the board is full and nobody has five in a row".to_string(),
-        })
     }
 
     fn generate_moves(&self, moves: &mut Vec<Move>) {
@@ -535,7 +511,9 @@ impl Position for GomokuPosition {
         self.outcome = undo.outcome;
         self.hash = undo.hash;
     }
+}
 
+impl Notation for GomokuPosition {
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
         let t = text.trim();
         if t.contains(|c: char| c.is_whitespace() || c == ',' || c == '-' || c == '/') {
@@ -546,6 +524,35 @@ impl Position for GomokuPosition {
 
     fn format_move(&self, mv: Move) -> String {
         self.geometry.format_square(mv.0)
+    }
+}
+
+impl Position for GomokuPosition {
+    type Config = GomokuConfig;
+
+    fn new(config: GomokuConfig) -> Self {
+        GomokuPosition::start(config)
+    }
+
+    #[inline]
+    fn config(&self) -> &GomokuConfig {
+        &self.config
+    }
+
+    fn outcome_reason(&self) -> Option<String> {
+        Some(match self.outcome? {
+            // The reason says why, not who: front ends name the winner from `outcome`.
+            Outcome::Win(_) => match self.winning_line() {
+                Some(line) => format!(
+                    "{} in a row {}-{}",
+                    count_word(line.len),
+                    self.geometry.format_square(line.start),
+                    self.geometry.format_square(line.end)
+                ),
+                None => "five in a row".to_string(),
+            },
+            Outcome::Draw => "the board is full and nobody has five in a row".to_string(),
+        })
     }
 
     fn to_position_string(&self) -> String {

@@ -30,9 +30,9 @@ fn piece(c: char) -> Option<Player> {
 pub(crate) fn format(pos: &GomokuPosition) -> String {
     let mut out = write_board(pos.geometry(), |sq| pos.stone_at(sq).map(letter));
     out.push(' ');
-    out.push(letter(board_core::Position::side_to_move(pos)));
+    out.push(letter(board_core::Rules::side_to_move(pos)));
     out.push(' ');
-    out.push_str(&board_core::Position::ply(pos).to_string());
+    out.push_str(&board_core::Rules::ply(pos).to_string());
     out
 }
 

@@ -4,7 +4,8 @@
 #![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
 
 use board_core::{
-    Direction, Outcome, Player, Position, PositionStringError, Square, SquareSet, perft,
+    Direction, Notation, Outcome, Player, Position, PositionStringError, Rules, Square, SquareSet,
+    perft,
 };
 use rules_gomoku::{GomokuConfig, GomokuPosition, Move, MoveError, Rule, WinningLine};
 

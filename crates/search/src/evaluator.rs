@@ -1,6 +1,6 @@
 //! [`Evaluator`]: everything game-specific the search needs beyond the rules.
 
-use board_core::Position;
+use board_core::Notation;
 
 /// A forced win found by a game's own tactical search (see [`Evaluator::forced_win`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -23,7 +23,7 @@ pub struct ForcedWin<M> {
 ///
 /// An evaluator is shared by all search threads, hence `Send + Sync`. Any
 /// `Fn(&P) -> i32 + Send + Sync` closure is an evaluator with the default hooks.
-pub trait Evaluator<P: Position>: Send + Sync {
+pub trait Evaluator<P: Notation>: Send + Sync {
     /// The static value of a position that is not finished, from the point of view of the
     /// side to move (higher is better for it), in centipawn-like units. A value of the
     /// same magnitude must mean the same for either side (negamax: the opponent's view is
@@ -89,7 +89,7 @@ pub trait Evaluator<P: Position>: Send + Sync {
     }
 }
 
-impl<P: Position, F: Fn(&P) -> i32 + Send + Sync> Evaluator<P> for F {
+impl<P: Notation, F: Fn(&P) -> i32 + Send + Sync> Evaluator<P> for F {
     fn evaluate(&self, pos: &P) -> i32 {
         self(pos)
     }
