@@ -90,7 +90,7 @@ pub fn cell_values(st: &WindowState, me: Player, vals: &mut Vec<i32>) {
             (0, o) => DEFENCE[o.min(5)],
             _ => continue,
         };
-        for &sq in &table.cells[w] {
+        for &sq in table.window(w).unwrap_or_default() {
             if st.board[sq.index()] == 0 {
                 vals[sq.index()] += v;
             }
@@ -262,7 +262,7 @@ fn threat_cells_for(st: &WindowState, att: Player, limit: usize) -> Vec<Square> 
             continue;
         }
         let v = if c[ai] >= 3 { 8 } else { 1 };
-        for &sq in &table.cells[w] {
+        for &sq in table.window(w).unwrap_or_default() {
             if st.board[sq.index()] == 0 {
                 score[sq.index()] += v;
             }
