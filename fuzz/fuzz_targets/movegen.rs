@@ -14,7 +14,7 @@
 
 mod common;
 
-use board_core::{Position, Rules, Notation, perft, testing};
+use board_core::{Position, perft, testing};
 use libfuzzer_sys::fuzz_target;
 
 /// Most plies played per input: every ply checks every generated move (a thousand and more

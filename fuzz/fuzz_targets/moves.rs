@@ -9,7 +9,7 @@
 
 mod common;
 
-use board_core::{Position, Rules, Notation, Square};
+use board_core::{Position, Square};
 use libfuzzer_sys::fuzz_target;
 
 /// A move of the game from raw bytes.

@@ -4,7 +4,7 @@
 
 mod common;
 
-use board_core::{GameConfig, Position, Rules, Notation, savefile, testing};
+use board_core::{GameConfig, Position, savefile, testing};
 use libfuzzer_sys::fuzz_target;
 
 fn run<P: Position>(spec: &str, text: &str) {

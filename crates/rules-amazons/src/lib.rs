@@ -1,7 +1,7 @@
 //! The rules of the Game of the Amazons (`games.md`, section "amazons") for boardlab.
 //!
 //! ```
-//! use board_core::{Outcome, Player, Position, perft};
+//! use board_core::{Outcome, Player, prelude::*, perft};
 //! use rules_amazons::{AmazonsConfig, AmazonsPosition};
 //!
 //! let mut pos = AmazonsPosition::new(AmazonsConfig::default());

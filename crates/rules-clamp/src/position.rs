@@ -68,7 +68,7 @@ pub enum EndReason {
 /// and the config.
 ///
 /// ```
-/// use board_core::{Position, Player};
+/// use board_core::{prelude::*, Player};
 /// use rules_clamp::{ClampConfig, ClampPosition};
 /// let mut pos = ClampPosition::new(ClampConfig::default());
 /// assert_eq!(pos.to_position_string(), "8/8/2XXXX2/8/8/2OOOO2/8/8 x 0 0");

@@ -246,7 +246,7 @@ impl Connect6Position {
     /// line), with both players' stones as bits; `None` if `sq` is off the board.
     ///
     /// ```
-    /// use board_core::{Direction, Player, Position};
+    /// use board_core::{Direction, Player, prelude::*};
     /// use rules_connect6::Connect6Position;
     /// let mut pos = Connect6Position::new(Default::default());
     /// for m in ["c1", "a1,d1"] {

@@ -14,7 +14,7 @@
 //! odd one) with [`MoveError::CentreOpening`].
 //!
 //! ```
-//! use board_core::{Outcome, Player, Position, perft};
+//! use board_core::{Outcome, Player, prelude::*, perft};
 //! use rules_fourshift::{Fourshift, FourshiftConfig, Move};
 //!
 //! let mut pos = Fourshift::new(FourshiftConfig::default());
@@ -72,7 +72,7 @@
 //! | finished: Black won with a2-a5 | `1OO3/XOX1O1/X1O2X/XO4/X3OX/1O3X o 0 0 43` |
 //!
 //! ```
-//! use board_core::{Outcome, Player, Position};
+//! use board_core::{Outcome, Player, prelude::*};
 //! use rules_fourshift::{Fourshift, FourshiftConfig, Phase};
 //!
 //! let config = FourshiftConfig::default();

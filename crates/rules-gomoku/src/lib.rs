@@ -9,7 +9,7 @@
 //! no winner is a draw.
 //!
 //! ```
-//! use board_core::{Outcome, Player, Position, perft};
+//! use board_core::{Outcome, Player, prelude::*, perft};
 //! use rules_gomoku::{GomokuConfig, GomokuPosition};
 //!
 //! let mut pos = GomokuPosition::new(GomokuConfig::default());
@@ -38,7 +38,7 @@
 //! Strings are printed lower-case; reading accepts `X`/`O` too.
 //!
 //! ```
-//! use board_core::{Outcome, Player, Position};
+//! use board_core::{Outcome, Player, prelude::*};
 //! use rules_gomoku::{GomokuConfig, GomokuPosition};
 //!
 //! let start = GomokuPosition::new(GomokuConfig::default());

@@ -165,7 +165,7 @@ impl GomokuPosition {
     /// line), with both players' stones as bits; `None` if `sq` is off the board.
     ///
     /// ```
-    /// use board_core::{Direction, Player, Position};
+    /// use board_core::{Direction, Player, prelude::*};
     /// use rules_gomoku::GomokuPosition;
     ///
     /// let mut pos = GomokuPosition::default();
