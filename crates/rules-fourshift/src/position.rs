@@ -56,7 +56,7 @@ pub struct Line {
     pub len: u32,
 }
 
-/// What [`Position::make_move`] hands back: the hash and end state before the move (the rest
+/// What [`Rules::make_move`](board_core::Rules::make_move) hands back: the hash and end state before the move (the rest
 /// is recomputed from the move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {

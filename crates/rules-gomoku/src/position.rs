@@ -16,7 +16,7 @@ use crate::{
     position_string,
 };
 
-/// What [`Position::make_move`] returns: everything needed to restore the position exactly.
+/// What [`Rules::make_move`](board_core::Rules::make_move) returns: everything needed to restore the position exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
     last: Option<Square>,
