@@ -31,7 +31,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use board_core::{Outcome, Position};
+use board_core::{Notation, Outcome, Position, Rules};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use engines::{fourshift, gomoku};
 use minimax::{IterativeOptions, IterativeSearch, ParallelOptions, ParallelSearch, Strategy};
@@ -48,7 +48,7 @@ const EVAL_LIMIT: i32 = 30_000;
 /// A boardlab game as both searches see it.
 trait BenchGame: 'static {
     /// The engine's position (game plus incremental evaluation state).
-    type Pos: Position<Undo: Send + Sync>;
+    type Pos: Notation<Undo: Send + Sync>;
     /// The engine's evaluator: only `evaluate` and `candidates` are used.
     type Eval: Evaluator<Self::Pos> + 'static;
     const NAME: &'static str;
@@ -137,7 +137,7 @@ impl<G: BenchGame> Evaluator<G::Pos> for OurEval<G> {
     fn evaluate(&self, pos: &G::Pos) -> i32 {
         i32::from(shared_eval::<G>(&self.0, pos))
     }
-    fn candidates(&self, pos: &G::Pos, moves: &mut Vec<<G::Pos as Position>::Move>) {
+    fn candidates(&self, pos: &G::Pos, moves: &mut Vec<<G::Pos as Rules>::Move>) {
         self.0.candidates(pos, moves);
     }
 }
@@ -174,7 +174,7 @@ fn ours<G: BenchGame>(
 struct MmState<G: BenchGame> {
     pos: G::Pos,
     eval: Arc<G::Eval>,
-    undos: Vec<<G::Pos as Position>::Undo>,
+    undos: Vec<<G::Pos as Rules>::Undo>,
     /// Counts `apply` calls when set (only in the untimed run).
     applies: Option<Arc<AtomicU64>>,
 }
@@ -194,7 +194,7 @@ impl<G: BenchGame> Clone for MmState<G> {
 
 struct MmGame<G>(PhantomData<fn() -> G>);
 
-fn winner<P: Position>(pos: &P) -> Option<minimax::Winner> {
+fn winner<P: Rules>(pos: &P) -> Option<minimax::Winner> {
     pos.outcome().map(|o| match o {
         Outcome::Draw => minimax::Winner::Draw,
         Outcome::Win(p) if p == pos.side_to_move() => minimax::Winner::PlayerToMove,
@@ -204,7 +204,7 @@ fn winner<P: Position>(pos: &P) -> Option<minimax::Winner> {
 
 impl<G: BenchGame> minimax::Game for MmGame<G> {
     type S = MmState<G>;
-    type M = <G::Pos as Position>::Move;
+    type M = <G::Pos as Rules>::Move;
 
     fn generate_moves(s: &MmState<G>, moves: &mut Vec<Self::M>) -> Option<minimax::Winner> {
         if let Some(w) = winner(&s.pos) {

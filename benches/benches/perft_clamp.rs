@@ -7,7 +7,7 @@
 
 use std::hint::black_box;
 
-use board_core::{Position, perft};
+use board_core::{Position, Rules, perft};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rules_clamp::{ClampConfig, ClampPosition};
 

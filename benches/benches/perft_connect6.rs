@@ -10,7 +10,7 @@
 //! - `perft4_6x6_late`: a crowded 6×6 position walked to depth 4 (wins and the
 //!   single-last-stone rule in the tree).
 
-use board_core::{Position, perft};
+use board_core::{Notation, Position, Rules, perft};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rules_connect6::{Connect6Config, Connect6Position};
 

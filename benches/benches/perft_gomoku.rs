@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use board_core::{Position, perft};
+use board_core::{Notation, Position, Rules, perft};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rules_gomoku::{GomokuConfig, GomokuPosition};
 

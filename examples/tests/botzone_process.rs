@@ -2,6 +2,7 @@
 
 mod protocols_common;
 
+use board_core::{Notation as _, Rules as _};
 use std::{
     io::Write,
     process::{Command, Output, Stdio},

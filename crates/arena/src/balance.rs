@@ -1,6 +1,6 @@
 //! Per-game statistics the source articles use to judge a rule set's balance.
 
-use board_core::{Outcome, Position};
+use board_core::{Outcome, Position, Rules};
 
 use crate::game::GameRecord;
 

@@ -28,6 +28,14 @@ use crate::{
 };
 
 /// The operations every square-set type offers.
+///
+/// **Squares past [`CAPACITY`](SquareSet::CAPACITY)** behave the same on every type: the set
+/// never contains one ([`contains`](SquareSet::contains) is `false`), and
+/// [`insert`](SquareSet::insert), [`remove`](SquareSet::remove) and
+/// [`toggle`](SquareSet::toggle) leave the set as it is, since a set that cannot hold a
+/// square already does not hold it. Callers that need to know use
+/// [`try_insert`](SquareSet::try_insert). (A word shift by the raw index would otherwise
+/// wrap around and touch a different square.)
 pub trait SquareSet:
     Copy
     + Default
@@ -48,11 +56,29 @@ pub trait SquareSet:
     fn empty() -> Self {
         Self::default()
     }
+    /// Whether `sq` is in the set (`false` past the capacity).
     fn contains(&self, sq: Square) -> bool;
+    /// Adds `sq` (nothing past the capacity).
     fn insert(&mut self, sq: Square);
+    /// Removes `sq` (nothing past the capacity).
     fn remove(&mut self, sq: Square);
+    /// Adds `sq` if absent, removes it if present (nothing past the capacity).
     fn toggle(&mut self, sq: Square);
+    /// Adds `sq`, or says that this type cannot hold it.
+    fn try_insert(&mut self, sq: Square) -> Result<(), OutOfCapacity> {
+        if sq.index() < Self::CAPACITY {
+            self.insert(sq);
+            Ok(())
+        } else {
+            Err(OutOfCapacity {
+                square: sq,
+                capacity: Self::CAPACITY,
+            })
+        }
+    }
+    /// The number of squares in the set.
     fn count(&self) -> u32;
+    /// Whether the set has no squares.
     fn is_empty(&self) -> bool;
     /// The lowest square, if any.
     fn first(&self) -> Option<Square>;
@@ -87,6 +113,16 @@ pub trait SquareSet:
     }
 }
 
+/// A square that a set type has no bit for ([`SquareSet::try_insert`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("square index {} does not fit a set of {capacity} squares", square.0)]
+pub struct OutOfCapacity {
+    /// The square refused.
+    pub square: Square,
+    /// How many squares the set type holds.
+    pub capacity: usize,
+}
+
 /// Iterator over the squares of a set, lowest first.
 #[derive(Clone, Debug)]
 pub struct SquareIter<S>(S);
@@ -114,24 +150,36 @@ macro_rules! word_bitboard {
         pub struct $name(pub $int);
 
         impl $name {
+            /// The set with no squares.
             pub const EMPTY: $name = $name(0);
 
+            /// The bit of `sq`, or no bit past the capacity (a plain `1 << sq` would wrap
+            /// around to another square in a release build).
+            #[inline(always)]
+            const fn bit(sq: Square) -> $int {
+                if (sq.0 as u32) < <$int>::BITS { 1 << sq.0 } else { 0 }
+            }
+            /// The set holding `sq` alone (empty past the capacity).
             #[inline]
             pub const fn from_square(sq: Square) -> $name {
-                $name(1 << sq.0)
+                $name(Self::bit(sq))
             }
+            /// Whether `sq` is in the set (`false` past the capacity).
             #[inline]
             pub const fn has(self, sq: Square) -> bool {
-                (self.0 >> sq.0) & 1 != 0
+                self.0 & Self::bit(sq) != 0
             }
+            /// The set with `sq` added (unchanged past the capacity).
             #[inline]
             pub const fn with(self, sq: Square) -> $name {
-                $name(self.0 | (1 << sq.0))
+                $name(self.0 | Self::bit(sq))
             }
+            /// The set with `sq` removed.
             #[inline]
             pub const fn without(self, sq: Square) -> $name {
-                $name(self.0 & !(1 << sq.0))
+                $name(self.0 & !Self::bit(sq))
             }
+            /// The number of squares in the set.
             #[inline]
             pub const fn popcount(self) -> u32 {
                 self.0.count_ones()
@@ -147,15 +195,15 @@ macro_rules! word_bitboard {
             }
             #[inline]
             fn insert(&mut self, sq: Square) {
-                self.0 |= 1 << sq.0;
+                self.0 |= Self::bit(sq);
             }
             #[inline]
             fn remove(&mut self, sq: Square) {
-                self.0 &= !(1 << sq.0);
+                self.0 &= !Self::bit(sq);
             }
             #[inline]
             fn toggle(&mut self, sq: Square) {
-                self.0 ^= 1 << sq.0;
+                self.0 ^= Self::bit(sq);
             }
             #[inline]
             fn count(&self) -> u32 {
@@ -289,6 +337,7 @@ impl<const W: usize> Default for BitSet<W> {
 }
 
 impl<const W: usize> BitSet<W> {
+    /// The set with no squares.
     pub const EMPTY: BitSet<W> = BitSet([0; W]);
 
     #[inline]
@@ -600,6 +649,53 @@ mod tests {
         assert_eq!(set & copy, set);
         assert_eq!(set | S::empty(), set);
         assert!(set.without_all(set).is_empty());
+    }
+
+    /// Every set type treats a square past its capacity alike: not contained, and
+    /// insert/remove/toggle change nothing (`Bitboard64` used to set bit `sq % 64`).
+    fn check_out_of_capacity<S: SquareSet>() {
+        let inside = Square(S::CAPACITY as u16 - 1);
+        let mut set: S = [Square(0), inside].into_iter().collect();
+        let before = set;
+        for past in [S::CAPACITY, S::CAPACITY + 1, S::CAPACITY + 64, 999, 65535] {
+            let sq = Square(past as u16);
+            assert!(!set.contains(sq), "contains {past}");
+            set.insert(sq);
+            assert_eq!(set, before, "insert {past}");
+            set.toggle(sq);
+            assert_eq!(set, before, "toggle {past}");
+            set.remove(sq);
+            assert_eq!(set, before, "remove {past}");
+            assert_eq!(
+                set.try_insert(sq),
+                Err(OutOfCapacity {
+                    square: sq,
+                    capacity: S::CAPACITY
+                })
+            );
+            assert_eq!(set, before, "try_insert {past}");
+            let collected: S = [sq].into_iter().collect();
+            assert!(collected.is_empty(), "collect {past}");
+        }
+        assert_eq!(set.try_insert(Square(1)), Ok(()));
+        assert!(set.contains(Square(1)));
+    }
+
+    #[test]
+    fn squares_past_the_capacity_are_never_members() {
+        check_out_of_capacity::<Bitboard64>();
+        check_out_of_capacity::<Bitboard128>();
+        check_out_of_capacity::<BitSet<2>>();
+        check_out_of_capacity::<BoardSet>();
+        for past in [64u16, 65, 127, 128, 200] {
+            let sq = Square(past);
+            assert_eq!(Bitboard64::from_square(sq), Bitboard64::EMPTY);
+            assert!(!Bitboard64(u64::MAX).has(sq));
+            assert_eq!(Bitboard64(1).with(sq), Bitboard64(1));
+            assert_eq!(Bitboard64(u64::MAX).without(sq), Bitboard64(u64::MAX));
+        }
+        assert_eq!(Bitboard128::from_square(Square(128)), Bitboard128::EMPTY);
+        assert!(Bitboard128::from_square(Square(127)).has(Square(127)));
     }
 
     proptest! {

@@ -200,7 +200,7 @@ impl Geometry {
 
     /// The square of a coordinate, or an error naming it if it is off this board.
     pub fn square_of(&self, c: Coord) -> Result<Square, SquareError> {
-        self.square_at(c.col as u32, c.row as u32)
+        self.square_at(c.col() as u32, c.row() as u32)
             .ok_or_else(|| SquareError::OffBoard {
                 square: c.to_string(),
                 width: self.width,
@@ -208,14 +208,15 @@ impl Geometry {
             })
     }
 
-    /// Column and row of a square of this board.
+    /// Column and row of a square of this board; `None` for a square off it (its row
+    /// would be past the last one, perhaps past what a [`Coord`] can name).
     #[inline]
-    pub fn coord(&self, sq: Square) -> Coord {
+    pub fn coord(&self, sq: Square) -> Option<Coord> {
         let w = self.width as u16;
-        Coord {
-            col: (sq.0 % w) as u8,
-            row: (sq.0 / w) as u8,
+        if !self.contains(sq) {
+            return None;
         }
+        Coord::new((sq.0 % w) as u8, (sq.0 / w) as u8)
     }
 
     #[inline]
@@ -233,9 +234,13 @@ impl Geometry {
         self.square_of(s.parse::<Coord>()?)
     }
 
-    /// Prints a square in lower-case `a1` notation.
+    /// Prints a square in lower-case `a1` notation; a square off this board (only an
+    /// illegal move holds one) prints as its flat index, `#40`, which no parser reads.
     pub fn format_square(&self, sq: Square) -> String {
-        self.coord(sq).to_string()
+        match self.coord(sq) {
+            Some(c) => c.to_string(),
+            None => format!("#{}", sq.0),
+        }
     }
 
     /// The neighbour of `sq` in direction `dir`, or `None` at the edge (and for a square
@@ -276,10 +281,11 @@ impl Geometry {
         dirs.iter().filter_map(move |&d| self.step(sq, d))
     }
 
-    /// Chebyshev (king-move) distance between two squares.
+    /// Chebyshev (king-move) distance between two squares (of the board's flat indexing,
+    /// so also for squares off it).
     pub fn king_distance(&self, a: Square, b: Square) -> u32 {
-        let (ca, cb) = (self.coord(a), self.coord(b));
-        (ca.col.abs_diff(cb.col)).max(ca.row.abs_diff(cb.row)) as u32
+        let (ca, cb) = ((self.col(a), self.row(a)), (self.col(b), self.row(b)));
+        (ca.0.abs_diff(cb.0)).max(ca.1.abs_diff(cb.1))
     }
 }
 

@@ -44,6 +44,20 @@ use std::sync::OnceLock;
 
 use crate::{Direction, MAX_SIDE, Player, Square};
 
+/// A maximal run of one player's stones that wins a k-in-a-row game (gomoku's five,
+/// connect6's six).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WinningLine {
+    /// The left end of the run (the bottom end for a vertical run).
+    pub start: Square,
+    /// The other end.
+    pub end: Square,
+    /// From `start` towards `end`: `East`, `North`, `NorthEast` or `SouthEast`.
+    pub direction: Direction,
+    /// Number of stones.
+    pub len: u32,
+}
+
 /// Length of a per-player array of line masks indexed by a `u8` line number: 256, so the
 /// index needs no bounds check (at most [`line_count`]`(26)` = 154 entries are used).
 pub const LINE_SLOTS: usize = 256;

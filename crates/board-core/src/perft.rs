@@ -1,21 +1,21 @@
 //! Perft: counting move sequences, as `games.md` defines it.
 //!
 //! `perft(0)` is 1 for any position; a finished position has no moves, so counts 0 for any
-//! depth of at least 1. The last ply calls only [`Position::count_moves`] (bulk counting),
-//! and the last two plies only [`Position::count_two_ply_sequences`] when a game counts them
+//! depth of at least 1. The last ply calls only [`Rules::count_moves`] (bulk counting),
+//! and the last two plies only [`Rules::count_two_ply_sequences`] when a game counts them
 //! in bulk.
 
-use crate::position::Position;
+use crate::position::Rules;
 
 /// The number of move sequences of length `depth` from `pos` (sequences stop early at a
 /// finished game). `pos` is restored before returning.
-pub fn perft<P: Position>(pos: &mut P, depth: u32) -> u64 {
+pub fn perft<P: Rules>(pos: &mut P, depth: u32) -> u64 {
     perft_with(pos, depth, &mut Vec::new(), 0)
 }
 
 /// Perft of each legal move at depth `depth - 1`, in move-generation order.
 /// Empty for `depth == 0` or a finished game.
-pub fn divide<P: Position>(pos: &mut P, depth: u32) -> Vec<(P::Move, u64)> {
+pub fn divide<P: Rules>(pos: &mut P, depth: u32) -> Vec<(P::Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
@@ -37,7 +37,7 @@ pub fn divide<P: Position>(pos: &mut P, depth: u32) -> Vec<(P::Move, u64)> {
 /// added as the recursion first reaches a level, not allocated up front for `depth`: a
 /// huge depth (`u32::MAX`) on a game that ends costs only as many buffers as the game is
 /// long.
-fn perft_with<P: Position>(
+fn perft_with<P: Rules>(
     pos: &mut P,
     depth: u32,
     buffers: &mut Vec<Vec<P::Move>>,

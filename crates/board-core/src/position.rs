@@ -6,6 +6,7 @@ use thiserror::Error;
 
 use crate::{
     player::{Outcome, Player},
+    setup::PositionStringError,
     spec::SpecError,
     square::SquareError,
 };
@@ -51,11 +52,6 @@ impl NotationError {
     }
 }
 
-/// Why a position string could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("bad position string: {0}")]
-pub struct PositionStringError(pub String);
-
 /// Why a move given as text was refused: unreadable, or readable but illegal.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveInputError<E> {
@@ -65,34 +61,26 @@ pub enum MoveInputError<E> {
     Illegal(E),
 }
 
-/// A game position with its rules.
+/// The rules of a game, as search and perft see it: the side to move, the legal moves,
+/// make and unmake, the hash and the outcome.
 ///
 /// The contract search, perft and the conformance harness ([`crate::testing`]) rely on:
 /// - the side to move is part of the position, and turns need not alternate: after a move
 ///   the same player may be on move again;
-/// - [`generate_moves`](Position::generate_moves) lists every legal move exactly once, and
+/// - [`generate_moves`](Rules::generate_moves) lists every legal move exactly once, and
 ///   nothing at all once the game is over;
-/// - [`validate`](Position::validate) accepts exactly the generated moves;
-/// - [`make_move`](Position::make_move) followed by [`unmake_move`](Position::unmake_move)
+/// - [`validate`](Rules::validate) accepts exactly the generated moves;
+/// - [`make_move`](Rules::make_move) followed by [`unmake_move`](Rules::unmake_move)
 ///   restores the position and its hash bit for bit;
-/// - [`hash`](Position::hash) is maintained incrementally and always equals
-///   [`compute_hash`](Position::compute_hash);
-/// - [`format_move`](Position::format_move) and [`parse_move`](Position::parse_move) round-trip.
-pub trait Position: Clone + PartialEq + fmt::Debug + Send + Sync + Sized + 'static {
+/// - [`hash`](Rules::hash) is maintained incrementally and always equals
+///   [`compute_hash`](Rules::compute_hash).
+pub trait Rules: Clone + PartialEq + fmt::Debug + Send + Sync + Sized + 'static {
     /// A move: small, `Copy`, comparable (moves are kept in tables and sorted in tests).
     type Move: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static;
     /// What `make_move` returns and `unmake_move` needs to restore the position.
     type Undo: fmt::Debug;
-    /// The rule parameters.
-    type Config: GameConfig;
     /// Why a move is illegal here: one variant per reason.
     type MoveError: std::error::Error + Clone + PartialEq + Send + Sync + 'static;
-
-    /// The start position of a game under `config`.
-    fn new(config: Self::Config) -> Self;
-
-    /// The rules this position is played under.
-    fn config(&self) -> &Self::Config;
 
     /// The player to move (in a finished game: the player who would move next).
     fn side_to_move(&self) -> Player;
@@ -103,16 +91,11 @@ pub trait Position: Clone + PartialEq + fmt::Debug + Send + Sync + Sized + 'stat
     /// The incrementally maintained Zobrist hash.
     fn hash(&self) -> u64;
 
-    /// The Zobrist hash computed from scratch (for tests; equals [`hash`](Position::hash)).
+    /// The Zobrist hash computed from scratch (for tests; equals [`hash`](Rules::hash)).
     fn compute_hash(&self) -> u64;
 
     /// `None` while the game goes on.
     fn outcome(&self) -> Option<Outcome>;
-
-    /// Why the game ended, for people ("four in a row c1-f4", "no legal moves", …).
-    fn outcome_reason(&self) -> Option<String> {
-        self.outcome().map(|o| o.to_string())
-    }
 
     /// Replaces the contents of `moves` with every legal move (none if the game is over).
     /// The buffer is the caller's, so a search reuses its capacity instead of allocating.
@@ -128,7 +111,7 @@ pub trait Position: Clone + PartialEq + fmt::Debug + Send + Sync + Sized + 'stat
 
     /// The number of two-move sequences from here, perft(2), when the game can count them
     /// without playing the first ply; `None` (the default) has [`crate::perft()`] play each
-    /// first move and count the second ply with [`count_moves`](Position::count_moves).
+    /// first move and count the second ply with [`count_moves`](Rules::count_moves).
     ///
     /// A game overrides it when the successors of a move can be counted from the position
     /// alone (connect6: every pair of empty squares is legal, and a pair has no successors
@@ -154,10 +137,16 @@ pub trait Position: Clone + PartialEq + fmt::Debug + Send + Sync + Sized + 'stat
         self.validate(&mv)?;
         Ok(self.make_move(mv))
     }
+}
 
+/// Moves as text: what a search needs beside the rules to print its principal variation.
+///
+/// [`format_move`](Notation::format_move) and [`parse_move`](Notation::parse_move)
+/// round-trip.
+pub trait Notation: Rules {
     /// Reads a move in the game's notation (case-insensitive, surrounding whitespace
     /// ignored, squares also accepted separated by spaces). Checks only the syntax and that
-    /// the squares are on the board; legality is [`validate`](Position::validate)'s job.
+    /// the squares are on the board; legality is [`validate`](Rules::validate)'s job.
     fn parse_move(&self, text: &str) -> Result<Self::Move, NotationError>;
 
     /// Prints a move in the canonical notation of `games.md`.
@@ -169,11 +158,34 @@ pub trait Position: Clone + PartialEq + fmt::Debug + Send + Sync + Sized + 'stat
         self.validate(&mv).map_err(MoveInputError::Illegal)?;
         Ok(mv)
     }
+}
+
+/// A whole game: its [`Rules`] and [`Notation`], plus construction from a config,
+/// position strings (serialisation) and the few words a front end needs (presentation).
+///
+/// Code generic over `P: Position` sees every method of the supertraits; code that calls
+/// them on a concrete type imports the trait that declares them
+/// ([`crate::prelude`] brings all three).
+pub trait Position: Notation {
+    /// The rule parameters.
+    type Config: GameConfig;
+
+    /// The start position of a game under `config`.
+    fn new(config: Self::Config) -> Self;
+
+    /// The rules this position is played under.
+    fn config(&self) -> &Self::Config;
+
+    /// Why the game ended, for people ("four in a row c1-f4", "no legal moves", …).
+    fn outcome_reason(&self) -> Option<String> {
+        self.outcome().map(|o| o.to_string())
+    }
 
     /// The compact position string (FEN-like) documented in the game's crate.
     fn to_position_string(&self) -> String;
 
-    /// Reads a position string for a game under `config`.
+    /// Reads a position string for a game under `config`: parse it into a
+    /// [`Setup`](crate::Setup), then validate that into a position.
     fn from_position_string(config: Self::Config, s: &str) -> Result<Self, PositionStringError>;
 
     /// A plain-text board with column letters and row numbers.

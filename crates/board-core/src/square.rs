@@ -29,11 +29,15 @@ impl Square {
     }
 }
 
-/// A column and row, both 0-based; prints as `a1` (column letter, 1-based rank).
+/// A column and row, both 0-based and below [`MAX_SIDE`]; prints as `a1` (column letter,
+/// 1-based rank).
+///
+/// The fields are private so that every `Coord` is one that prints and parses back: build
+/// one with [`Coord::new`] (checked) or by parsing `c3`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Coord {
-    pub col: u8,
-    pub row: u8,
+    col: u8,
+    row: u8,
 }
 
 impl Coord {
@@ -45,13 +49,25 @@ impl Coord {
             None
         }
     }
+
+    /// The 0-based column (`a` is 0), below [`MAX_SIDE`].
+    #[inline]
+    pub const fn col(self) -> u8 {
+        self.col
+    }
+
+    /// The 0-based row (rank 1 is 0), below [`MAX_SIDE`].
+    #[inline]
+    pub const fn row(self) -> u8 {
+        self.row
+    }
 }
 
 impl fmt::Display for Coord {
-    /// `a1` … `z26`. The fields are public, so a column past `z` can reach here: it prints
-    /// as the character that far past `a` (never parsed back, but no overflow panic).
+    /// `a1` … `z26`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let letter = char::from_u32(u32::from(b'a') + u32::from(self.col)).unwrap_or('?');
+        // `col < MAX_SIDE` is the type's invariant, so the letter is `a`..=`z`.
+        let letter = char::from(b'a' + self.col);
         write!(f, "{letter}{}", u32::from(self.row) + 1)
     }
 }
@@ -115,17 +131,17 @@ mod tests {
         }
     }
 
-    /// Regression (no-panic review): `Coord`'s fields are public and `b'a' + col`
-    /// overflowed (a panic in debug builds) for a column past 158.
+    /// Regression (no-panic review): `Coord`'s fields were public and a column past `z`
+    /// printed as a character that never parsed back. Now only `new` and parsing build one.
     #[test]
-    fn prints_any_coord_without_panicking() {
-        assert_eq!(Coord { col: 255, row: 255 }.to_string(), "\u{160}256");
-        assert!(
-            Coord { col: 26, row: 0 }
-                .to_string()
-                .parse::<Coord>()
-                .is_err()
-        );
+    fn only_coords_on_a_26x26_board_exist() {
+        assert_eq!(Coord::new(25, 25), Some(Coord { col: 25, row: 25 }));
+        assert_eq!(Coord::new(26, 0), None);
+        assert_eq!(Coord::new(0, 26), None);
+        assert_eq!(Coord::new(255, 255), None);
+        let c = Coord::new(2, 9).unwrap();
+        assert_eq!((c.col(), c.row()), (2, 9));
+        assert_eq!(Coord::new(25, 25).unwrap().to_string(), "z26");
     }
 
     proptest! {

@@ -21,7 +21,7 @@ use std::fmt;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::position::Position;
+use crate::position::{Notation, Position};
 
 /// A broken invariant: what, at which ply, after which moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,7 +80,25 @@ pub fn check_random_playouts_with<P: Position>(
     seed: u64,
     playouts: usize,
     max_plies: usize,
+    sampler: impl FnMut(&P, &mut ChaCha8Rng) -> Option<P::Move>,
+) -> Result<PlayoutStats, ConformanceError> {
+    playouts_with(
+        start,
+        seed,
+        playouts,
+        max_plies,
+        sampler,
+        &position_string_round_trip,
+    )
+}
+
+fn playouts_with<P: Notation>(
+    start: &P,
+    seed: u64,
+    playouts: usize,
+    max_plies: usize,
     mut sampler: impl FnMut(&P, &mut ChaCha8Rng) -> Option<P::Move>,
+    round_trip: &dyn Fn(&P) -> Option<String>,
 ) -> Result<PlayoutStats, ConformanceError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut stats = PlayoutStats::default();
@@ -89,7 +107,7 @@ pub fn check_random_playouts_with<P: Position>(
         // is reported rather than silently cut short.
         let choices: Vec<u32> = (0..=max_plies).map(|_| rng.random()).collect();
         let mut probe = |p: &P| sampler(p, &mut rng);
-        let s = run(start, &choices, max_plies, &mut probe)?;
+        let s = run(start, &choices, max_plies, &mut probe, round_trip)?;
         stats.playouts += 1;
         stats.positions += s.positions;
         stats.finished += s.finished;
@@ -104,14 +122,45 @@ pub fn check_playout<P: Position>(
     start: &P,
     choices: &[u32],
 ) -> Result<PlayoutStats, ConformanceError> {
-    run(start, choices, usize::MAX, &mut |_| None)
+    run(
+        start,
+        choices,
+        usize::MAX,
+        &mut |_| None,
+        &position_string_round_trip,
+    )
 }
 
-fn run<P: Position>(
+/// What is wrong with `pos`'s position string round trip, if anything.
+fn position_string_round_trip<P: Position>(pos: &P) -> Option<String> {
+    let text = pos.to_position_string();
+    match P::from_position_string(pos.config().clone(), &text) {
+        Ok(back) if back == *pos && back.hash() == pos.hash() => None,
+        Ok(back) => Some(format!(
+            "position string '{text}' reads back as a different position ('{}')",
+            back.to_position_string()
+        )),
+        Err(e) => Some(format!("position string '{text}' does not read back: {e}")),
+    }
+}
+
+/// As [`check_random_playouts`] for a type with rules and notation only (no position
+/// strings to round-trip), such as a search-side wrapper of a game.
+pub fn check_rules_playouts<P: Notation>(
+    start: &P,
+    seed: u64,
+    playouts: usize,
+    max_plies: usize,
+) -> Result<PlayoutStats, ConformanceError> {
+    playouts_with(start, seed, playouts, max_plies, |_, _| None, &|_| None)
+}
+
+fn run<P: Notation>(
     start: &P,
     choices: &[u32],
     max_plies: usize,
     probe: &mut dyn FnMut(&P) -> Option<P::Move>,
+    round_trip: &dyn Fn(&P) -> Option<String>,
 ) -> Result<PlayoutStats, ConformanceError> {
     let mut pos = start.clone();
     let mut history: Vec<(P::Move, P::Undo, P)> = Vec::new();
@@ -208,26 +257,8 @@ fn run<P: Position>(
             }
             _ => {}
         }
-        let text = pos.to_position_string();
-        match P::from_position_string(pos.config().clone(), &text) {
-            Ok(back) if back == pos && back.hash() == pos.hash() => {}
-            Ok(back) => {
-                return Err(fail(
-                    &pos,
-                    &history,
-                    format!(
-                        "position string '{text}' reads back as a different position ('{}')",
-                        back.to_position_string()
-                    ),
-                ));
-            }
-            Err(e) => {
-                return Err(fail(
-                    &pos,
-                    &history,
-                    format!("position string '{text}' does not read back: {e}"),
-                ));
-            }
+        if let Some(what) = round_trip(&pos) {
+            return Err(fail(&pos, &history, what));
         }
 
         let step = (moves.len() / MOVES_CHECKED).max(1);

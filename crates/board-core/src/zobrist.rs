@@ -4,6 +4,11 @@
 //! Games index the shared table: `piece(kind, square)` for up to [`PIECE_KINDS`] kinds of
 //! thing on a square (stones, queens, arrows, …), `side(player)` for the side to move, and
 //! `aux(i)` for any other state that affects legality (pieces in hand, phase, …).
+//!
+//! One table serves every board size: the key of a square is keyed by its flat index, so a
+//! board of `n` cells uses the first `n` keys of each kind. A hot make/unmake path takes a
+//! kind's whole row with [`Zobrist::piece_keys`] (a fixed-size array, so an index masked
+//! below its length needs no bounds check) instead of copying the keys per board size.
 
 use std::sync::OnceLock;
 
@@ -52,6 +57,22 @@ impl Zobrist {
         }
     }
 
+    /// Every key of piece `kind`, indexed by flat square index; `None` for a kind past
+    /// [`PIECE_KINDS`].
+    #[inline]
+    pub fn piece_keys(&self, kind: usize) -> Option<&[u64; MAX_CELLS]> {
+        self.pieces
+            .get(kind * MAX_CELLS..(kind + 1) * MAX_CELLS)?
+            .try_into()
+            .ok()
+    }
+
+    /// `side(First) ^ side(Second)`: what passing the turn does to a hash.
+    #[inline]
+    pub fn side_toggle(&self) -> u64 {
+        self.side[0] ^ self.side[1]
+    }
+
     /// The key for `player` being on move.
     #[inline]
     pub fn side(&self, player: Player) -> u64 {
@@ -95,6 +116,17 @@ mod tests {
         assert!(all.insert(z.side(Player::First)));
         assert!(all.insert(z.side(Player::Second)));
         assert_eq!(z.piece(PIECE_KINDS, Square(0)), 0);
+        for kind in 0..PIECE_KINDS {
+            let row = z.piece_keys(kind).unwrap();
+            for sq in [0, 1, 99, MAX_CELLS - 1] {
+                assert_eq!(row[sq], z.piece(kind, Square(sq as u16)));
+            }
+        }
+        assert_eq!(z.piece_keys(PIECE_KINDS), None);
+        assert_eq!(
+            z.side_toggle(),
+            z.side(Player::First) ^ z.side(Player::Second)
+        );
         assert_eq!(z.piece(0, Square(MAX_CELLS as u16)), 0);
     }
 }

@@ -5,8 +5,8 @@
 use std::{fmt, str::FromStr};
 
 use board_core::{
-    GameConfig, GameSpec, Geometry, NotationError, Outcome, Player, Position, PositionStringError,
-    SpecError, Square, diagram, perft,
+    GameConfig, GameSpec, Geometry, Notation, NotationError, Outcome, Player, Position,
+    PositionStringError, Rules, SpecError, Square, diagram, perft,
     savefile::{self, LoadErrorKind},
     testing, zobrist,
 };
@@ -92,33 +92,25 @@ impl TicTacToe {
     }
 }
 
-impl Position for TicTacToe {
+impl Rules for TicTacToe {
     type Move = Square;
+
     type Undo = ();
-    type Config = Config;
+
     type MoveError = MoveError;
 
-    fn new(_: Config) -> Self {
-        TicTacToe {
-            cells: [None; 9],
-            to_move: Player::First,
-            ply: 0,
-            hash: zobrist().side(Player::First),
-            bugs: Bugs::default(),
-        }
-    }
-    fn config(&self) -> &Config {
-        &Config
-    }
     fn side_to_move(&self) -> Player {
         self.to_move
     }
+
     fn ply(&self) -> u32 {
         self.ply
     }
+
     fn hash(&self) -> u64 {
         self.hash
     }
+
     fn compute_hash(&self) -> u64 {
         let mut h = zobrist().side(self.to_move);
         for (i, c) in self.cells.iter().enumerate() {
@@ -128,6 +120,7 @@ impl Position for TicTacToe {
         }
         h
     }
+
     fn outcome(&self) -> Option<Outcome> {
         match self.winner() {
             Some(p) => Some(Outcome::Win(p)),
@@ -135,6 +128,7 @@ impl Position for TicTacToe {
             None => None,
         }
     }
+
     fn generate_moves(&self, moves: &mut Vec<Square>) {
         moves.clear();
         if self.outcome().is_none() {
@@ -148,6 +142,7 @@ impl Position for TicTacToe {
             }
         }
     }
+
     fn validate(&self, mv: &Square) -> Result<(), MoveError> {
         if self.outcome().is_some() {
             return Err(MoveError::GameOver);
@@ -157,6 +152,7 @@ impl Position for TicTacToe {
             _ => Err(MoveError::Occupied(Self::geometry().format_square(*mv))),
         }
     }
+
     fn make_move(&mut self, mv: Square) {
         self.cells[mv.index()] = Some(self.to_move);
         self.hash ^= Self::key(self.to_move, mv.index());
@@ -167,6 +163,7 @@ impl Position for TicTacToe {
         self.to_move = self.to_move.other();
         self.ply += 1;
     }
+
     fn unmake_move(&mut self, mv: Square, _: ()) {
         self.to_move = self.to_move.other();
         self.ply -= 1;
@@ -177,12 +174,35 @@ impl Position for TicTacToe {
             self.hash ^= 1;
         }
     }
+}
+
+impl Notation for TicTacToe {
     fn parse_move(&self, text: &str) -> Result<Square, NotationError> {
         Ok(Self::geometry().parse_square(text)?)
     }
+
     fn format_move(&self, mv: Square) -> String {
         Self::geometry().format_square(mv)
     }
+}
+
+impl Position for TicTacToe {
+    type Config = Config;
+
+    fn new(_: Config) -> Self {
+        TicTacToe {
+            cells: [None; 9],
+            to_move: Player::First,
+            ply: 0,
+            hash: zobrist().side(Player::First),
+            bugs: Bugs::default(),
+        }
+    }
+
+    fn config(&self) -> &Config {
+        &Config
+    }
+
     fn to_position_string(&self) -> String {
         let cells: String = self
             .cells
@@ -195,21 +215,20 @@ impl Position for TicTacToe {
             .collect();
         format!("{cells} {}", self.ply)
     }
+
     fn from_position_string(config: Config, s: &str) -> Result<Self, PositionStringError> {
-        let bad = |m: &str| PositionStringError(m.to_string());
-        let (cells, ply) = s
-            .split_once(' ')
-            .ok_or_else(|| bad("expected '<cells> <ply>'"))?;
+        let bad = |m: &'static str| PositionStringError::field("position", s, m);
+        let (cells, ply) = s.split_once(' ').ok_or_else(|| bad("'<cells> <ply>'"))?;
         let mut pos = TicTacToe::new(config);
         if cells.len() != 9 {
-            return Err(bad("expected 9 cells"));
+            return Err(bad("9 cells"));
         }
         for (i, c) in cells.chars().enumerate() {
             pos.cells[i] = match c {
                 'x' => Some(Player::First),
                 'o' => Some(Player::Second),
                 '.' => None,
-                _ => return Err(bad("cells are x, o or .")),
+                _ => return Err(bad("cells of x, o or .")),
             };
         }
         let xs = pos
@@ -227,10 +246,11 @@ impl Position for TicTacToe {
         } else {
             Player::Second
         };
-        pos.ply = ply.parse().map_err(|_| bad("bad ply"))?;
+        pos.ply = ply.parse().map_err(|_| bad("a ply number"))?;
         pos.hash = pos.compute_hash();
         Ok(pos)
     }
+
     fn diagram(&self) -> String {
         diagram::render(Self::geometry(), |sq| match self.cells[sq.index()] {
             Some(Player::First) => 'X',

@@ -1,7 +1,7 @@
 //! [`Agent`]: anything that picks moves — the engine, the baseline AI, a random player — so
 //! matches, self-play, the terminal UI and the protocols drive them all the same way.
 
-use board_core::Position;
+use board_core::{Notation, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use search::{
@@ -37,7 +37,7 @@ pub trait Agent<P: Position>: Send {
 ///
 /// `W` is the game's position or an engine position around it (e.g. [`search::Incremental`]
 /// with evaluation state); `wrap` builds it from the game position.
-pub struct SearchAgent<P: Position, W: Position<Move = P::Move>, E: Evaluator<W>> {
+pub struct SearchAgent<P: Position, W: Notation<Move = P::Move>, E: Evaluator<W>> {
     name: String,
     searcher: Searcher<W, E>,
     wrap: fn(&P) -> W,
@@ -46,7 +46,7 @@ pub struct SearchAgent<P: Position, W: Position<Move = P::Move>, E: Evaluator<W>
     fixed_depth: Option<u32>,
 }
 
-impl<P: Position, W: Position<Move = P::Move>, E: Evaluator<W>> SearchAgent<P, W, E> {
+impl<P: Position, W: Notation<Move = P::Move>, E: Evaluator<W>> SearchAgent<P, W, E> {
     /// An agent searching with `evaluator` under `options`.
     pub fn new(
         name: impl Into<String>,
@@ -86,7 +86,7 @@ pub fn baseline_agent<P, W, E>(
 ) -> Box<dyn Agent<P>>
 where
     P: Position + 'static,
-    W: Position<Move = P::Move> + 'static,
+    W: Notation<Move = P::Move> + 'static,
     E: Evaluator<W> + 'static,
 {
     match SearchAgent::new("baseline", evaluator, options, wrap) {
@@ -98,7 +98,7 @@ where
 impl<P, W, E> Agent<P> for SearchAgent<P, W, E>
 where
     P: Position,
-    W: Position<Move = P::Move>,
+    W: Notation<Move = P::Move>,
     E: Evaluator<W> + 'static,
 {
     fn name(&self) -> &str {

@@ -55,7 +55,7 @@
 
 use std::cell::RefCell;
 
-use board_core::{Bitboard128, Player, Position as _, Square};
+use board_core::{Bitboard128, Player, Rules as _, Square};
 use eval::amazons::AmazonsDistances;
 use rules_amazons::AmazonsMove;
 use search::{EvalState, Evaluator, Incremental, OptionsError, SearchOptions};

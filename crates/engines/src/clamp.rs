@@ -43,7 +43,9 @@
 //! limit or to the match's 2,000-ply guard. With `adjudicate=true` both sides also reach
 //! the limit with 10 pieces each (draws on adjudication).
 
-use board_core::{Direction, Geometry, Player, Position as _};
+use board_core::{
+    Bitboard64, Direction, Geometry, Player, Position as _, Rules as _, SquareSet, StepMasks,
+};
 use eval::clamp::ClampTerms;
 use rules_clamp::{ClampPosition, Move};
 use search::{Evaluator, OptionsError, SearchOptions};
@@ -69,79 +71,63 @@ pub const BENCH_DEPTH: u32 = 5;
 
 // ---- bitboards up to 8x8 ------------------------------------------------------------------
 
-/// Shift tables of one board size up to 8×8.
+/// Shift tables of one board size up to 8×8: board-core's edge masks and the centre rings.
 #[derive(Debug)]
-struct Board64 {
-    /// Squares of the board.
-    all: u64,
-    /// `src[d]`: squares with a neighbour in direction `d`; `off[d]` the index change.
-    src: [u64; 8],
-    off: [i32; 8],
+struct SmallTables {
+    /// One-step shifts that never wrap, and every square of the board.
+    steps: StepMasks<Bitboard64>,
     /// `rings[i]`: squares at ring `i + 1` or deeper (so Σ popcounts = Σ rings).
-    rings: Vec<u64>,
+    rings: Vec<Bitboard64>,
 }
 
-impl Board64 {
-    fn of(g: &'static Geometry) -> Option<&'static Board64> {
-        static TABLES: [OnceLock<Option<Board64>>; 9] = [const { OnceLock::new() }; 9];
+impl SmallTables {
+    fn of(g: &'static Geometry) -> Option<&'static SmallTables> {
+        static TABLES: [OnceLock<Option<SmallTables>>; 9] = [const { OnceLock::new() }; 9];
         let size = g.width();
         if g.cells() > 64 || g.width() != g.height() || size as usize >= TABLES.len() {
             return None;
         }
         TABLES[size as usize]
             .get_or_init(|| {
-                let mut b = Board64 {
-                    all: 0,
-                    src: [0; 8],
-                    off: [0; 8],
-                    rings: Vec::new(),
-                };
-                for sq in g.squares() {
-                    b.all |= 1 << sq.index();
-                    for d in Direction::ALL {
-                        if let Some(t) = g.step(sq, d) {
-                            b.src[d.index()] |= 1 << sq.index();
-                            b.off[d.index()] = t.index() as i32 - sq.index() as i32;
-                        }
-                    }
-                }
+                let steps = StepMasks::new(g)?;
                 let max_ring = (size.saturating_sub(1)) / 2;
-                for r in 1..=max_ring {
-                    b.rings.push(
+                let rings = (1..=max_ring)
+                    .map(|r| {
                         g.squares()
                             .filter(|&s| eval::clamp::centrality(g, s).unwrap_or(0) >= r)
-                            .fold(0, |m, s| m | 1 << s.index()),
-                    );
-                }
-                Some(b)
+                            .collect()
+                    })
+                    .collect();
+                Some(SmallTables { steps, rings })
             })
             .as_ref()
     }
 
+    /// Every square of the board.
+    #[inline(always)]
+    fn all(&self) -> Bitboard64 {
+        self.steps.board()
+    }
+
     /// `x` moved one step in direction `d` (squares falling off the board vanish).
     #[inline(always)]
-    fn fwd(&self, x: u64, d: usize) -> u64 {
-        let y = x & self.src[d];
-        let o = self.off[d];
-        if o >= 0 { y << o } else { y >> (-o) }
+    fn fwd(&self, x: Bitboard64, d: usize) -> Bitboard64 {
+        self.steps.shift(x, Direction::ALL[d])
     }
 
     /// `x` moved one step against direction `d`.
     #[inline(always)]
-    fn back(&self, x: u64, d: usize) -> u64 {
-        self.fwd(x, (d + 4) % 8)
+    fn back(&self, x: Bitboard64, d: usize) -> Bitboard64 {
+        self.steps.shift(x, Direction::ALL[d].opposite())
     }
 
-    fn centre(&self, x: u64) -> i32 {
-        self.rings
-            .iter()
-            .map(|&m| (x & m).count_ones() as i32)
-            .sum()
+    fn centre(&self, x: Bitboard64) -> i32 {
+        self.rings.iter().map(|&m| (x & m).count() as i32).sum()
     }
 
     /// Empty squares a piece of `own` can step to (1 or 2 squares, the middle one empty).
-    fn step_targets(&self, own: u64, empty: u64) -> u64 {
-        let mut t = 0;
+    fn step_targets(&self, own: Bitboard64, empty: Bitboard64) -> Bitboard64 {
+        let mut t = Bitboard64::EMPTY;
         for d in 0..8 {
             let one = self.fwd(own, d) & empty;
             t |= one | (self.fwd(one, d) & empty);
@@ -151,57 +137,61 @@ impl Board64 {
 }
 
 /// The drop zone of `p` as a mask.
-fn zone_mask(pos: &ClampPosition, p: Player) -> u64 {
+fn zone_mask(pos: &ClampPosition, p: Player) -> Bitboard64 {
     let cfg = pos.config();
     let (size, zone) = (cfg.size(), cfg.zone());
     let rows = (1u64 << (zone * size).min(63)) - 1;
-    match p {
+    Bitboard64(match p {
         Player::Second => rows,
         Player::First => rows << ((size - zone) * size),
-    }
+    })
 }
 
 /// One side's bitboard view of a position (boards up to 8×8).
 struct Sides {
-    b: &'static Board64,
-    own: u64,
-    opp: u64,
-    empty: u64,
+    b: &'static SmallTables,
+    own: Bitboard64,
+    opp: Bitboard64,
+    empty: Bitboard64,
 }
 
 impl Sides {
     fn of(pos: &ClampPosition, me: Player) -> Option<Sides> {
-        let b = Board64::of(pos.geometry())?;
-        let own = pos.bitboard(me)?.0;
-        let opp = pos.bitboard(me.other())?.0;
+        let b = SmallTables::of(pos.geometry())?;
+        let own = pos.bitboard(me)?;
+        let opp = pos.bitboard(me.other())?;
         Some(Sides {
             b,
             own,
             opp,
-            empty: b.all & !(own | opp),
+            empty: b.all().without_all(own | opp),
         })
     }
 
     /// Squares `attacker`'s pieces (`a`, who may drop into `zone` if `drops`) can land on
     /// next move, and the enemy pieces (`v`) that such a landing would capture.
-    fn threats(&self, a: u64, v: u64, zone: u64, drops: bool) -> (u64, u32) {
+    fn threats(
+        &self,
+        a: Bitboard64,
+        v: Bitboard64,
+        zone: Bitboard64,
+        drops: bool,
+    ) -> (Bitboard64, u32) {
         let b = self.b;
         let mut reach = b.step_targets(a, self.empty);
         if drops {
             reach |= zone & self.empty;
         }
-        let mut victims = 0u64;
+        let mut victims = Bitboard64::EMPTY;
         let mut best = 0u32;
         let mut per_landing = [0u8; 64];
         for d in 0..8 {
             // Landing t with a victim at t+d and an anchor at t+2d.
             let landings = reach & b.back(v, d) & b.back(b.back(a, d), d);
-            if landings != 0 {
+            if !landings.is_empty() {
                 victims |= b.fwd(landings, d);
-                let mut l = landings;
-                while l != 0 {
-                    let i = l.trailing_zeros() as usize;
-                    l &= l - 1;
+                for t in landings {
+                    let i = t.index() & 63;
                     per_landing[i] += 1;
                     best = best.max(u32::from(per_landing[i]));
                 }
@@ -217,7 +207,7 @@ impl Sides {
 /// of `me` (see the module docs).
 pub fn baseline_value(pos: &ClampPosition, me: Player) -> i64 {
     if let Some(s) = Sides::of(pos, me) {
-        let material = s.own.count_ones() as i64 - s.opp.count_ones() as i64;
+        let material = i64::from(s.own.count()) - i64::from(s.opp.count());
         let centre = i64::from(s.b.centre(s.own) - s.b.centre(s.opp));
         let mobility = pos.mobility(me) as i64 - pos.mobility(me.other()) as i64;
         return material * 100 + centre * 4 + mobility * 2;
@@ -290,18 +280,18 @@ impl EngineEval {
             let (my_zone, their_zone) = (zone_mask(pos, me), zone_mask(pos, other));
             // The opponent's capture chances against us (they move after us).
             let (hanging, _) = s.threats(s.opp, s.own, their_zone, pos.can_drop(other));
-            let n = hanging.count_ones() as i32;
+            let n = hanging.count() as i32;
             if n > 0 {
                 v -= HANGING * n + if n >= 2 { DOUBLE_HANGING } else { 0 };
             }
             let (mine, best) = s.threats(s.own, s.opp, my_zone, pos.can_drop(me));
-            if mine != 0 {
+            if !mine.is_empty() {
                 v += CAN_CAPTURE + 20 * best.saturating_sub(1) as i32;
             }
             // Guarding the opponent's drop zone: pieces in it or on the row next to it.
-            let guard = |own: u64, zone: u64| {
-                let near = zone | (0..8).fold(0, |m, d| m | b.fwd(zone, d));
-                (own & near).count_ones() as i32
+            let guard = |own: Bitboard64, zone: Bitboard64| {
+                let near = zone | (0..8).fold(Bitboard64::EMPTY, |m, d| m | b.fwd(zone, d));
+                (own & near).count() as i32
             };
             v += ZONE_GUARD * (guard(s.own, their_zone) - guard(s.opp, my_zone));
         } else {

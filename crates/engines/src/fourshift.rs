@@ -44,6 +44,7 @@
 //! so White's results depend on the depth-4 baseline missing Black's wins. See the
 //! ignored tests `debug_games` and `debug_arena_first` for replayable games.
 
+use board_core::Rules as _;
 use board_core::{Direction, Geometry, Player, Square, SquareSet};
 use eval::{KWindows, WindowScorer, WindowWeights};
 use rules_fourshift::{Fourshift, Move};
@@ -158,15 +159,15 @@ impl BaselineState {
 /// The player who made the move that led to `pos`: the player not to move, except right
 /// after White's last placement under `moving_first=second` (White moves twice).
 fn mover_of(pos: &Fourshift) -> Player {
-    let ply = board_core::Position::ply(pos);
+    let ply = board_core::Rules::ply(pos);
     board_core::Position::config(pos).mover_at(ply.wrapping_sub(1))
 }
 
 /// Whether the side to move also makes the move after this one (its last placement under
 /// `moving_first=second`): then the opponent's threats are not answered by this move.
 fn moves_again(pos: &Fourshift) -> bool {
-    let ply = board_core::Position::ply(pos);
-    let side = board_core::Position::side_to_move(pos);
+    let ply = board_core::Rules::ply(pos);
+    let side = board_core::Rules::side_to_move(pos);
     board_core::Position::config(pos).mover_at(ply.wrapping_add(1)) == side
 }
 
@@ -223,9 +224,7 @@ pub struct BaselineEval;
 
 impl Evaluator<BaselinePosition> for BaselineEval {
     fn evaluate(&self, pos: &BaselinePosition) -> i32 {
-        let v = pos
-            .state()
-            .value_for(board_core::Position::side_to_move(pos));
+        let v = pos.state().value_for(board_core::Rules::side_to_move(pos));
         v.clamp(-i64::from(i32::MAX), i64::from(i32::MAX)) as i32
     }
 }
@@ -248,7 +247,7 @@ pub fn baseline_eval_scratch(pos: &Fourshift) -> i64 {
         .map(|sq| pos.piece_at(sq).map_or(0, |p| i64::from(p.sign())))
         .sum();
     (windows + BASELINE_CENTRE_WEIGHT * centre)
-        * i64::from(board_core::Position::side_to_move(pos).sign())
+        * i64::from(board_core::Rules::side_to_move(pos).sign())
 }
 
 // ---- engine state -------------------------------------------------------------------------
@@ -573,7 +572,7 @@ impl Evaluator<EnginePosition> for EngineEval {
     fn evaluate(&self, ipos: &EnginePosition) -> i32 {
         let pos = ipos.position();
         let st = ipos.state();
-        let s = board_core::Position::side_to_move(pos);
+        let s = board_core::Rules::side_to_move(pos);
         let o = s.other();
         let (sp, op) = (placing(pos, s), placing(pos, o));
         let mut v = (st.score + CENTRE_RING * st.centre) * s.sign();
@@ -597,17 +596,17 @@ impl Evaluator<EnginePosition> for EngineEval {
     }
 
     fn candidates(&self, ipos: &EnginePosition, moves: &mut Vec<Move>) {
-        board_core::Position::generate_moves(ipos, moves);
+        board_core::Rules::generate_moves(ipos, moves);
         let pos = ipos.position();
         let st = ipos.state();
-        let s = board_core::Position::side_to_move(pos);
+        let s = board_core::Rules::side_to_move(pos);
         if let Some(&w) = moves.iter().find(|&&m| Self::wins(st, s, m)) {
             moves.clear();
             moves.push(w);
             return;
         }
         let cfg = board_core::Position::config(pos);
-        if board_core::Position::ply(pos) + 1 >= cfg.max_plies() || moves_again(pos) {
+        if board_core::Rules::ply(pos) + 1 >= cfg.max_plies() || moves_again(pos) {
             return;
         }
         let o = s.other();
@@ -629,7 +628,7 @@ impl Evaluator<EnginePosition> for EngineEval {
 
     fn move_hint(&self, ipos: &EnginePosition, mv: Move) -> i32 {
         let st = ipos.state();
-        let s = board_core::Position::side_to_move(ipos);
+        let s = board_core::Rules::side_to_move(ipos);
         if Self::wins(st, s, mv) {
             return 100_000;
         }
@@ -700,7 +699,7 @@ fn vcf(pos: &mut EnginePosition, attacks: u32, budget: &mut u32) -> Option<(Move
     if moves_again(pos.position()) {
         return None;
     }
-    let max_plies = pos.config().max_plies();
+    let max_plies = pos.position().config().max_plies();
     if pos.ply() + 3 > max_plies {
         return None;
     }

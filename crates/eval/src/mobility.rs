@@ -127,8 +127,7 @@ mod tests {
             let g = Geometry::square(size).unwrap();
             let empty = BoardSet::empty();
             for sq in g.squares() {
-                let c = g.coord(sq);
-                let (x, y, n) = (c.col as i32, c.row as i32, size as i32 - 1);
+                let (x, y, n) = (g.col(sq) as i32, g.row(sq) as i32, size as i32 - 1);
                 // Rook part plus the two diagonals.
                 let diag = x.min(y) + (n - x).min(n - y) + x.min(n - y) + (n - x).min(y);
                 assert_eq!(queen_moves(g, &empty, sq).unwrap() as i32, 2 * n + diag);

@@ -246,6 +246,7 @@ pub fn status<V: View>(pos: &V) -> String {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use board_core::{Notation as _, Rules as _};
 
     #[test]
     fn clamp_status_shows_the_hands_under_a_finite_supply() {

@@ -5,7 +5,7 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use board_core::{GameConfig, Player, Position, Square, View, savefile};
+use board_core::{GameConfig, Player, Position, Rules, Square, View, savefile};
 use engines::Agent;
 use search::Limits;
 
@@ -524,7 +524,7 @@ impl<P: View> Session<P> {
         let hashes: Vec<u64> = self
             .history
             .iter()
-            .map(Position::hash)
+            .map(Rules::hash)
             .chain(std::iter::once(self.pos.hash()))
             .collect();
         agent.set_game_history(&hashes);

@@ -6,7 +6,9 @@ mod eval;
 #[path = "../examples/connect_four/game.rs"]
 mod game;
 
-use board_core::{Outcome, Player, Position, perft, testing::check_random_playouts};
+use board_core::{
+    Notation, Outcome, Player, Position, Rules, perft, testing::check_random_playouts,
+};
 use boardlab_play::{Humans, Session, Settings};
 use engines::{Agent, SearchAgent};
 use game::{Config, ConnectFour};

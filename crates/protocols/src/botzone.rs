@@ -41,7 +41,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use board_core::{Player, Position, Square};
+use board_core::{Notation, Player, Position, Rules, Square};
 use engines::{Agent, AgentKind};
 use rules_amazons::{AmazonsConfig, AmazonsMove, AmazonsPosition};
 use search::{Limits, SearchOptions, TimeBudget};

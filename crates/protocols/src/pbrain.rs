@@ -45,7 +45,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use board_core::{Player, Position, Square};
+use board_core::{Player, Position, Rules, Square};
 use engines::{Agent, AgentKind};
 use rules_gomoku::{GomokuConfig, GomokuPosition, Move, Rule};
 use search::{Clock, Limits, SearchOptions, TimeBudget, TimeControl};

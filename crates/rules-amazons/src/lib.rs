@@ -1,7 +1,7 @@
 //! The rules of the Game of the Amazons (`games.md`, section "amazons") for boardlab.
 //!
 //! ```
-//! use board_core::{Outcome, Player, Position, perft};
+//! use board_core::{Outcome, Player, prelude::*, perft};
 //! use rules_amazons::{AmazonsConfig, AmazonsPosition};
 //!
 //! let mut pos = AmazonsPosition::new(AmazonsConfig::default());
@@ -84,25 +84,25 @@
 //!
 //! # How it is fast
 //!
-//! Besides `u128` bitboards, a position keeps:
+//! Besides its [`Bitboard128`](board_core::Bitboard128) sets, a position keeps:
 //! - the occupancy of every row, column, diagonal and anti-diagonal as a 10-bit integer (a
 //!   "rotated" board; 58 lines on 10×10). Tables indexed by (position on the line,
 //!   occupancy) give the squares reachable along the line and their number;
 //! - the queen mobility of every empty square (how many squares a queen there reaches).
 //!
-//! [`count_moves`](board_core::Position::count_moves) then needs, per queen and per line
+//! [`count_moves`](board_core::Rules::count_moves) then needs, per queen and per line
 //! through it, one table lookup (`vacated_gain`: the arrows that vacating the origin adds
 //! along that line, summed over the line's destinations) plus the cached mobility of each
 //! destination: a queen's move count is the sum of its destinations' mobilities plus those
 //! gains. No move is generated and the board is not touched.
 //!
-//! [`make_move`](board_core::Position::make_move) flips three squares in four lines each
+//! [`make_move`](board_core::Rules::make_move) flips three squares in four lines each
 //! and updates the mobility of the squares on those lines, branch-free (one nibble-packed
 //! delta per line). Because moves are generated grouped by queen move (about 27 arrows
 //! each), `make_move` also keeps a memo of the mobility after the last queen move, keyed by
 //! the exact board (queens and arrows) it belongs to, so most makes only add their arrow.
 //! The memo is not part of the position (equality ignores it) and only ever holds a result
-//! computed from a consistent queen move. [`unmake_move`](board_core::Position::unmake_move)
+//! computed from a consistent queen move. [`unmake_move`](board_core::Rules::unmake_move)
 //! flips the squares back and restores the mobility array from the undo record.
 //!
 //! `perft(3)` from the 10×10 start (8,350,439,170 move sequences, also checked move by move

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use board_core::{Bitboard128, Coord, Geometry, Outcome, Player, Square};
+use board_core::{Bitboard128, Coord, Geometry, Outcome, Player, Square, SquareSet};
 
 use crate::{
     AmazonsConfig, AmazonsMove, MoveError,
@@ -19,7 +19,7 @@ pub enum Piece {
     Arrow,
 }
 
-/// The undo record of [`make_move`](board_core::Position::make_move): the squares'
+/// The undo record of [`make_move`](board_core::Rules::make_move): the squares'
 /// mobility before the move (the board itself is restored by toggling the move's three
 /// squares back).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,8 +39,8 @@ pub struct AmazonsPosition {
     pub(crate) tables: &'static Tables,
     pub(crate) geometry: &'static Geometry,
     /// Queens of `First` and `Second`.
-    pub(crate) queens: [u128; 2],
-    pub(crate) arrows: u128,
+    pub(crate) queens: [Bitboard128; 2],
+    pub(crate) arrows: Bitboard128,
     /// Occupancy of every line (bits past a line's end set).
     pub(crate) lines: [u16; LINES],
     /// `mobility[sq]`: for an empty square, how many empty squares a queen there would
@@ -86,21 +86,23 @@ impl fmt::Debug for AmazonsPosition {
 /// was computed on.
 #[derive(Clone, Copy)]
 pub(crate) struct QueenMoveMemo {
-    board: [u128; 3],
+    board: [Bitboard128; 3],
     mobility: [u8; CELLS],
 }
 
 impl QueenMoveMemo {
     const EMPTY: QueenMoveMemo = QueenMoveMemo {
         // No real board has every square holding both colours of queen.
-        board: [u128::MAX; 3],
+        board: [Bitboard128(u128::MAX); 3],
         mobility: [0; CELLS],
     };
 }
 
 #[inline(always)]
-fn bit(sq: usize) -> u128 {
-    1u128 << (sq & CELL_MASK)
+fn bit(sq: usize) -> Bitboard128 {
+    // Masked rather than checked: every caller's square is on the board or the result is
+    // never used (an illegal move given to `make_move`), and the mask keeps it in range.
+    Bitboard128(1u128 << (sq & CELL_MASK))
 }
 
 impl AmazonsPosition {
@@ -116,8 +118,8 @@ impl AmazonsPosition {
             config,
             tables,
             geometry,
-            queens: [0; 2],
-            arrows: 0,
+            queens: [Bitboard128::EMPTY; 2],
+            arrows: Bitboard128::EMPTY,
             lines: tables.line_fill,
             mobility: [0; CELLS],
             memo: QueenMoveMemo::EMPTY,
@@ -216,12 +218,11 @@ impl AmazonsPosition {
         if sq.index() >= self.tables.cells {
             return None;
         }
-        let b = bit(sq.index());
-        if self.queens[0] & b != 0 {
+        if self.queens[0].has(sq) {
             Some(Piece::Queen(Player::First))
-        } else if self.queens[1] & b != 0 {
+        } else if self.queens[1].has(sq) {
             Some(Piece::Queen(Player::Second))
-        } else if self.arrows & b != 0 {
+        } else if self.arrows.has(sq) {
             Some(Piece::Arrow)
         } else {
             None
@@ -231,19 +232,14 @@ impl AmazonsPosition {
     /// The squares of `player`'s queens.
     #[inline]
     pub fn queens(&self, player: Player) -> Bitboard128 {
-        Bitboard128(self.queens[player.index()])
+        self.queens[player.index()]
     }
 
     /// The four squares of `player`'s queens, lowest index first.
     pub fn queen_squares(&self, player: Player) -> [Square; 4] {
         let mut out = [Square(0); 4];
-        let mut q = self.queens[player.index()];
-        for slot in &mut out {
-            if q == 0 {
-                break;
-            }
-            *slot = Square(q.trailing_zeros() as u16);
-            q &= q - 1;
+        for (slot, sq) in out.iter_mut().zip(self.queens[player.index()]) {
+            *slot = sq;
         }
         out
     }
@@ -251,36 +247,36 @@ impl AmazonsPosition {
     /// The burned squares.
     #[inline]
     pub fn arrows(&self) -> Bitboard128 {
-        Bitboard128(self.arrows)
+        self.arrows
     }
 
     /// Queens of both players and arrows: every square that blocks a queen or an arrow.
     #[inline]
     pub fn occupied(&self) -> Bitboard128 {
-        Bitboard128(self.occupied_bits())
+        self.occupied_bits()
     }
 
     #[inline(always)]
-    fn occupied_bits(&self) -> u128 {
+    fn occupied_bits(&self) -> Bitboard128 {
         self.queens[0] | self.queens[1] | self.arrows
     }
 
     /// The empty squares of the board.
     #[inline]
     pub fn empty_squares(&self) -> Bitboard128 {
-        Bitboard128(self.tables.board & !self.occupied_bits())
+        self.tables.board.without_all(self.occupied_bits())
     }
 
     /// Every square of the board.
     #[inline]
     pub fn board_squares(&self) -> Bitboard128 {
-        Bitboard128(self.tables.board)
+        self.tables.board
     }
 
     /// The squares next to `sq` (king moves), whatever stands on them.
     #[inline]
     pub fn neighbours(&self, sq: Square) -> Bitboard128 {
-        Bitboard128(self.tables.neighbours[sq.index() & CELL_MASK] & self.tables.board)
+        self.tables.neighbours[sq.index() & CELL_MASK] & self.tables.board
     }
 
     /// The empty squares a queen on `sq` reaches in one move on the current board (`sq`
@@ -297,7 +293,7 @@ impl AmazonsPosition {
         if sq.index() >= self.tables.cells {
             return Bitboard128::EMPTY;
         }
-        Bitboard128(self.tables.queen_reach(sq.index(), blockers.0))
+        self.tables.queen_reach(sq.index(), blockers)
     }
 
     /// How many empty squares a queen on `sq` reaches (its mobility; `sq` itself may be
@@ -307,7 +303,7 @@ impl AmazonsPosition {
         let i = sq.index();
         if i >= self.tables.cells {
             0
-        } else if self.occupied_bits() & bit(i) == 0 {
+        } else if (self.occupied_bits() & bit(i)).is_empty() {
             self.mobility[i & CELL_MASK] as u32
         } else {
             self.mobility_from_lines(i) as u32
@@ -319,26 +315,17 @@ impl AmazonsPosition {
     #[inline]
     pub fn has_legal_move(&self, player: Player) -> bool {
         let empty = !self.occupied_bits();
-        let mut q = self.queens[player.index()];
-        while q != 0 {
-            let sq = q.trailing_zeros() as usize;
-            q &= q - 1;
-            if self.tables.neighbours[sq & CELL_MASK] & empty != 0 {
-                return true;
-            }
-        }
-        false
+        self.queens[player.index()]
+            .into_iter()
+            .any(|sq| !(self.tables.neighbours[sq.index() & CELL_MASK] & empty).is_empty())
     }
 
     /// The number of legal moves `player` would have if it were their turn (ignores
     /// whether the game is over): the full mobility term of an evaluation.
     pub fn move_count(&self, player: Player) -> u64 {
         let mut total = 0u32;
-        let mut q = self.queens[player.index()];
-        while q != 0 {
-            let sq = q.trailing_zeros() as usize;
-            q &= q - 1;
-            total += self.count_queen(sq);
+        for sq in self.queens[player.index()] {
+            total += self.count_queen(sq.index());
         }
         total as u64
     }
@@ -347,7 +334,7 @@ impl AmazonsPosition {
     /// the same for either owner).
     pub fn queen_move_count(&self, sq: Square) -> u64 {
         if sq.index() >= self.tables.cells
-            || (self.queens[0] | self.queens[1]) & bit(sq.index()) == 0
+            || ((self.queens[0] | self.queens[1]) & bit(sq.index())).is_empty()
         {
             return 0;
         }
@@ -429,10 +416,8 @@ impl AmazonsPosition {
 
     pub(crate) fn generate_into(&self, moves: &mut Vec<AmazonsMove>) {
         moves.clear();
-        let mut q = self.queens[self.side.index()];
-        while q != 0 {
-            let from = q.trailing_zeros() as usize;
-            q &= q - 1;
+        for from in self.queens[self.side.index()] {
+            let from = from.index();
             self.generate_axis::<0>(from, moves);
             self.generate_axis::<1>(from, moves);
             self.generate_axis::<2>(from, moves);
@@ -471,8 +456,8 @@ impl AmazonsPosition {
         // Only a queen move that is consistent with the board (the mover's queen on `from`,
         // `to` empty) updates the mobility correctly, and only such a result may be kept.
         let (from, to) = (mv.from.index(), mv.to.index());
-        let memorable =
-            self.queens[self.side.index()] & bit(from) != 0 && self.occupied_bits() & bit(to) == 0;
+        let memorable = !(self.queens[self.side.index()] & bit(from)).is_empty()
+            && (self.occupied_bits() & bit(to)).is_empty();
         self.flip_pieces(mv, self.side);
         // The board after the queen move, before the arrow lands.
         let board = [
@@ -481,7 +466,7 @@ impl AmazonsPosition {
             self.arrows ^ bit(mv.arrow.index()),
         ];
         let m = &self.memo.board;
-        if (m[0] ^ board[0]) | (m[1] ^ board[1]) | (m[2] ^ board[2]) == 0 {
+        if ((m[0] ^ board[0]) | (m[1] ^ board[1]) | (m[2] ^ board[2])).is_empty() {
             self.toggle(from);
             self.toggle(to);
             self.mobility = self.memo.mobility;
@@ -515,7 +500,7 @@ impl AmazonsPosition {
     pub(crate) fn refresh_mobility(&mut self) {
         let occupied = self.occupied_bits();
         for sq in 0..self.tables.cells {
-            self.mobility[sq] = if occupied & bit(sq) == 0 {
+            self.mobility[sq] = if (occupied & bit(sq)).is_empty() {
                 self.mobility_from_lines(sq)
             } else {
                 0
@@ -530,13 +515,13 @@ impl AmazonsPosition {
         let mut h = keys.side[self.side.index()];
         for sq in 0..self.tables.cells {
             let b = bit(sq);
-            if self.queens[0] & b != 0 {
+            if !(self.queens[0] & b).is_empty() {
                 h ^= keys.queen[0][sq];
             }
-            if self.queens[1] & b != 0 {
+            if !(self.queens[1] & b).is_empty() {
                 h ^= keys.queen[1][sq];
             }
-            if self.arrows & b != 0 {
+            if !(self.arrows & b).is_empty() {
                 h ^= keys.arrow[sq];
             }
         }
@@ -551,12 +536,14 @@ impl AmazonsPosition {
     // ----- validation -----
 
     fn coord(&self, sq: usize) -> Coord {
-        self.geometry.coord(Square(sq as u16))
+        self.geometry
+            .coord(Square(sq as u16))
+            .expect("a square checked to be on the board")
     }
 
     /// The first square in `blockers` strictly between `a` and `b` (which are aligned),
     /// walking from `a`.
-    fn first_blocker(&self, a: usize, b: usize, blockers: u128) -> Option<usize> {
+    fn first_blocker(&self, a: usize, b: usize, blockers: Bitboard128) -> Option<usize> {
         let n = self.tables.size as i32;
         let (ac, ar) = (a as i32 % n, a as i32 / n);
         let (bc, br) = (b as i32 % n, b as i32 / n);
@@ -564,7 +551,7 @@ impl AmazonsPosition {
         let (mut c, mut r) = (ac + dc, ar + dr);
         while (c, r) != (bc, br) {
             let sq = (r * n + c) as usize;
-            if blockers & bit(sq) != 0 {
+            if !(blockers & bit(sq)).is_empty() {
                 return Some(sq);
             }
             c += dc;
@@ -597,11 +584,11 @@ impl AmazonsPosition {
         let (from, to, arrow) = (mv.from.index(), mv.to.index(), mv.arrow.index());
         let us = self.side.index();
         let occupied = self.occupied_bits();
-        if self.queens[us] & bit(from) == 0 {
+        if (self.queens[us] & bit(from)).is_empty() {
             let square = self.coord(from);
-            return Err(if self.queens[1 - us] & bit(from) != 0 {
+            return Err(if !(self.queens[1 - us] & bit(from)).is_empty() {
                 MoveError::NotYourQueen { square }
-            } else if self.arrows & bit(from) != 0 {
+            } else if !(self.arrows & bit(from)).is_empty() {
                 MoveError::ArrowNotQueen { square }
             } else {
                 MoveError::NoQueen { square }
@@ -618,7 +605,7 @@ impl AmazonsPosition {
                 to: self.coord(to),
             });
         }
-        if occupied & bit(to) != 0 {
+        if !(occupied & bit(to)).is_empty() {
             return Err(MoveError::Occupied {
                 square: self.coord(to),
             });
@@ -631,7 +618,7 @@ impl AmazonsPosition {
             });
         }
         // The board the arrow flies over: the queen has left `from` and stands on `to`.
-        let after = (occupied & !bit(from)) | bit(to);
+        let after = occupied.without_all(bit(from)) | bit(to);
         if arrow == to {
             return Err(MoveError::ArrowOnQueen {
                 square: self.coord(to),
@@ -643,7 +630,7 @@ impl AmazonsPosition {
                 to: self.coord(arrow),
             });
         }
-        if after & bit(arrow) != 0 {
+        if !(after & bit(arrow)).is_empty() {
             return Err(MoveError::ArrowOccupied {
                 square: self.coord(arrow),
             });

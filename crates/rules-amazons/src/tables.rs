@@ -21,7 +21,7 @@
 
 use std::sync::OnceLock;
 
-use board_core::{Direction, Player, Square, zobrist};
+use board_core::{Bitboard128, Direction, MAX_CELLS, Player, Square, SquareSet, zobrist};
 
 /// Bits of line occupancy: lines hold at most 10 squares.
 pub(crate) const LINE_BITS: u32 = 10;
@@ -46,13 +46,26 @@ pub(crate) struct Cell {
     pub pos: [u8; 4],
 }
 
-/// Zobrist keys of one board, copied from [`board_core::zobrist`] so the hot path reads a
-/// plain array: queens of `First` are piece kind 0, of `Second` kind 1, arrows kind 2.
+/// The rows of [`board_core::zobrist`] the hot path reads (indexed by a square masked with
+/// [`CELL_MASK`], so no bounds check): queens of `First` are piece kind 0, of `Second`
+/// kind 1, arrows kind 2.
 #[derive(Debug)]
 pub(crate) struct Keys {
-    pub queen: [[u64; CELLS]; 2],
-    pub arrow: [u64; CELLS],
+    pub queen: [&'static [u64; MAX_CELLS]; 2],
+    pub arrow: &'static [u64; MAX_CELLS],
     pub side: [u64; 2],
+}
+
+impl Keys {
+    fn new() -> Keys {
+        let z = zobrist();
+        let row = |kind| z.piece_keys(kind).expect("kinds 0 to 2 exist");
+        Keys {
+            queen: [row(0), row(1)],
+            arrow: row(2),
+            side: [z.side(Player::First), z.side(Player::Second)],
+        }
+    }
 }
 
 /// Every table for one board size.
@@ -73,11 +86,11 @@ pub(crate) struct Tables {
     pub vacated_gain: [u8; TABLE],
     /// `rays[sq][dir]`: the squares beyond `sq` in direction `dir` (order of
     /// [`Direction::ALL`]), up to the edge.
-    pub rays: [[u128; 8]; CELLS],
+    pub rays: [[Bitboard128; 8]; CELLS],
     /// The (up to 8) neighbours of each square.
-    pub neighbours: [u128; CELLS],
+    pub neighbours: [Bitboard128; CELLS],
     /// Every square of the board.
-    pub board: u128,
+    pub board: Bitboard128,
     pub keys: Keys,
 }
 
@@ -109,14 +122,10 @@ impl Tables {
             run_counts: [0; TABLE],
             spread: [0; 1 << LINE_BITS],
             vacated_gain: [0; TABLE],
-            rays: [[0; 8]; CELLS],
-            neighbours: [0; CELLS],
-            board: 0,
-            keys: Keys {
-                queen: [[0; CELLS]; 2],
-                arrow: [0; CELLS],
-                side: [0; 2],
-            },
+            rays: [[Bitboard128::EMPTY; 8]; CELLS],
+            neighbours: [Bitboard128::EMPTY; CELLS],
+            board: Bitboard128::EMPTY,
+            keys: Keys::new(),
         });
 
         // Lines: rows 0..n, columns n..2n, diagonals (col - row constant) 2n..4n-1,
@@ -137,7 +146,7 @@ impl Tables {
                     t.line_squares[l][p] = sq as u8;
                     lens[l] = lens[l].max(p as u8 + 1);
                 }
-                t.board |= 1 << sq;
+                t.board.insert(Square(sq as u16));
             }
         }
         for (fill, &len) in t.line_fill.iter_mut().zip(&lens).take(6 * n - 2) {
@@ -193,7 +202,7 @@ impl Tables {
                     let (mut c, mut r) = (col + dc as i32, row + dr as i32);
                     let mut first = true;
                     while (0..n as i32).contains(&c) && (0..n as i32).contains(&r) {
-                        let bit = 1u128 << (r * n as i32 + c);
+                        let bit = Bitboard128::from_square(Square((r * n as i32 + c) as u16));
                         t.rays[sq][d] |= bit;
                         if first {
                             t.neighbours[sq] |= bit;
@@ -206,35 +215,29 @@ impl Tables {
             }
         }
 
-        let z = zobrist();
-        for sq in 0..t.cells {
-            let s = Square(sq as u16);
-            t.keys.queen[0][sq] = z.piece(0, s);
-            t.keys.queen[1][sq] = z.piece(1, s);
-            t.keys.arrow[sq] = z.piece(2, s);
-        }
-        t.keys.side = [z.side(Player::First), z.side(Player::Second)];
         t
     }
 
     /// The squares a queen on `sq` reaches through squares not in `occupied` (the square
     /// itself is ignored): classic ray scan with the nearest blocker of each direction.
     #[inline]
-    pub(crate) fn queen_reach(&self, sq: usize, occupied: u128) -> u128 {
+    pub(crate) fn queen_reach(&self, sq: usize, occupied: Bitboard128) -> Bitboard128 {
         let rays = &self.rays[sq & CELL_MASK];
-        let mut reach = 0;
+        let mut reach = Bitboard128::EMPTY;
         for (d, &ray) in rays.iter().enumerate() {
             let blockers = ray & occupied;
-            if blockers == 0 {
+            if blockers.is_empty() {
                 reach |= ray;
             } else {
+                // The nearest blocker: the lowest square going up the flat index, the
+                // highest going down.
                 let b = if is_positive(d) {
-                    blockers.trailing_zeros()
+                    blockers.0.trailing_zeros()
                 } else {
-                    127 - blockers.leading_zeros()
+                    127 - blockers.0.leading_zeros()
                 } as usize;
                 // Up to the blocker, without it.
-                reach |= ray & !self.rays[b & CELL_MASK][d] & !(1 << b);
+                reach |= ray.without_all(self.rays[b & CELL_MASK][d] | Bitboard128(1 << b));
             }
         }
         reach
@@ -267,7 +270,7 @@ mod tests {
                     "line {l}"
                 );
             }
-            assert_eq!(t.board.count_ones() as usize, n * n);
+            assert_eq!(t.board.count() as usize, n * n);
         }
     }
 

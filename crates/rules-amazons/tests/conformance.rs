@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
 use board_core::{
-    Position, Square,
+    Position, Rules, Square,
     testing::{check_playout, check_random_playouts_with},
 };
 use proptest::{collection::vec, prelude::*};

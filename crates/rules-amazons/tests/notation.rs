@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
-use board_core::{GameConfig, Position, SpecError, Square};
+use board_core::{GameConfig, Notation, Position, Rules, SpecError, Square};
 use proptest::{collection::vec, prelude::*};
 use rules_amazons::{AmazonsConfig, AmazonsMove, AmazonsPosition};
 

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use board_core::{Position, perft};
+use board_core::{Position, Rules, perft};
 use rules_amazons::{AmazonsConfig, AmazonsPosition};
 
 mod common;

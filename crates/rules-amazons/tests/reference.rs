@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
-use board_core::{Player, Position, divide, perft};
+use board_core::{Notation, Player, Position, Rules, divide, perft};
 use rand::{Rng, SeedableRng, seq::SliceRandom};
 use rand_chacha::ChaCha8Rng;
 use rules_amazons::{AmazonsConfig, AmazonsPosition};

@@ -4,7 +4,8 @@
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
 use board_core::{
-    Coord, NotationError, Outcome, Player, Position, Square, SquareError, SquareSet, perft,
+    Coord, Notation, NotationError, Outcome, Player, Position, Rules, Square, SquareError,
+    SquareSet, perft,
 };
 use rules_amazons::{AmazonsConfig, AmazonsMove, AmazonsPosition, MoveError, Piece};
 
@@ -678,17 +679,17 @@ fn position_string_errors() {
         (
             10,
             "3b2b3/10/10/b8b/10/10/w8w/10/10/3w2w4 w 0",
-            "rank 1 (the 10th from the top) has more than 10 squares",
+            "rank 1 covers more than 10 squares",
         ),
         (
             10,
             "3b2b3/9/10/b8b/10/10/w8w/10/10/3w2w3 w 0",
-            "rank 9 (the 2nd from the top) has 9 squares, expected 10",
+            "rank 9 covers 9 squares, expected 10",
         ),
         (
             10,
             "3b2b3/10/10/b8b/10/10/w8w/10/10/3w2q3 w 0",
-            "rank 1 (the 10th from the top): bad character 'q'",
+            "rank 1: bad character 'q'",
         ),
         (
             10,

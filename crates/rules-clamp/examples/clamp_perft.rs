@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use board_core::{Position, perft};
+use board_core::{Position, Rules, perft};
 use rules_clamp::{ClampConfig, ClampPosition, Move};
 
 fn perft_full(pos: &mut ClampPosition, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {

@@ -19,7 +19,7 @@
 //! and no step is no legal move, so a loss (end rule 2), even with room in the zone.
 //!
 //! ```
-//! use board_core::{Outcome, Player, Position, perft};
+//! use board_core::{Outcome, Player, prelude::*, perft};
 //! use rules_clamp::{ClampConfig, ClampPosition};
 //!
 //! let mut pos = ClampPosition::new(ClampConfig::default());

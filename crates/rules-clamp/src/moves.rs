@@ -7,8 +7,8 @@ use thiserror::Error;
 ///
 /// Squares are flat indices (`row * size + col`, row 0 = rank 1); the move only means
 /// something together with a board size, so print and read it through
-/// [`Position::format_move`](board_core::Position::format_move) and
-/// [`Position::parse_move`](board_core::Position::parse_move). Six bytes, `Copy`.
+/// [`Position::format_move`](board_core::Notation::format_move) and
+/// [`Position::parse_move`](board_core::Notation::parse_move). Six bytes, `Copy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Move {
     /// A new piece on an empty square of the mover's drop zone.
@@ -120,8 +120,8 @@ pub enum MoveError {
     },
 }
 
-/// What [`make_move`](board_core::Position::make_move) returns and
-/// [`unmake_move`](board_core::Position::unmake_move) needs: the captured pieces (as
+/// What [`make_move`](board_core::Rules::make_move) returns and
+/// [`unmake_move`](board_core::Rules::unmake_move) needs: the captured pieces (as
 /// directions from the landing square), the previous quiet counter and hash. 16 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use board_core::{
-    BitSet, Bitboard64, Bitboard128, BoardSet, Geometry, NotationError, Outcome, Player, Position,
-    PositionStringError, ShiftSet, Square, SquareSet,
+    BitSet, Bitboard64, Bitboard128, BoardSet, Geometry, Notation, NotationError, Outcome, Player,
+    Position, PositionStringError, Rules, ShiftSet, Square, SquareSet,
 };
 
 use crate::{
@@ -68,7 +68,7 @@ pub enum EndReason {
 /// and the config.
 ///
 /// ```
-/// use board_core::{Position, Player};
+/// use board_core::{prelude::*, Player};
 /// use rules_clamp::{ClampConfig, ClampPosition};
 /// let mut pos = ClampPosition::new(ClampConfig::default());
 /// assert_eq!(pos.to_position_string(), "8/8/2XXXX2/8/8/2OOOO2/8/8 x 0 0");
@@ -336,8 +336,11 @@ impl ClampPosition {
         mv.to().index() < cells && mv.from().is_none_or(|f| f.index() < cells)
     }
 
+    /// The coordinate of a square known to be on the board (validation checks first).
     fn coord(&self, sq: Square) -> board_core::Coord {
-        self.geometry.coord(sq)
+        self.geometry
+            .coord(sq)
+            .expect("a square checked to be on the board")
     }
 
     fn check_on_board(&self, sq: Square) -> Result<(), MoveError> {
@@ -352,30 +355,12 @@ impl ClampPosition {
     }
 }
 
-impl Position for ClampPosition {
+impl Rules for ClampPosition {
     type Move = Move;
+
     type Undo = Undo;
-    type Config = ClampConfig;
+
     type MoveError = MoveError;
-
-    /// The start position: Black on the middle four squares of the inner row of its zone
-    /// (`c6 d6 e6 f6` on 8×8), White likewise (`c3 d3 e3 f3`), Black to move.
-    fn new(config: ClampConfig) -> ClampPosition {
-        let mut pos = ClampPosition::empty(config, Player::First, 0, 0);
-        let (size, zone) = (config.size(), config.zone());
-        let first_col = (size - 4) / 2;
-        for col in first_col..first_col + ClampConfig::START {
-            for (player, row) in [(Player::First, size - zone), (Player::Second, zone - 1)] {
-                pos.set_piece(Square((row * size + col) as u16), Some(player));
-            }
-        }
-        pos.rehash();
-        pos
-    }
-
-    fn config(&self) -> &ClampConfig {
-        &self.config
-    }
 
     fn side_to_move(&self) -> Player {
         self.side
@@ -406,43 +391,6 @@ impl Position for ClampPosition {
             EndReason::NoPieces | EndReason::NoMoves => Outcome::Win(self.side.other()),
             EndReason::QuietLimit if self.config.adjudicate() => self.adjudication(),
             EndReason::QuietLimit => Outcome::Draw,
-        })
-    }
-
-    /// Why the game ended, without naming the result (front ends name the winner, or the
-    /// draw, from [`outcome`](Position::outcome)).
-    fn outcome_reason(&self) -> Option<String> {
-        let reason = self.end_reason()?;
-        let loser = self.player_name(self.side);
-        Some(match reason {
-            EndReason::NoPieces => format!("{loser} has no pieces left"),
-            EndReason::NoMoves => format!("{loser} has no legal move"),
-            EndReason::QuietLimit => {
-                let quiet = format!("{} half-moves without a capture", self.config.quiet_limit());
-                let (x, o) = (
-                    self.piece_count(Player::First),
-                    self.piece_count(Player::Second),
-                );
-                let (cx, co) = (
-                    self.centre_count(Player::First),
-                    self.centre_count(Player::Second),
-                );
-                if !self.config.adjudicate() {
-                    quiet
-                } else if x == o && cx == co {
-                    format!(
-                        "{quiet}, adjudicated: {x} pieces each and {cx} each on the centre squares"
-                    )
-                } else if x == o {
-                    let (hi, lo) = (cx.max(co), cx.min(co));
-                    format!(
-                        "{quiet}, adjudicated: {x} pieces each, {hi} to {lo} on the centre squares"
-                    )
-                } else {
-                    let (hi, lo) = (x.max(o), x.min(o));
-                    format!("{quiet}, adjudicated: {hi} pieces to {lo}")
-                }
-            }
         })
     }
 
@@ -518,7 +466,10 @@ impl Position for ClampPosition {
                     Some(p) if p != me => return Err(MoveError::NotYourPiece(a)),
                     Some(_) => {}
                 }
-                let (dc, dr) = (b.col as i32 - a.col as i32, b.row as i32 - a.row as i32);
+                let (dc, dr) = (
+                    b.col() as i32 - a.col() as i32,
+                    b.row() as i32 - a.row() as i32,
+                );
                 if dc != 0 && dr != 0 && dc.abs() != dr.abs() {
                     return Err(MoveError::NotStraight { from: a, to: b });
                 }
@@ -601,7 +552,9 @@ impl Position for ClampPosition {
             }
         }
     }
+}
 
+impl Notation for ClampPosition {
     /// Reads `d7` (drop) or `c6-c4` / `c6 c4` (step); any case, whitespace around the
     /// squares ignored.
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
@@ -634,6 +587,66 @@ impl Position for ClampPosition {
             Move::Drop(to) => sq(to),
             Move::Step(from, to) => format!("{}-{}", sq(from), sq(to)),
         }
+    }
+}
+
+impl Position for ClampPosition {
+    type Config = ClampConfig;
+
+    /// The start position: Black on the middle four squares of the inner row of its zone
+    /// (`c6 d6 e6 f6` on 8×8), White likewise (`c3 d3 e3 f3`), Black to move.
+    fn new(config: ClampConfig) -> ClampPosition {
+        let mut pos = ClampPosition::empty(config, Player::First, 0, 0);
+        let (size, zone) = (config.size(), config.zone());
+        let first_col = (size - 4) / 2;
+        for col in first_col..first_col + ClampConfig::START {
+            for (player, row) in [(Player::First, size - zone), (Player::Second, zone - 1)] {
+                pos.set_piece(Square((row * size + col) as u16), Some(player));
+            }
+        }
+        pos.rehash();
+        pos
+    }
+
+    fn config(&self) -> &ClampConfig {
+        &self.config
+    }
+
+    /// Why the game ended, without naming the result (front ends name the winner, or the
+    /// draw, from [`outcome`](Rules::outcome)).
+    fn outcome_reason(&self) -> Option<String> {
+        let reason = self.end_reason()?;
+        let loser = self.player_name(self.side);
+        Some(match reason {
+            EndReason::NoPieces => format!("{loser} has no pieces left"),
+            EndReason::NoMoves => format!("{loser} has no legal move"),
+            EndReason::QuietLimit => {
+                let quiet = format!("{} half-moves without a capture", self.config.quiet_limit());
+                let (x, o) = (
+                    self.piece_count(Player::First),
+                    self.piece_count(Player::Second),
+                );
+                let (cx, co) = (
+                    self.centre_count(Player::First),
+                    self.centre_count(Player::Second),
+                );
+                if !self.config.adjudicate() {
+                    quiet
+                } else if x == o && cx == co {
+                    format!(
+                        "{quiet}, adjudicated: {x} pieces each and {cx} each on the centre squares"
+                    )
+                } else if x == o {
+                    let (hi, lo) = (cx.max(co), cx.min(co));
+                    format!(
+                        "{quiet}, adjudicated: {x} pieces each, {hi} to {lo} on the centre squares"
+                    )
+                } else {
+                    let (hi, lo) = (x.max(o), x.min(o));
+                    format!("{quiet}, adjudicated: {hi} pieces to {lo}")
+                }
+            }
+        })
     }
 
     fn to_position_string(&self) -> String {

@@ -11,7 +11,7 @@ use std::{
     sync::{Mutex, OnceLock},
 };
 
-use board_core::{Direction, Geometry, Player, ShiftSet, Square, StepMasks, zobrist};
+use board_core::{Direction, Geometry, MAX_CELLS, Player, ShiftSet, Square, StepMasks, zobrist};
 
 /// The bit-set types a clamp board can live in.
 pub(crate) trait Bits: ShiftSet + Send + Sync + 'static {}
@@ -39,8 +39,9 @@ pub(crate) struct Tables<B> {
     pub offset: [isize; 8],
     /// `ring2[sq]`: the squares exactly two steps away in a straight line (capture partners).
     pub ring2: Box<[B]>,
-    /// Zobrist keys of a piece of each player on each square.
-    pub keys: [Box<[u64]>; 2],
+    /// Zobrist keys of a piece of each player on each square (board-core's rows, indexed by
+    /// flat square).
+    pub keys: [&'static [u64; MAX_CELLS]; 2],
     /// Zobrist keys of each player being on move.
     pub side: [u64; 2],
     /// `side[0] ^ side[1]`: what passing the turn does to the hash.
@@ -94,7 +95,7 @@ impl<B: Bits> Tables<B> {
             })
             .collect();
         let z = zobrist();
-        let keys = [0, 1].map(|p| (0..cells).map(|i| z.piece(p, Square(i as u16))).collect());
+        let keys = [0, 1].map(|p| z.piece_keys(p).expect("kinds 0 and 1 exist"));
         Tables {
             width,
             steps,
@@ -103,7 +104,7 @@ impl<B: Bits> Tables<B> {
             ring2,
             keys,
             side: [z.side(Player::First), z.side(Player::Second)],
-            side_toggle: z.side(Player::First) ^ z.side(Player::Second),
+            side_toggle: z.side_toggle(),
         }
     }
 

@@ -6,7 +6,7 @@
 
 mod reference;
 
-use board_core::{Outcome, Player, Position, divide, perft};
+use board_core::{Notation, Outcome, Player, Position, Rules, divide, perft};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use reference::{RefConfig, RefGame, RefMove, RefOutcome};

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use board_core::{Position, divide, perft};
+use board_core::{Notation, Position, Rules, divide, perft};
 use rules_clamp::{ClampConfig, ClampPosition};
 
 fn check(spec: &str, position: Option<&str>, figures: &[u64]) {

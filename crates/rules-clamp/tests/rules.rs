@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use board_core::{Coord, Direction, Outcome, Player, Position, Square, SquareSet};
+use board_core::{Coord, Direction, Notation, Outcome, Player, Position, Rules, Square, SquareSet};
 use rules_clamp::{ClampConfig, ClampPosition, EndReason, Move, MoveError};
 
 /// A position from piece lists, built through a position string written here by hand.
@@ -20,7 +20,7 @@ fn setup(
     for (list, ch) in [(black, 'X'), (white, 'O')] {
         for s in list.iter() {
             let c: Coord = s.parse().unwrap();
-            grid[c.row as usize][c.col as usize] = ch;
+            grid[c.row() as usize][c.col() as usize] = ch;
         }
     }
     let ranks: Vec<String> = (0..n)

@@ -9,7 +9,7 @@
 //! unless `GEN=0`, perft(2) with every leaf move generated instead of counted.
 use std::time::Instant;
 
-use board_core::{Position, perft};
+use board_core::{Notation, Position, Rules, perft};
 use rules_connect6::{Connect6Config, Connect6Position};
 
 fn cpu_time() -> f64 {

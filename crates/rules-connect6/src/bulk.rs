@@ -19,7 +19,7 @@
 //! squares lie on one line only, and along that line the windows a pair fills are
 //! consecutive, so comparing a pair with the previous one of its line removes every repeat.
 
-use board_core::{BoardSet, Position, SquareSet, lines};
+use board_core::{BoardSet, Rules, SquareSet, lines};
 
 use crate::position::{Connect6Position, WIN_LENGTH};
 

@@ -83,7 +83,7 @@
 //! On a 6×6 board, after `c3`, `d4,e5`, `c4,c5`:
 //!
 //! ```
-//! use board_core::Position;
+//! use board_core::prelude::*;
 //! use rules_connect6::{Connect6Config, Connect6Position};
 //! let config = Connect6Config::new(6).unwrap();
 //! let mut pos = Connect6Position::new(config);
@@ -115,7 +115,7 @@
 //! # Example
 //!
 //! ```
-//! use board_core::{Outcome, Player, Position, perft};
+//! use board_core::{Outcome, Player, prelude::*, perft};
 //! use rules_connect6::{Connect6Position, Move};
 //! let mut pos = Connect6Position::new(Default::default());
 //! assert_eq!(perft(&mut pos, 1), 361);
@@ -136,7 +136,6 @@
 #![deny(missing_docs)]
 
 mod bulk;
-mod cells;
 mod config;
 mod error;
 mod moves;

@@ -9,7 +9,7 @@ use board_core::Square;
 /// and `pair(b, a)` are the same move. `pair(a, a)` is representable (so that it can be
 /// refused with a clear reason) but never legal. A move is 6 bytes, `Copy`, and ordered by
 /// its first square, then single before pair, then second square: the order in which
-/// [`generate_moves`](board_core::Position::generate_moves) lists them.
+/// [`generate_moves`](board_core::Rules::generate_moves) lists them.
 ///
 /// ```
 /// use board_core::Square;

@@ -4,38 +4,20 @@
 use std::fmt;
 
 use board_core::{
-    BoardSet, Coord, Direction, Geometry, MAX_CELLS, NotationError, Outcome, Player, Position,
-    PositionStringError, Square, SquareSet, Zobrist,
-    lines::{LINE_SLOTS, LineView, axis_of, run_through},
+    BoardSet, Coord, Direction, Geometry, MAX_CELLS, Notation, NotationError, Outcome, Player,
+    Position, PositionStringError, Rules, Square, SquareSet, Zobrist,
+    lines::{self, LINE_SLOTS, LineView, Slot, axis_of, run_through},
     zobrist,
 };
 
-use crate::{
-    bulk,
-    cells::{CellInfo, cells},
-    config::Connect6Config,
-    error::MoveError,
-    moves::Move,
-    position_string,
-};
+use crate::{bulk, config::Connect6Config, error::MoveError, moves::Move, position_string};
 
 /// How many stones in a row win.
 pub const WIN_LENGTH: u32 = 6;
 
-/// The run of six or more that won the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct WinningLine {
-    /// The left end of the run (the bottom end for a vertical run).
-    pub start: Square,
-    /// The other end.
-    pub end: Square,
-    /// From `start` towards `end`: `East`, `North`, `NorthEast` or `SouthEast`.
-    pub direction: Direction,
-    /// Number of stones (6 or more).
-    pub len: u32,
-}
+pub use board_core::lines::WinningLine;
 
-/// What [`make_move`](board_core::Position::make_move) returns: the history fields the
+/// What [`make_move`](board_core::Rules::make_move) returns: the history fields the
 /// move overwrote (stones, side, ply and hash are restored from the move itself).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
@@ -60,7 +42,7 @@ pub struct Connect6Position {
     geometry: &'static Geometry,
     keys: &'static Zobrist,
     /// `cells[sq]`: the square's Zobrist keys and its line and bit on each axis.
-    cells: &'static [CellInfo],
+    cells: &'static [[Slot; 4]],
     stones: [BoardSet; 2],
     /// Every square of the board.
     on_board: BoardSet,
@@ -116,7 +98,7 @@ impl Connect6Position {
             config,
             geometry,
             keys: zobrist(),
-            cells: cells(config.size()),
+            cells: lines::slots(config.size()),
             stones: [BoardSet::EMPTY; 2],
             on_board: BoardSet::first_n(config.cells()),
             lines: [[0; LINE_SLOTS]; 2],
@@ -264,7 +246,7 @@ impl Connect6Position {
     /// line), with both players' stones as bits; `None` if `sq` is off the board.
     ///
     /// ```
-    /// use board_core::{Direction, Player, Position};
+    /// use board_core::{Direction, Player, prelude::*};
     /// use rules_connect6::Connect6Position;
     /// let mut pos = Connect6Position::new(Default::default());
     /// for m in ["c1", "a1,d1"] {
@@ -281,7 +263,7 @@ impl Connect6Position {
     #[inline]
     pub fn line_through(&self, sq: Square, dir: Direction) -> Option<LineView> {
         let (axis, _) = axis_of(dir);
-        let slot = self.cells.get(sq.index())?.slots[axis];
+        let slot = self.cells.get(sq.index())?[axis];
         Some(LineView::new(
             axis,
             slot,
@@ -297,7 +279,7 @@ impl Connect6Position {
         let Some(cell) = self.cells.get(sq.index()) else {
             return 0;
         };
-        let slot = cell.slots[axis];
+        let slot = cell[axis];
         let (ups, downs) = run_through(self.lines[player.index()][slot.line as usize], slot.pos);
         if up { ups - 1 } else { downs - 1 }
     }
@@ -310,7 +292,7 @@ impl Connect6Position {
         let Some(cell) = self.cells.get(sq.index()) else {
             return 0;
         };
-        let slot = cell.slots[axis_of(dir).0];
+        let slot = cell[axis_of(dir).0];
         let (up, down) = run_through(self.lines[player.index()][slot.line as usize], slot.pos);
         up + down - 1
     }
@@ -333,11 +315,10 @@ impl Connect6Position {
         let lines = &self.lines[player.index()];
         let other = b.map(|b| &self.cells[b.index()]);
         let wins_through = |sq: Square| {
-            self.cells[sq.index()].slots.iter().any(|slot| {
+            self.cells[sq.index()].iter().any(|slot| {
                 let mut m = lines[slot.line as usize] | slot.mask;
                 if let Some(cell) = other {
                     m |= cell
-                        .slots
                         .iter()
                         .filter(|s| s.line == slot.line)
                         .fold(0, |acc, s| acc | s.mask);
@@ -361,7 +342,7 @@ impl Connect6Position {
     fn six_through(&self, sq: Square, player: Player) -> Option<WinningLine> {
         let cell = self.cells.get(sq.index())?;
         let lines = &self.lines[player.index()];
-        let mask = |i: usize| lines[cell.slots[i].line as usize] as u64;
+        let mask = |i: usize| lines[cell[i].line as usize] as u64;
         // Is there a six anywhere on the four lines? Two lines per u64: a line uses at
         // most 26 bits, so the 6 zero bits above each keep runs from joining across.
         let six = |m: u64| {
@@ -378,9 +359,9 @@ impl Connect6Position {
     /// holds a six: the axis whose run through `sq` itself is long enough, and its ends.
     #[cold]
     #[inline(never)]
-    fn run_of_six(&self, sq: Square, cell: &CellInfo, player: Player) -> Option<WinningLine> {
+    fn run_of_six(&self, sq: Square, cell: &[Slot; 4], player: Player) -> Option<WinningLine> {
         let lines = &self.lines[player.index()];
-        let (axis, up, down) = cell.slots.iter().enumerate().find_map(|(i, slot)| {
+        let (axis, up, down) = cell.iter().enumerate().find_map(|(i, slot)| {
             let (up, down) = run_through(lines[slot.line as usize], slot.pos);
             (up + down > WIN_LENGTH).then_some((Direction::AXES[i], up, down))
         })?;
@@ -409,12 +390,12 @@ impl Connect6Position {
         if let Some(cell) = self.cells.get(sq.index()) {
             let p = player.index();
             let lines = &mut self.lines[p];
-            for slot in &cell.slots {
+            for slot in cell {
                 lines[slot.line as usize] |= slot.mask;
             }
             self.stones[p].insert(sq);
             self.empty_count = self.empty_count.wrapping_sub(1);
-            self.hash ^= cell.keys[p];
+            self.hash ^= self.keys.piece(p, sq);
         }
     }
 
@@ -424,24 +405,26 @@ impl Connect6Position {
         if let Some(cell) = self.cells.get(sq.index()) {
             let p = player.index();
             let lines = &mut self.lines[p];
-            for slot in &cell.slots {
+            for slot in cell {
                 lines[slot.line as usize] &= !slot.mask;
             }
             self.stones[p].remove(sq);
             self.empty_count = self.empty_count.wrapping_add(1);
-            self.hash ^= cell.keys[p];
+            self.hash ^= self.keys.piece(p, sq);
         }
     }
 
     #[inline]
     fn side_flip(&self) -> u64 {
-        self.keys.side(Player::First) ^ self.keys.side(Player::Second)
+        self.keys.side_toggle()
     }
 
     /// The coordinate of an on-board square.
     #[inline]
     fn coord(&self, sq: Square) -> Coord {
-        self.geometry.coord(sq)
+        self.geometry
+            .coord(sq)
+            .expect("a square checked to be on the board")
     }
 
     fn format_square(&self, sq: Square) -> String {
@@ -461,19 +444,12 @@ impl Connect6Position {
     }
 }
 
-impl Position for Connect6Position {
+impl Rules for Connect6Position {
     type Move = Move;
+
     type Undo = Undo;
-    type Config = Connect6Config;
+
     type MoveError = MoveError;
-
-    fn new(config: Connect6Config) -> Self {
-        Connect6Position::start(config)
-    }
-
-    fn config(&self) -> &Connect6Config {
-        &self.config
-    }
 
     #[inline]
     fn side_to_move(&self) -> Player {
@@ -503,21 +479,6 @@ impl Position for Connect6Position {
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
-    }
-
-    fn outcome_reason(&self) -> Option<String> {
-        match self.outcome? {
-            Outcome::Win(_) => Some(match self.win_line {
-                Some(line) => format!(
-                    "{} in a row {}-{}",
-                    Self::length_word(line.len),
-                    self.format_square(line.start),
-                    self.format_square(line.end)
-                ),
-                None => "six in a row".to_string(),
-            }),
-            Outcome::Draw => Some("the board is full with no six in a row".to_string()),
-        }
     }
 
     fn generate_moves(&self, moves: &mut Vec<Move>) {
@@ -647,7 +608,9 @@ impl Position for Connect6Position {
         self.outcome = undo.outcome;
         self.win_line = undo.win_line;
     }
+}
 
+impl Notation for Connect6Position {
     /// Reads `j10`, `j11,k12`, `k12,j11`, `j11 k12` (any case, whitespace around the
     /// squares ignored). Checks syntax and that the squares are on the board only.
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
@@ -683,6 +646,33 @@ impl Position for Connect6Position {
         match mv.stones() {
             (a, None) => self.format_square(a),
             (a, Some(b)) => format!("{},{}", self.format_square(a), self.format_square(b)),
+        }
+    }
+}
+
+impl Position for Connect6Position {
+    type Config = Connect6Config;
+
+    fn new(config: Connect6Config) -> Self {
+        Connect6Position::start(config)
+    }
+
+    fn config(&self) -> &Connect6Config {
+        &self.config
+    }
+
+    fn outcome_reason(&self) -> Option<String> {
+        match self.outcome? {
+            Outcome::Win(_) => Some(match self.win_line {
+                Some(line) => format!(
+                    "{} in a row {}-{}",
+                    Self::length_word(line.len),
+                    self.format_square(line.start),
+                    self.format_square(line.end)
+                ),
+                None => "six in a row".to_string(),
+            }),
+            Outcome::Draw => Some("the board is full with no six in a row".to_string()),
         }
     }
 

@@ -2,12 +2,12 @@
 
 use std::fmt::Write;
 
-use board_core::{MAX_CELLS, Player, Position, PositionStringError};
+use board_core::{
+    InvalidKind, Player, PositionStringError, Rules,
+    setup::{Setup, read_number, write_board},
+};
 
 use crate::{config::Connect6Config, position::Connect6Position};
-
-/// Longest position string read (a 26×26 board needs well under 1 KiB).
-const MAX_LEN: usize = 4096;
 
 fn stone_char(p: Player) -> char {
     match p {
@@ -23,30 +23,16 @@ fn side_name(p: Player) -> &'static str {
     }
 }
 
-pub(crate) fn write(pos: &Connect6Position) -> String {
-    let g = pos.geometry();
-    let mut out = String::with_capacity(g.cells() + 64);
-    for row in (0..g.height()).rev() {
-        let mut run = 0;
-        for col in 0..g.width() {
-            match g.square_at(col, row).and_then(|sq| pos.stone_at(sq)) {
-                None => run += 1,
-                Some(p) => {
-                    if run > 0 {
-                        let _ = write!(out, "{run}");
-                        run = 0;
-                    }
-                    out.push(stone_char(p));
-                }
-            }
-        }
-        if run > 0 {
-            let _ = write!(out, "{run}");
-        }
-        if row > 0 {
-            out.push('/');
-        }
+fn stone(c: char) -> Option<Player> {
+    match c {
+        'x' | 'X' => Some(Player::First),
+        'o' | 'O' => Some(Player::Second),
+        _ => None,
     }
+}
+
+pub(crate) fn write(pos: &Connect6Position) -> String {
+    let mut out = write_board(pos.geometry(), |sq| pos.stone_at(sq).map(stone_char));
     let _ = write!(out, " {} {}", stone_char(pos.side_to_move()), pos.ply());
     out
 }
@@ -81,103 +67,21 @@ pub(crate) fn read(
     config: Connect6Config,
     s: &str,
 ) -> Result<Connect6Position, PositionStringError> {
-    let err = |msg: String| Err(PositionStringError(msg));
-    if s.len() > MAX_LEN {
-        return err(format!("longer than {MAX_LEN} bytes"));
-    }
-    let fields: Vec<&str> = s.split_whitespace().collect();
-    if fields.len() != 3 {
-        return err(format!(
-            "expected 3 fields (board, side to move, ply), found {}",
-            fields.len()
-        ));
-    }
-    let size = config.size() as usize;
-    let ranks: Vec<&str> = fields[0].split('/').collect();
-    if ranks.len() != size {
-        return err(format!(
-            "the board has {} ranks, expected {size} for {config}",
-            ranks.len()
-        ));
-    }
-    let mut board = [None; MAX_CELLS];
-    for (i, rank) in ranks.iter().enumerate() {
-        let row = size - 1 - i;
-        let rank_no = row + 1;
-        let bytes = rank.as_bytes();
-        let mut col = 0usize;
-        let mut k = 0usize;
-        while k < bytes.len() {
-            let c = bytes[k];
-            if c.is_ascii_digit() {
-                let start = k;
-                while k < bytes.len() && bytes[k].is_ascii_digit() {
-                    k += 1;
-                }
-                let digits = &rank[start..k];
-                let run = match digits.parse::<usize>() {
-                    Ok(n) if n >= 1 && !digits.starts_with('0') => n,
-                    _ => {
-                        return err(format!(
-                            "'{}' in rank {rank_no} is not a count of empty squares (1-{size})",
-                            digits.chars().take(8).collect::<String>()
-                        ));
-                    }
-                };
-                col += run;
-                if col > size {
-                    return err(format!(
-                        "rank {rank_no} '{rank}' is longer than {size} squares"
-                    ));
-                }
-                continue;
-            }
-            let stone = match c {
-                b'x' | b'X' => Player::First,
-                b'o' | b'O' => Player::Second,
-                _ => {
-                    let ch = rank[k..].chars().next().unwrap_or('?');
-                    return err(format!(
-                        "bad character '{ch}' in rank {rank_no}: expected x (Black), o (White) \
-                         or a count of empty squares"
-                    ));
-                }
-            };
-            if col >= size {
-                return err(format!(
-                    "rank {rank_no} '{rank}' is longer than {size} squares"
-                ));
-            }
-            board[row * size + col] = Some(stone);
-            col += 1;
-            k += 1;
-        }
-        if col != size {
-            return err(format!(
-                "rank {rank_no} '{rank}' has {col} squares, expected {size}"
-            ));
-        }
-    }
-    let side = match fields[1] {
-        "x" | "X" => Player::First,
-        "o" | "O" => Player::Second,
-        other => {
-            return err(format!(
-                "side to move '{}' is not x (Black) or o (White)",
-                other.chars().take(8).collect::<String>()
-            ));
-        }
-    };
-    let ply: u32 = match fields[2].parse() {
-        Ok(n) if fields[2].bytes().all(|b| b.is_ascii_digit()) => n,
-        _ => {
-            return err(format!(
-                "ply '{}' is not a number from 0 to {}",
-                fields[2].chars().take(12).collect::<String>(),
-                u32::MAX
-            ));
-        }
-    };
+    let err = |kind, msg: String| Err(PositionStringError::invalid(kind, msg));
+    let geometry = Connect6Position::start(config).geometry();
+    let setup = Setup::parse(
+        geometry,
+        s,
+        "board, side to move, ply",
+        stone,
+        "x (Black), o (White)",
+    )?;
+    let [side, ply] = setup.fields;
+    let board = setup.board;
+    let side = side.parse::<char>().ok().and_then(stone).ok_or_else(|| {
+        PositionStringError::field("side to move", side, "x (Black) or o (White)")
+    })?;
+    let ply = read_number("ply", ply, u32::MAX, "a number")?;
 
     let cells = config.cells();
     let count = |p: Player| board[..cells].iter().filter(|s| **s == Some(p)).count() as u64;
@@ -190,12 +94,15 @@ pub(crate) fn read(
             .find(|&p| counts_fit(p, black, white, cells as u64))
             .map(|p| format!(" (these stones fit ply {p})"))
             .unwrap_or_default();
-        return err(format!(
-            "{black} black and {white} white stones do not fit ply {ply}: after {ply} moves \
+        return err(
+            InvalidKind::PieceCount,
+            format!(
+                "{black} black and {white} white stones do not fit ply {ply}: after {ply} moves \
              Black has {eb} and White {ew} (Black places one stone on the first move, then \
              each move places two; only a single stone on the last empty square is \
              short){hint}"
-        ));
+            ),
+        );
     }
     let expected_side = if ply.is_multiple_of(2) {
         Player::First
@@ -203,20 +110,26 @@ pub(crate) fn read(
         Player::Second
     };
     if side != expected_side {
-        return err(format!(
-            "side to move is {}, but at ply {ply} {} is to move",
-            side_name(side),
-            side_name(expected_side)
-        ));
+        return err(
+            InvalidKind::SideToMove,
+            format!(
+                "side to move is {}, but at ply {ply} {} is to move",
+                side_name(side),
+                side_name(expected_side)
+            ),
+        );
     }
     let pos = Connect6Position::from_parts(config, &board[..cells], side, ply);
     if let Some(line) = pos.line_of(side) {
-        return err(format!(
-            "{} is to move but already has six in a row {}-{}: the game ended when it was made",
-            side_name(side),
-            pos.geometry().format_square(line.start),
-            pos.geometry().format_square(line.end)
-        ));
+        return err(
+            InvalidKind::Outcome,
+            format!(
+                "{} is to move but already has six in a row {}-{}: the game ended when it was made",
+                side_name(side),
+                pos.geometry().format_square(line.start),
+                pos.geometry().format_square(line.end)
+            ),
+        );
     }
     Ok(pos)
 }

@@ -1,7 +1,7 @@
 //! What a connect6 board shows ([`View`]): stones, the stones to place, the winning six.
 
 use board_core::{
-    Geometry, Position, Square,
+    Geometry, Rules, Square,
     view::{self, Cell, PieceKind, StatusItem, View},
 };
 

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
-use board_core::{Player, Position, SquareSet, perft};
+use board_core::{Player, Position, Rules, SquareSet, perft};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_connect6::{Connect6Config, Connect6Position};

@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
-use board_core::{Outcome, Player, Position, divide, perft};
+use board_core::{Notation, Outcome, Player, Position, Rules, divide, perft};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_connect6::{Connect6Config, Connect6Position};

@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
 use board_core::{
-    BoardSet, Direction, NotationError, Outcome, Player, Position, SpecError, Square, SquareSet,
-    perft,
+    BoardSet, Direction, Notation, NotationError, Outcome, Player, Position, Rules, SpecError,
+    Square, SquareSet, perft,
 };
 use rules_connect6::{Connect6Config, Connect6Position, Move, MoveError};
 
@@ -57,9 +57,13 @@ fn setup(size: u32, black: &[&str], white: &[&str]) -> Connect6Position {
     let g = start(size);
     for (stones, c) in [(black, 'x'), (white, 'o')] {
         for s in stones {
-            let co = g.geometry().coord(sq(&g, s));
-            assert_eq!(board[co.row as usize][co.col as usize], '.', "{s} twice");
-            board[co.row as usize][co.col as usize] = c;
+            let co = g.geometry().coord(sq(&g, s)).unwrap();
+            assert_eq!(
+                board[co.row() as usize][co.col() as usize],
+                '.',
+                "{s} twice"
+            );
+            board[co.row() as usize][co.col() as usize] = c;
         }
     }
     let (b, w) = (black.len(), white.len());
@@ -869,22 +873,25 @@ fn position_string_errors_name_the_problem() {
         ),
         ("6/6/6/6/6/6 x 0 0", "found 4"),
         ("", "found 0"),
-        (
-            "6/6/6/6/6 x 0",
-            "the board has 5 ranks, expected 6 for connect6:size=6",
-        ),
+        ("6/6/6/6/6 x 0", "the board has 5 ranks, expected 6"),
         ("6/6/6/6/6/6/6 x 0", "the board has 7 ranks"),
-        ("6/6/5/6/6/6 x 0", "rank 4 '5' has 5 squares, expected 6"),
-        ("6/6/7/6/6/6 x 0", "rank 4 '7' is longer than 6 squares"),
-        ("6/6/6x/6/6/6 x 0", "rank 4 '6x' is longer than 6 squares"),
-        ("6/6/6/6/6/3y2 x 0", "bad character 'y' in rank 1"),
-        ("6/6/6/6/6/3é2 x 0", "bad character 'é' in rank 1"),
+        ("6/6/5/6/6/6 x 0", "rank 4 covers 5 squares, expected 6"),
+        ("6/6/7/6/6/6 x 0", "rank 4 covers more than 6 squares"),
+        ("6/6/6x/6/6/6 x 0", "rank 4 covers more than 6 squares"),
+        ("6/6/6/6/6/3y2 x 0", "rank 1: bad character 'y'"),
+        ("6/6/6/6/6/3é2 x 0", "rank 1: bad character 'é'"),
         (
             "6/6/6/6/6/0x5 x 0",
-            "'0' in rank 1 is not a count of empty squares (1-6)",
+            "rank 1: a number of empty squares cannot start with 0",
         ),
-        ("6/6/6/6/6/06 x 0", "'06' in rank 1 is not a count"),
-        ("6/6/6/6/6/99999999999999999999 x 0", "is not a count"),
+        (
+            "6/6/6/6/6/06 x 0",
+            "rank 1: a number of empty squares cannot start with 0",
+        ),
+        (
+            "6/6/6/6/6/99999999999999999999 x 0",
+            "rank 1 covers more than 6 squares",
+        ),
         (
             "6/6/6/6/6/6 b 0",
             "side to move 'b' is not x (Black) or o (White)",

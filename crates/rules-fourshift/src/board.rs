@@ -1,19 +1,19 @@
 //! The stones of both players as two square sets, with the move generator and line
 //! detector written once for every set type (see [`crate::bits`]).
 
-use board_core::{BoardSet, Direction, Geometry, Player, Square};
+use board_core::{Bitboard64, BoardSet, Direction, Geometry, Player, Square, StepMasks};
 
 use crate::{
-    bits::{Bits, Masks, WORD_MAX_SIDE, line_steps},
+    bits::{StoneSet, WORD_MAX_SIDE, line_steps},
     moves::Move,
 };
 
 /// Both players' stones on a board of one size.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Stones<B: Bits> {
+pub(crate) struct Stones<B: StoneSet> {
     /// Indexed by [`Player::index`].
     pub sets: [B; 2],
-    masks: &'static Masks<B>,
+    steps: &'static StepMasks<B>,
     /// `lines[sq]`: the four whole lines through `sq` (empty for wide boards).
     lines: &'static [[B; 4]],
     /// How [`Stones::masked_line`] grows runs to `k`.
@@ -53,18 +53,18 @@ impl RunPlan {
     }
 }
 
-impl<B: Bits> PartialEq for Stones<B> {
+impl<B: StoneSet> PartialEq for Stones<B> {
     fn eq(&self, other: &Self) -> bool {
         self.sets == other.sets && self.width == other.width
     }
 }
 
-impl<B: Bits> Stones<B> {
+impl<B: StoneSet> Stones<B> {
     fn new(size: u32, k: u32) -> Self {
         Stones {
             plan: RunPlan::new(k),
-            sets: [B::default(); 2],
-            masks: B::masks(size),
+            sets: [B::empty(); 2],
+            steps: B::steps(size),
             lines: B::line_masks(size),
             width: size,
         }
@@ -72,26 +72,28 @@ impl<B: Bits> Stones<B> {
 
     #[inline]
     pub fn occupied(&self) -> B {
-        self.sets[0].or(self.sets[1])
+        self.sets[0] | self.sets[1]
     }
 
     #[inline]
     pub fn empty(&self) -> B {
-        self.masks.all.and_not(self.occupied())
+        self.steps.board().without_all(self.occupied())
     }
 
     /// Adds or removes a piece; squares off the board are ignored (only an illegal move
     /// passed to `make_move` has any).
     #[inline]
     pub fn toggle(&mut self, player: Player, sq: Square) {
-        self.sets[player.index()].toggle_within(sq, &self.masks.all);
+        let mut one = B::empty();
+        one.insert(sq);
+        self.sets[player.index()] ^= one & self.steps.board();
     }
 
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Player> {
-        if self.sets[0].has(sq) {
+        if self.sets[0].contains(sq) {
             Some(Player::First)
-        } else if self.sets[1].has(sq) {
+        } else if self.sets[1].contains(sq) {
             Some(Player::Second)
         } else {
             None
@@ -103,12 +105,12 @@ impl<B: Bits> Stones<B> {
     fn targets(&self, player: Player) -> [B; 4] {
         let own = self.sets[player.index()];
         let empty = self.empty();
-        let w = self.width;
+        let steps = self.steps;
         [
-            own.shl(w).and(empty),
-            own.and(self.masks.has_east).shl(1).and(empty),
-            own.shr(w).and(empty),
-            own.and(self.masks.has_west).shr(1).and(empty),
+            steps.shift(own, Direction::North) & empty,
+            steps.shift(own, Direction::East) & empty,
+            steps.shift(own, Direction::South) & empty,
+            steps.shift(own, Direction::West) & empty,
         ]
     }
 
@@ -126,14 +128,14 @@ impl<B: Bits> Stones<B> {
     #[inline]
     pub fn has_shift(&self, player: Player) -> bool {
         let [n, e, s, w] = self.targets(player);
-        !n.or(e).or(s).or(w).is_empty()
+        !(n | e | s | w).is_empty()
     }
 
     /// Appends a placement on every empty square, lowest square first.
     #[inline]
     pub fn push_places(&self, moves: &mut Vec<Move>) {
         let mut empty = self.empty();
-        while let Some(sq) = empty.pop() {
+        while let Some(sq) = empty.pop_first() {
             moves.push(Move::Place(sq));
         }
     }
@@ -145,7 +147,7 @@ impl<B: Bits> Stones<B> {
         // `from = to - delta` for each direction; never wraps for a generated move.
         let back = [w.wrapping_neg(), 1u16.wrapping_neg(), w, 1];
         for (mut targets, back) in self.targets(player).into_iter().zip(back) {
-            while let Some(to) = targets.pop() {
+            while let Some(to) = targets.pop_first() {
                 moves.push(Move::Shift {
                     from: Square(to.0.wrapping_add(back)),
                     to,
@@ -181,29 +183,29 @@ impl<B: Bits> Stones<B> {
     fn masked_line(own: B, lines: &[B; 4], plan: &RunPlan, width: u32) -> bool {
         let steps = line_steps(width);
         let mut runs = [
-            own.and(lines[0]),
-            own.and(lines[1]),
-            own.and(lines[2]),
-            own.and(lines[3]),
+            own & lines[0],
+            own & lines[1],
+            own & lines[2],
+            own & lines[3],
         ];
         if plan.k == 4 {
             for (run, step) in runs.iter_mut().zip(steps) {
-                *run = run.and(run.shr(step));
-                *run = run.and(run.shr(2 * step));
+                *run &= run.shr(step);
+                *run &= run.shr(2 * step);
             }
         } else {
             for &mult in plan.steps() {
                 for (run, step) in runs.iter_mut().zip(steps) {
-                    *run = run.and(run.shr(u32::from(mult) * step));
+                    *run &= run.shr(u32::from(mult) * step);
                 }
             }
         }
-        !runs[0].or(runs[1]).or(runs[2]).or(runs[3]).is_empty()
+        !(runs[0] | runs[1] | runs[2] | runs[3]).is_empty()
     }
 
     /// Walks the four lines through `sq` with the geometry's step tables.
     fn walk_line_through(own: B, sq: Square, k: u32, g: &Geometry) -> bool {
-        if !g.contains(sq) || !own.has(sq) {
+        if !g.contains(sq) || !own.contains(sq) {
             return false;
         }
         for axis in Direction::AXES {
@@ -211,7 +213,7 @@ impl<B: Bits> Stones<B> {
             for dir in [axis, axis.opposite()] {
                 let mut at = sq;
                 while let Some(next) = g.step(at, dir) {
-                    if !own.has(next) {
+                    if !own.contains(next) {
                         break;
                     }
                     n += 1;
@@ -227,23 +229,22 @@ impl<B: Bits> Stones<B> {
 
     /// Whether `player` has `k` or more pieces in an unbroken line anywhere on the board:
     /// `runs` is the set of squares that start `i + 1` pieces in a row in one direction,
-    /// grown one step at a time with shifts (the edge masks stop rows from wrapping).
+    /// grown one step at a time with shifts back towards the start of the run (the edge
+    /// masks stop rows from wrapping).
     pub fn has_line(&self, player: Player, k: u32) -> bool {
         let own = self.sets[player.index()];
-        let w = self.width;
-        let m = self.masks;
-        // (shift towards the start of the run, squares that may continue it)
-        let axes = [
-            (1, m.has_east),     // east
-            (w, m.all),          // north
-            (w + 1, m.has_east), // north-east
-            (w - 1, m.has_west), // north-west
+        let steps = self.steps;
+        // Runs east, north, north-east and north-west, each grown from its far end.
+        let back = [
+            Direction::West,
+            Direction::South,
+            Direction::SouthWest,
+            Direction::SouthEast,
         ];
-        axes.into_iter().any(|(shift, keep)| {
-            let cont = own.and(keep);
+        back.into_iter().any(|dir| {
             let mut runs = own;
             for _ in 1..k {
-                runs = cont.and(runs.shr(shift));
+                runs = own & steps.shift(runs, dir);
                 if runs.is_empty() {
                     return false;
                 }
@@ -253,10 +254,11 @@ impl<B: Bits> Stones<B> {
     }
 }
 
-/// A board of any allowed size: one `u64` per player up to 8×8, a [`BoardSet`] beyond.
+/// A board of any allowed size: one [`Bitboard64`] per player up to 8×8, a [`BoardSet`]
+/// beyond.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Board {
-    Word(Stones<u64>),
+    Word(Stones<Bitboard64>),
     Wide(Stones<BoardSet>),
 }
 
@@ -314,9 +316,9 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         for size in 3..=WORD_MAX_SIDE {
             let g = Geometry::square(size).unwrap();
-            let all = u64::masks(size).all;
+            let all = Bitboard64::steps(size).board().0;
             for k in 2..=size {
-                let stones = Stones::<u64>::new(size, k);
+                let stones = Stones::<Bitboard64>::new(size, k);
                 for _ in 0..300 {
                     let density = rng.random_range(0.2..0.9);
                     let own = (0..size * size)
@@ -330,13 +332,14 @@ mod tests {
                         .any(|d| naive_run(own, size as i32, col, row, d) >= k);
                     let lines = &stones.lines[sq.index()];
                     assert_eq!(
-                        Stones::masked_line(own, lines, &stones.plan, size),
+                        Stones::masked_line(Bitboard64(own), lines, &stones.plan, size),
                         expected,
                         "size {size} k {k} sq {sq:?} own {own:#x}"
                     );
                     // the walk agrees whenever the piece on `sq` is part of the answer
                     let own_with = own | 1 << sq.0;
-                    let walk = Stones::<u64>::walk_line_through(own_with, sq, k, g);
+                    let walk =
+                        Stones::<Bitboard64>::walk_line_through(Bitboard64(own_with), sq, k, g);
                     let through = [(1, 0), (0, 1), (1, 1), (-1, 1)]
                         .into_iter()
                         .any(|(dc, dr)| {

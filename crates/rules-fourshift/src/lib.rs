@@ -14,7 +14,7 @@
 //! odd one) with [`MoveError::CentreOpening`].
 //!
 //! ```
-//! use board_core::{Outcome, Player, Position, perft};
+//! use board_core::{Outcome, Player, prelude::*, perft};
 //! use rules_fourshift::{Fourshift, FourshiftConfig, Move};
 //!
 //! let mut pos = Fourshift::new(FourshiftConfig::default());
@@ -48,7 +48,7 @@
 //! # Notation
 //! A placement is written `c3`, a shift `c3-c4`. Input is case-insensitive, ignores
 //! surrounding whitespace, and also accepts `c3 c4` and `c3 - c4` for a shift.
-//! [`Position::parse_move`](board_core::Position::parse_move) checks only the syntax and that the squares are on the board.
+//! [`Position::parse_move`](board_core::Notation::parse_move) checks only the syntax and that the squares are on the board.
 //!
 //! # Position strings
 //! `board side black-in-hand white-in-hand ply`, fields separated by whitespace:
@@ -72,7 +72,7 @@
 //! | finished: Black won with a2-a5 | `1OO3/XOX1O1/X1O2X/XO4/X3OX/1O3X o 0 0 43` |
 //!
 //! ```
-//! use board_core::{Outcome, Player, Position};
+//! use board_core::{Outcome, Player, prelude::*};
 //! use rules_fourshift::{Fourshift, FourshiftConfig, Phase};
 //!
 //! let config = FourshiftConfig::default();

@@ -3,13 +3,13 @@
 use std::{fmt, sync::OnceLock};
 
 use board_core::{
-    Bitboard64, BoardSet, Coord, Direction, Geometry, NotationError, Outcome, Player, Position,
-    PositionStringError, Square, SquareSet, zobrist,
+    Bitboard64, BoardSet, Coord, Direction, Geometry, Notation, NotationError, Outcome, Player,
+    Position, PositionStringError, Rules, Square, SquareSet, zobrist,
 };
 
 use crate::{
     FourshiftConfig,
-    bits::Bits,
+    bits::StoneSet,
     board::{Board, with_stones},
     moves::{Move, MoveError},
 };
@@ -57,7 +57,7 @@ pub struct Line {
     pub len: u32,
 }
 
-/// What [`Position::make_move`] hands back: the hash and end state before the move (the rest
+/// What [`Rules::make_move`](board_core::Rules::make_move) hands back: the hash and end state before the move (the rest
 /// is recomputed from the move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
@@ -197,7 +197,7 @@ impl Fourshift {
     #[inline]
     pub fn stones64(&self, player: Player) -> Option<Bitboard64> {
         match &self.board {
-            Board::Word(b) => Some(Bitboard64(b.sets[player.index()])),
+            Board::Word(b) => Some(b.sets[player.index()]),
             Board::Wide(_) => None,
         }
     }
@@ -223,7 +223,7 @@ impl Fourshift {
     /// on larger boards). Handy for evaluating the `k`-windows a move changes.
     pub fn lines_through64(&self, sq: Square) -> Option<[Bitboard64; 4]> {
         match &self.board {
-            Board::Word(b) => b.lines_through(sq).map(|l| l.map(Bitboard64)),
+            Board::Word(b) => b.lines_through(sq).copied(),
             Board::Wide(_) => None,
         }
     }
@@ -329,8 +329,8 @@ impl Fourshift {
     /// middle square on an odd one); `false` off the board.
     pub fn is_centre(&self, sq: Square) -> bool {
         self.geometry.contains(sq) && {
-            let c = self.geometry.coord(sq);
-            self.config.is_centre(c.col.into(), c.row.into())
+            let (col, row) = (self.geometry.col(sq), self.geometry.row(sq));
+            self.config.is_centre(col, row)
         }
     }
 
@@ -386,8 +386,11 @@ impl Fourshift {
             && self.config.moving_first() == crate::MovingFirst::Second
     }
 
+    /// The coordinate of a square known to be on the board (validation checks first).
     fn coord(&self, sq: Square) -> Coord {
-        self.geometry.coord(sq)
+        self.geometry
+            .coord(sq)
+            .expect("a square checked to be on the board")
     }
 
     fn check_on_board(&self, sq: Square) -> Result<(), MoveError> {
@@ -402,34 +405,12 @@ impl Fourshift {
     }
 }
 
-impl Position for Fourshift {
+impl Rules for Fourshift {
     type Move = Move;
+
     type Undo = Undo;
-    type Config = FourshiftConfig;
+
     type MoveError = MoveError;
-
-    fn new(config: FourshiftConfig) -> Self {
-        let geometry =
-            Geometry::square(config.size()).expect("a FourshiftConfig always has a valid size");
-        let mut pos = Fourshift {
-            config,
-            geometry,
-            keys: Keys::of(config.size()),
-            board: Board::new(config.size(), config.k()),
-            side: Player::First,
-            hand: [config.pieces(); 2],
-            ply: 0,
-            hash: 0,
-            end: None,
-        };
-        pos.hash = pos.compute_hash();
-        pos
-    }
-
-    #[inline]
-    fn config(&self) -> &FourshiftConfig {
-        &self.config
-    }
 
     #[inline]
     fn side_to_move(&self) -> Player {
@@ -463,25 +444,6 @@ impl Position for Fourshift {
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
         self.end.map(EndReason::outcome)
-    }
-
-    /// "four in a row c1-f4", "White has no legal moves", "move limit of 120 plies reached".
-    fn outcome_reason(&self) -> Option<String> {
-        Some(match self.end? {
-            EndReason::Line(p) => match self.longest_line(p) {
-                Some(line) => format!(
-                    "{} in a row {}-{}",
-                    number_word(line.len),
-                    self.coord(line.start),
-                    self.coord(line.end)
-                ),
-                None => format!("{} in a row", number_word(self.config.k())),
-            },
-            EndReason::NoLegalMove(p) => format!("{} has no legal moves", NAMES[p.index()]),
-            EndReason::MaxPlies => {
-                format!("move limit of {} plies reached", self.config.max_plies())
-            }
-        })
     }
 
     /// Placements lowest square first; shifts grouped by direction (north, east, south,
@@ -566,7 +528,7 @@ impl Position for Fourshift {
                     Some(_) => {}
                 }
                 let (a, b) = (self.coord(from), self.coord(to));
-                if a.col.abs_diff(b.col) + a.row.abs_diff(b.row) != 1 {
+                if a.col().abs_diff(b.col()) + a.row().abs_diff(b.row()) != 1 {
                     return Err(MoveError::NotAdjacent { from: a, to: b });
                 }
                 if self.piece_at(to).is_some() {
@@ -638,7 +600,9 @@ impl Position for Fourshift {
         self.hash = undo.hash;
         self.end = undo.end;
     }
+}
 
+impl Notation for Fourshift {
     /// `c3` (placement), `c3-c4` or `c3 c4` (shift); any case, surrounding whitespace ignored.
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
         const EXPECTED: &str = "a square like c3 to place, or from-to like c3-c4 to shift";
@@ -671,9 +635,59 @@ impl Position for Fourshift {
 
     fn format_move(&self, mv: Move) -> String {
         match mv {
-            Move::Place(sq) => self.coord(sq).to_string(),
-            Move::Shift { from, to } => format!("{}-{}", self.coord(from), self.coord(to)),
+            Move::Place(sq) => self.geometry.format_square(sq),
+            Move::Shift { from, to } => format!(
+                "{}-{}",
+                self.geometry.format_square(from),
+                self.geometry.format_square(to)
+            ),
         }
+    }
+}
+
+impl Position for Fourshift {
+    type Config = FourshiftConfig;
+
+    fn new(config: FourshiftConfig) -> Self {
+        let geometry =
+            Geometry::square(config.size()).expect("a FourshiftConfig always has a valid size");
+        let mut pos = Fourshift {
+            config,
+            geometry,
+            keys: Keys::of(config.size()),
+            board: Board::new(config.size(), config.k()),
+            side: Player::First,
+            hand: [config.pieces(); 2],
+            ply: 0,
+            hash: 0,
+            end: None,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    #[inline]
+    fn config(&self) -> &FourshiftConfig {
+        &self.config
+    }
+
+    /// "four in a row c1-f4", "White has no legal moves", "move limit of 120 plies reached".
+    fn outcome_reason(&self) -> Option<String> {
+        Some(match self.end? {
+            EndReason::Line(p) => match self.longest_line(p) {
+                Some(line) => format!(
+                    "{} in a row {}-{}",
+                    number_word(line.len),
+                    self.coord(line.start),
+                    self.coord(line.end)
+                ),
+                None => format!("{} in a row", number_word(self.config.k())),
+            },
+            EndReason::NoLegalMove(p) => format!("{} has no legal moves", NAMES[p.index()]),
+            EndReason::MaxPlies => {
+                format!("move limit of {} plies reached", self.config.max_plies())
+            }
+        })
     }
 
     fn to_position_string(&self) -> String {

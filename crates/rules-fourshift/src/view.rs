@@ -2,7 +2,7 @@
 //! winning line.
 
 use board_core::{
-    Geometry, Player, Position, Square,
+    Geometry, Player, Position, Rules, Square,
     view::{self, Cell, PieceKind, StatusItem, View},
 };
 

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use board_core::{Outcome, Player, Position, divide, perft};
+use board_core::{Notation, Outcome, Player, Position, Rules, divide, perft};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_fourshift::{EndReason, Fourshift, FourshiftConfig};
@@ -677,8 +677,8 @@ fn reference_from(pos: &Fourshift) -> Ref {
     let mut r = Ref::from_config(pos.config());
     let g = pos.geometry();
     for sq in g.squares() {
-        let c = g.coord(sq);
-        r.grid[c.row as usize][c.col as usize] = match pos.piece_at(sq) {
+        let c = g.coord(sq).unwrap();
+        r.grid[c.row() as usize][c.col() as usize] = match pos.piece_at(sq) {
             None => EMPTY,
             Some(p) => p.index() as u8 + 1,
         };

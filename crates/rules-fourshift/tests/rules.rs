@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
 
 use board_core::{
-    Coord, NotationError, Outcome, Player, Position, PositionStringError, Square, SquareError,
-    SquareSet, perft,
+    Coord, Notation, NotationError, Outcome, Player, Position, PositionStringError, Rules, Square,
+    SquareError, SquareSet, perft,
 };
 use rules_fourshift::{EndReason, Fourshift, FourshiftConfig, Move, MoveError, Phase};
 
@@ -851,18 +851,18 @@ fn bad_position_strings_are_rejected_with_a_reason() {
         ("6/6/6/6/6/6 x 8 8 0 0", "expected 5 fields"),
         ("6/6/6/6/6 x 8 8 0", "the board has 5 ranks, expected 6"),
         ("6/6/6/6/6/6/6 x 8 8 0", "the board has 7 ranks, expected 6"),
-        ("6/6/6/6/6/5 x 8 8 0", "rank 1 has 5 squares, expected 6"),
-        ("7/6/6/6/6/6 x 8 8 0", "rank 6 has more than 6 squares"),
-        ("6/6/6/6/6/X6 x 7 8 1", "rank 1 has more than 6 squares"),
-        ("6/6/6/6/6/15 x 8 8 0", "rank 1 has more than 6 squares"),
+        ("6/6/6/6/6/5 x 8 8 0", "rank 1 covers 5 squares, expected 6"),
+        ("7/6/6/6/6/6 x 8 8 0", "rank 6 covers more than 6 squares"),
+        ("6/6/6/6/6/X6 x 7 8 1", "rank 1 covers more than 6 squares"),
+        ("6/6/6/6/6/15 x 8 8 0", "rank 1 covers more than 6 squares"),
         (
             "6/6/6/6/6/06 x 8 8 0",
-            "rank 1: empty-square counts must be 1 or more",
+            "rank 1: a number of empty squares cannot start with 0",
         ),
-        ("6/6/6/6/6/Q5 x 8 8 0", "rank 1: 'Q' is not a piece"),
+        ("6/6/6/6/6/Q5 x 8 8 0", "rank 1: bad character 'Q'"),
         (
             "6/6/6/6/6/6 b 8 8 0",
-            "side to move 'b' must be x (Black) or o (White)",
+            "side to move 'b' is not x (Black) or o (White)",
         ),
         (
             "6/6/6/6/6/6 x 8 -8 0",
@@ -870,7 +870,7 @@ fn bad_position_strings_are_rejected_with_a_reason() {
         ),
         (
             "6/6/6/6/6/6 x 8 8 99999999999",
-            "ply '99999999999' is too large",
+            "ply '99999999999' is not a number",
         ),
         (
             "6/6/6/6/6/X5 o 8 8 1",

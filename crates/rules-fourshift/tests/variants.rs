@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
 
-use board_core::{Coord, Outcome, Player, Position, SquareSet, perft};
+use board_core::{Coord, Notation, Outcome, Player, Position, Rules, SquareSet, perft};
 use rules_fourshift::{EndReason, Fourshift, FourshiftConfig, MoveError, MovingFirst, Phase};
 
 fn config(spec: &str) -> FourshiftConfig {

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use board_core::{Position, perft};
+use board_core::{Notation, Position, Rules, perft};
 use rules_gomoku::{GomokuConfig, GomokuPosition};
 
 fn main() -> Result<(), String> {

@@ -9,7 +9,7 @@
 //! no winner is a draw.
 //!
 //! ```
-//! use board_core::{Outcome, Player, Position, perft};
+//! use board_core::{Outcome, Player, prelude::*, perft};
 //! use rules_gomoku::{GomokuConfig, GomokuPosition};
 //!
 //! let mut pos = GomokuPosition::new(GomokuConfig::default());
@@ -38,7 +38,7 @@
 //! Strings are printed lower-case; reading accepts `X`/`O` too.
 //!
 //! ```
-//! use board_core::{Outcome, Player, Position};
+//! use board_core::{Outcome, Player, prelude::*};
 //! use rules_gomoku::{GomokuConfig, GomokuPosition};
 //!
 //! let start = GomokuPosition::new(GomokuConfig::default());
@@ -89,7 +89,7 @@
 //! - A finished game refuses every move with [`MoveError::GameOver`], whatever the square;
 //!   then an off-board square (possible only for a hand-made [`Move`]) is
 //!   [`MoveError::OffBoard`], then [`MoveError::Occupied`].
-//! - [`make_move`](board_core::Position::make_move) does not validate (search calls it
+//! - [`make_move`](board_core::Rules::make_move) does not validate (search calls it
 //!   with generated moves); given an off-board or occupied square it puts no stone down but
 //!   still passes the turn, and `unmake_move` restores the position exactly. Nothing panics.
 //! - Move input is one square (`h8`, ` H8 `); text with spaces, commas, dashes or slashes is a

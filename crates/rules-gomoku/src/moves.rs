@@ -6,7 +6,7 @@ use thiserror::Error;
 /// A gomoku move: put a stone of the side to move on a square (written `h8`).
 ///
 /// Moves order by square index (`a1`, `b1`, … row by row), the order in which
-/// [`generate_moves`](board_core::Position::generate_moves) lists them.
+/// [`generate_moves`](board_core::Rules::generate_moves) lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Move(pub Square);
 

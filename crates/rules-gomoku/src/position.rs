@@ -3,8 +3,8 @@
 use std::fmt;
 
 use board_core::{
-    BoardSet, Direction, Geometry, NotationError, Outcome, Player, Position, PositionStringError,
-    Square, SquareSet, Zobrist,
+    BoardSet, Direction, Geometry, Notation, NotationError, Outcome, Player, Position,
+    PositionStringError, Rules, Square, SquareSet, Zobrist,
     lines::{self, LINE_SLOTS, LineView, Slot, axis_of, run_at, run_down, run_up},
     zobrist,
 };
@@ -16,7 +16,7 @@ use crate::{
     position_string,
 };
 
-/// What [`Position::make_move`] returns: everything needed to restore the position exactly.
+/// What [`Rules::make_move`](board_core::Rules::make_move) returns: everything needed to restore the position exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
     last: Option<Square>,
@@ -26,18 +26,7 @@ pub struct Undo {
     placed: bool,
 }
 
-/// A maximal run of one player's stones that wins under the position's rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct WinningLine {
-    /// The left end of the run (the bottom end for a vertical run).
-    pub start: Square,
-    /// The other end.
-    pub end: Square,
-    /// From `start` towards `end`: `East`, `North`, `NorthEast` or `SouthEast`.
-    pub direction: Direction,
-    /// Number of stones (5, or more in freestyle).
-    pub len: u32,
-}
+pub use board_core::lines::WinningLine;
 
 /// A gomoku position: stones on the board, the side to move, the ply, the outcome and the
 /// Zobrist hash, plus the last move made on this object.
@@ -176,7 +165,7 @@ impl GomokuPosition {
     /// line), with both players' stones as bits; `None` if `sq` is off the board.
     ///
     /// ```
-    /// use board_core::{Direction, Player, Position};
+    /// use board_core::{Direction, Player, prelude::*};
     /// use rules_gomoku::GomokuPosition;
     ///
     /// let mut pos = GomokuPosition::default();
@@ -391,20 +380,12 @@ fn count_word(n: u32) -> String {
         .map_or_else(|| n.to_string(), |w| (*w).to_string())
 }
 
-impl Position for GomokuPosition {
+impl Rules for GomokuPosition {
     type Move = Move;
+
     type Undo = Undo;
-    type Config = GomokuConfig;
+
     type MoveError = MoveError;
-
-    fn new(config: GomokuConfig) -> Self {
-        GomokuPosition::start(config)
-    }
-
-    #[inline]
-    fn config(&self) -> &GomokuConfig {
-        &self.config
-    }
 
     #[inline]
     fn side_to_move(&self) -> Player {
@@ -434,22 +415,6 @@ impl Position for GomokuPosition {
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
-    }
-
-    fn outcome_reason(&self) -> Option<String> {
-        Some(match self.outcome? {
-            // The reason says why, not who: front ends name the winner from `outcome`.
-            Outcome::Win(_) => match self.winning_line() {
-                Some(line) => format!(
-                    "{} in a row {}-{}",
-                    count_word(line.len),
-                    self.geometry.format_square(line.start),
-                    self.geometry.format_square(line.end)
-                ),
-                None => "five in a row".to_string(),
-            },
-            Outcome::Draw => "the board is full and nobody has five in a row".to_string(),
-        })
     }
 
     fn generate_moves(&self, moves: &mut Vec<Move>) {
@@ -487,7 +452,11 @@ impl Position for GomokuPosition {
             });
         }
         if !self.empty.contains(sq) {
-            return Err(MoveError::Occupied(self.geometry.coord(sq)));
+            return Err(MoveError::Occupied(
+                self.geometry
+                    .coord(sq)
+                    .expect("a square checked to be on the board"),
+            ));
         }
         Ok(())
     }
@@ -542,7 +511,9 @@ impl Position for GomokuPosition {
         self.outcome = undo.outcome;
         self.hash = undo.hash;
     }
+}
 
+impl Notation for GomokuPosition {
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
         let t = text.trim();
         if t.contains(|c: char| c.is_whitespace() || c == ',' || c == '-' || c == '/') {
@@ -553,6 +524,35 @@ impl Position for GomokuPosition {
 
     fn format_move(&self, mv: Move) -> String {
         self.geometry.format_square(mv.0)
+    }
+}
+
+impl Position for GomokuPosition {
+    type Config = GomokuConfig;
+
+    fn new(config: GomokuConfig) -> Self {
+        GomokuPosition::start(config)
+    }
+
+    #[inline]
+    fn config(&self) -> &GomokuConfig {
+        &self.config
+    }
+
+    fn outcome_reason(&self) -> Option<String> {
+        Some(match self.outcome? {
+            // The reason says why, not who: front ends name the winner from `outcome`.
+            Outcome::Win(_) => match self.winning_line() {
+                Some(line) => format!(
+                    "{} in a row {}-{}",
+                    count_word(line.len),
+                    self.geometry.format_square(line.start),
+                    self.geometry.format_square(line.end)
+                ),
+                None => "five in a row".to_string(),
+            },
+            Outcome::Draw => "the board is full and nobody has five in a row".to_string(),
+        })
     }
 
     fn to_position_string(&self) -> String {

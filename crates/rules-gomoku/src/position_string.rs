@@ -1,6 +1,9 @@
 //! The position string: `<board> <side to move> <ply>` (documented in the crate docs).
 
-use board_core::{Outcome, Player, PositionStringError, SquareSet};
+use board_core::{
+    InvalidKind, Outcome, Player, PositionStringError, SquareSet,
+    setup::{Setup, read_number, write_board},
+};
 
 use crate::{
     config::GomokuConfig,
@@ -15,49 +18,26 @@ pub(crate) const fn letter(player: Player) -> char {
     }
 }
 
-pub(crate) fn format(pos: &GomokuPosition) -> String {
-    let g = pos.geometry();
-    let size = g.width();
-    let mut out = String::with_capacity((size * (size + 1)) as usize / 2 + 16);
-    for row in (0..size).rev() {
-        let mut run = 0;
-        for col in 0..size {
-            match g.square_at(col, row).and_then(|sq| pos.stone_at(sq)) {
-                None => run += 1,
-                Some(player) => {
-                    if run > 0 {
-                        out.push_str(&run.to_string());
-                        run = 0;
-                    }
-                    out.push(letter(player));
-                }
-            }
-        }
-        if run > 0 {
-            out.push_str(&run.to_string());
-        }
-        if row > 0 {
-            out.push('/');
-        }
+/// The piece a character of the board stands for.
+fn piece(c: char) -> Option<Player> {
+    match c {
+        'x' | 'X' => Some(Player::First),
+        'o' | 'O' => Some(Player::Second),
+        _ => None,
     }
+}
+
+pub(crate) fn format(pos: &GomokuPosition) -> String {
+    let mut out = write_board(pos.geometry(), |sq| pos.stone_at(sq).map(letter));
     out.push(' ');
-    out.push(letter(board_core::Position::side_to_move(pos)));
+    out.push(letter(board_core::Rules::side_to_move(pos)));
     out.push(' ');
-    out.push_str(&board_core::Position::ply(pos).to_string());
+    out.push_str(&board_core::Rules::ply(pos).to_string());
     out
 }
 
-fn fail<T>(msg: String) -> Result<T, PositionStringError> {
-    Err(PositionStringError(msg))
-}
-
-/// Quotes at most 24 characters of the input in an error.
-fn quote(s: &str) -> String {
-    let mut q: String = s.chars().take(24).collect();
-    if s.chars().nth(24).is_some() {
-        q.push_str("...");
-    }
-    q
+fn fail<T>(kind: InvalidKind, msg: String) -> Result<T, PositionStringError> {
+    Err(PositionStringError::invalid(kind, msg))
 }
 
 fn describe(pos: &GomokuPosition, line: &WinningLine) -> String {
@@ -70,92 +50,34 @@ fn describe(pos: &GomokuPosition, line: &WinningLine) -> String {
 }
 
 pub(crate) fn parse(config: GomokuConfig, s: &str) -> Result<GomokuPosition, PositionStringError> {
-    let fields: Vec<&str> = s.split_whitespace().collect();
-    let [board, side, ply] = fields[..] else {
-        return fail(format!(
-            "expected 3 fields (board, side to move, ply), found {}",
-            fields.len()
-        ));
-    };
-    let size = config.size();
-    let ranks: Vec<&str> = board.split('/').collect();
-    if ranks.len() != size as usize {
-        return fail(format!(
-            "the board has {} ranks, expected {size} for a {size}x{size} board",
-            ranks.len()
-        ));
-    }
     let mut pos = GomokuPosition::start(config);
     let g = pos.geometry();
-    for (i, rank) in ranks.iter().enumerate() {
-        let row = size - 1 - i as u32;
-        let rank_no = row + 1;
-        let mut col = 0u32;
-        let mut run: Option<u32> = None;
-        for ch in rank.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                let n = match run {
-                    None if d == 0 => {
-                        return fail(format!(
-                            "rank {rank_no}: a number of empty squares cannot be 0 or start with 0"
-                        ));
-                    }
-                    None => d,
-                    Some(n) => n * 10 + d,
-                };
-                if col + n > size {
-                    return fail(format!("rank {rank_no} describes more than {size} squares"));
-                }
-                run = Some(n);
-                continue;
-            }
-            col += run.take().unwrap_or(0);
-            let player = match ch {
-                'x' | 'X' => Player::First,
-                'o' | 'O' => Player::Second,
-                _ => {
-                    return fail(format!(
-                        "rank {rank_no}: bad character '{ch}': expected x, o or a number of empty squares"
-                    ));
-                }
-            };
-            let Some(sq) = g.square_at(col, row) else {
-                return fail(format!("rank {rank_no} describes more than {size} squares"));
-            };
+    let setup = Setup::parse(g, s, "board, side to move, ply", piece, "x, o")?;
+    let [side, ply] = setup.fields;
+    for (sq, player) in g.squares().zip(&setup.board) {
+        if let Some(player) = *player {
             pos.put_stone(sq, player);
-            col += 1;
-        }
-        col += run.unwrap_or(0);
-        if col != size {
-            return fail(format!(
-                "rank {rank_no} describes {col} squares, expected {size}"
-            ));
         }
     }
-
-    let side = match side {
-        "x" | "X" => Player::First,
-        "o" | "O" => Player::Second,
-        other => {
-            return fail(format!("side to move '{}' is not x or o", quote(other)));
-        }
-    };
-    let ply: u32 = if !ply.is_empty() && ply.bytes().all(|b| b.is_ascii_digit()) {
-        ply.parse().ok()
-    } else {
-        None
-    }
-    .ok_or_else(|| PositionStringError(format!("ply '{}' is not a number", quote(ply))))?;
+    let side = side
+        .parse::<char>()
+        .ok()
+        .and_then(piece)
+        .ok_or_else(|| PositionStringError::field("side to move", side, "x or o"))?;
+    let ply = read_number("ply", ply, u32::MAX, "a number")?;
 
     let (black, white) = (
         pos.stone_count(Player::First),
         pos.stone_count(Player::Second),
     );
     if black != white && black != white + 1 {
-        return fail(format!(
-            "x has {black} stones and o has {white}: Black moves first, so x must have as many \
+        return fail(
+            InvalidKind::PieceCount,
+            format!(
+                "x has {black} stones and o has {white}: Black moves first, so x must have as many \
              stones as o or one more"
-        ));
+            ),
+        );
     }
     let expected = if black == white {
         Player::First
@@ -163,28 +85,37 @@ pub(crate) fn parse(config: GomokuConfig, s: &str) -> Result<GomokuPosition, Pos
         Player::Second
     };
     if side != expected {
-        return fail(format!(
-            "{} is to move, but with {black} x and {white} o stones it is {}'s turn",
-            letter(side),
-            letter(expected)
-        ));
+        return fail(
+            InvalidKind::SideToMove,
+            format!(
+                "{} is to move, but with {black} x and {white} o stones it is {}'s turn",
+                letter(side),
+                letter(expected)
+            ),
+        );
     }
     if ply != black + white {
-        return fail(format!(
-            "ply {ply} does not match the {} stones on the board (each move places one stone)",
-            black + white
-        ));
+        return fail(
+            InvalidKind::Counter,
+            format!(
+                "ply {ply} does not match the {} stones on the board (each move places one stone)",
+                black + white
+            ),
+        );
     }
 
     let rule = config.rule();
     let lines = Player::BOTH.map(|p| winning_lines(g, rule, pos.stones(p)));
     let outcome = match (lines[0].first(), lines[1].first()) {
         (Some(x), Some(o)) => {
-            return fail(format!(
-                "both x ({}) and o ({}) have a winning line",
-                describe(&pos, x),
-                describe(&pos, o)
-            ));
+            return fail(
+                InvalidKind::Outcome,
+                format!(
+                    "both x ({}) and o ({}) have a winning line",
+                    describe(&pos, x),
+                    describe(&pos, o)
+                ),
+            );
         }
         (None, None) if ply as usize == g.cells() => Some(Outcome::Draw),
         (None, None) => None,
@@ -208,17 +139,20 @@ fn winning_outcome(
 ) -> Result<Outcome, PositionStringError> {
     let g = pos.geometry();
     let Some(first) = lines.first() else {
-        return fail("internal: no winning line".into());
+        return fail(InvalidKind::Outcome, "no winning line".into());
     };
     if side == winner {
-        return fail(format!(
-            "{} has five in a row ({}) but it is {}'s turn: the game ended with that line, \
+        return fail(
+            InvalidKind::Outcome,
+            format!(
+                "{} has five in a row ({}) but it is {}'s turn: the game ended with that line, \
              so {} cannot have moved since",
-            letter(winner),
-            describe(pos, first),
-            letter(winner),
-            letter(winner.other())
-        ));
+                letter(winner),
+                describe(pos, first),
+                letter(winner),
+                letter(winner.other())
+            ),
+        );
     }
     let stones = *pos.stones(winner);
     let mut candidate = Some(first.start);
@@ -233,10 +167,13 @@ fn winning_outcome(
             .flatten();
     }
     let all: Vec<String> = lines.iter().map(|l| describe(pos, l)).collect();
-    fail(format!(
-        "{}'s winning lines ({}) cannot all have been made by one last move: the game \
+    fail(
+        InvalidKind::Outcome,
+        format!(
+            "{}'s winning lines ({}) cannot all have been made by one last move: the game \
          would have ended earlier",
-        letter(winner),
-        all.join(", ")
-    ))
+            letter(winner),
+            all.join(", ")
+        ),
+    )
 }

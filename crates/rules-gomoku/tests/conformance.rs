@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
 
 use board_core::{
-    Outcome, Player, Position, Square,
+    Notation, Outcome, Player, Position, Rules, Square,
     testing::{check_playout, check_random_playouts_with},
 };
 use proptest::{collection::vec, prelude::*};

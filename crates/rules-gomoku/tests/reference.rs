@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use board_core::{Direction, Outcome, Player, Position, divide, perft};
+use board_core::{Direction, Notation, Outcome, Player, Position, Rules, divide, perft};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_gomoku::{GomokuConfig, GomokuPosition, Move, Rule};
@@ -309,9 +309,9 @@ fn differential_game(
                     .iter()
                     .copied()
                     .filter(|m| {
-                        let c = pos.geometry().coord(m.square());
-                        (c.col as i64 - mid).abs() <= radius as i64
-                            && (c.row as i64 - mid).abs() <= radius as i64
+                        let c = pos.geometry().coord(m.square()).unwrap();
+                        (c.col() as i64 - mid).abs() <= radius as i64
+                            && (c.row() as i64 - mid).abs() <= radius as i64
                     })
                     .collect();
                 if near.is_empty() {
@@ -322,8 +322,8 @@ fn differential_game(
             }
             None => moves[rng.random_range(0..moves.len())],
         };
-        let c = pos.geometry().coord(pick.square());
-        naive.play(c.row as usize, c.col as usize);
+        let c = pos.geometry().coord(pick.square()).unwrap();
+        naive.play(c.row() as usize, c.col() as usize);
         pos.play(pick).unwrap();
         plies += 1;
     }
@@ -415,9 +415,9 @@ fn both_after(cfg: GomokuConfig, moves: &str) -> (GomokuPosition, Naive) {
     let mut naive = Naive::new(cfg.size() as usize, cfg.rule() == Rule::Exact5);
     for text in moves.split_whitespace() {
         let mv = pos.parse_legal_move(text).unwrap();
-        let c = pos.geometry().coord(mv.square());
+        let c = pos.geometry().coord(mv.square()).unwrap();
         pos.make_move(mv);
-        naive.play(c.row as usize, c.col as usize);
+        naive.play(c.row() as usize, c.col() as usize);
     }
     (pos, naive)
 }

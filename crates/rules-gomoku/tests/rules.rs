@@ -4,7 +4,8 @@
 #![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
 
 use board_core::{
-    Direction, Outcome, Player, Position, PositionStringError, Square, SquareSet, perft,
+    Direction, Notation, Outcome, Player, Position, PositionStringError, Rules, Square, SquareSet,
+    perft,
 };
 use rules_gomoku::{GomokuConfig, GomokuPosition, Move, MoveError, Rule, WinningLine};
 
@@ -387,7 +388,7 @@ fn an_occupied_square_is_refused() {
         let err = pos.validate(&mv(&pos, text)).unwrap_err();
         assert_eq!(
             err,
-            MoveError::Occupied(pos.geometry().coord(sq(&pos, name)))
+            MoveError::Occupied(pos.geometry().coord(sq(&pos, name)).unwrap())
         );
         assert_eq!(err.to_string(), format!("{name} is occupied"));
     }
@@ -760,26 +761,20 @@ fn position_strings_with_wrong_shape_are_rejected() {
             "5/5/5/5/5 x 0 0",
             "expected 3 fields (board, side to move, ply), found 4",
         ),
-        (
-            "5/5/5/5 x 0",
-            "the board has 4 ranks, expected 5 for a 5x5 board",
-        ),
-        (
-            "5/5/5/5/5/5 x 0",
-            "the board has 6 ranks, expected 5 for a 5x5 board",
-        ),
-        ("5/5/4/5/5 x 0", "rank 3 describes 4 squares, expected 5"),
-        ("5/5/6/5/5 x 0", "rank 3 describes more than 5 squares"),
-        ("5/5/x5/5/5 x 0", "rank 3 describes more than 5 squares"),
-        ("5/5/5/5/xxoxoo o 0", "rank 1 describes more than 5 squares"),
+        ("5/5/5/5 x 0", "the board has 4 ranks, expected 5"),
+        ("5/5/5/5/5/5 x 0", "the board has 6 ranks, expected 5"),
+        ("5/5/4/5/5 x 0", "rank 3 covers 4 squares, expected 5"),
+        ("5/5/6/5/5 x 0", "rank 3 covers more than 5 squares"),
+        ("5/5/x5/5/5 x 0", "rank 3 covers more than 5 squares"),
+        ("5/5/5/5/xxoxoo o 0", "rank 1 covers more than 5 squares"),
         (
             "5/5/5/5/99999999999 x 0",
-            "rank 1 describes more than 5 squares",
+            "rank 1 covers more than 5 squares",
         ),
-        ("5//5/5/5 x 0", "rank 4 describes 0 squares, expected 5"),
+        ("5//5/5/5 x 0", "rank 4 covers 0 squares, expected 5"),
         (
             "5/5/05/5/5 x 0",
-            "rank 3: a number of empty squares cannot be 0 or start with 0",
+            "rank 3: a number of empty squares cannot start with 0",
         ),
         (
             "5/5/2.2/5/5 x 0",
@@ -808,7 +803,7 @@ fn position_strings_with_wrong_shape_are_rejected() {
     let err = read("gomoku", "5/5/5/5/5 x 0").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "bad position string: the board has 5 ranks, expected 15 for a 15x15 board"
+        "bad position string: the board has 5 ranks, expected 15"
     );
 }
 

@@ -1,6 +1,6 @@
 //! [`Evaluator`]: everything game-specific the search needs beyond the rules.
 
-use board_core::Position;
+use board_core::Notation;
 
 /// A forced win found by a game's own tactical search (see [`Evaluator::forced_win`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -18,23 +18,23 @@ pub struct ForcedWin<M> {
 /// keeps the search exact (full-width over all legal moves, no quiescence, no shortcuts).
 /// Methods take `&self` and `&P`: state that must change move by move (incremental
 /// evaluation) belongs in the position. Wrap the game's position in a type that also
-/// implements [`Position`] and updates that state in `make_move`/`unmake_move`;
+/// implements [`Rules`](board_core::Rules) and [`Notation`] and updates that state in `make_move`/`unmake_move`;
 /// [`crate::Incremental`] is a ready wrapper of that kind.
 ///
 /// An evaluator is shared by all search threads, hence `Send + Sync`. Any
 /// `Fn(&P) -> i32 + Send + Sync` closure is an evaluator with the default hooks.
-pub trait Evaluator<P: Position>: Send + Sync {
+pub trait Evaluator<P: Notation>: Send + Sync {
     /// The static value of a position that is not finished, from the point of view of the
     /// side to move (higher is better for it), in centipawn-like units. A value of the
     /// same magnitude must mean the same for either side (negamax: the opponent's view is
     /// the negation). Results outside `±Score::MAX_EVAL` (900,000) are clamped, so they can
     /// never be mistaken for a forced win or loss; keep real values well inside (a few
     /// thousand is typical). Finished positions are scored by the search from
-    /// [`Position::outcome`] and never reach this method.
+    /// [`Rules::outcome`](board_core::Rules::outcome) and never reach this method.
     fn evaluate(&self, pos: &P) -> i32;
 
     /// Replaces the contents of `moves` with the moves the search considers at `pos`.
-    /// Default: every legal move ([`Position::generate_moves`]).
+    /// Default: every legal move ([`Rules::generate_moves`](board_core::Rules::generate_moves)).
     ///
     /// A game may return an ordered and pruned list instead: cells near stones and threat
     /// responses for k-in-a-row games, pairs built from a short list of good cells for
@@ -89,7 +89,7 @@ pub trait Evaluator<P: Position>: Send + Sync {
     }
 }
 
-impl<P: Position, F: Fn(&P) -> i32 + Send + Sync> Evaluator<P> for F {
+impl<P: Notation, F: Fn(&P) -> i32 + Send + Sync> Evaluator<P> for F {
     fn evaluate(&self, pos: &P) -> i32 {
         self(pos)
     }

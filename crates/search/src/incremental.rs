@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use board_core::{NotationError, Outcome, Player, Position, PositionStringError};
+use board_core::{Notation, NotationError, Outcome, Player, Position, Rules};
 
 /// Evaluation state kept in step with a position by [`Incremental`] (line counts of a
 /// k-in-a-row game, material, mobility caches, …).
@@ -55,73 +55,67 @@ impl<P: Position, S: EvalState<P>> Incremental<P, S> {
     }
 }
 
-impl<P: Position, S: EvalState<P>> Position for Incremental<P, S> {
+impl<P: Position, S: EvalState<P>> Rules for Incremental<P, S> {
     type Move = P::Move;
+
     type Undo = (P::Undo, S::Undo);
-    type Config = P::Config;
+
     type MoveError = P::MoveError;
 
-    fn new(config: P::Config) -> Self {
-        Incremental::new(P::new(config))
-    }
-    fn config(&self) -> &P::Config {
-        self.pos.config()
-    }
     fn side_to_move(&self) -> Player {
         self.pos.side_to_move()
     }
+
     fn ply(&self) -> u32 {
         self.pos.ply()
     }
+
     fn hash(&self) -> u64 {
         self.pos.hash()
     }
+
     fn compute_hash(&self) -> u64 {
         self.pos.compute_hash()
     }
+
     fn outcome(&self) -> Option<Outcome> {
         self.pos.outcome()
     }
-    fn outcome_reason(&self) -> Option<String> {
-        self.pos.outcome_reason()
-    }
+
     fn generate_moves(&self, moves: &mut Vec<P::Move>) {
         self.pos.generate_moves(moves);
     }
+
     fn count_moves(&self) -> u64 {
         self.pos.count_moves()
     }
+
     fn count_two_ply_sequences(&self) -> Option<u64> {
         self.pos.count_two_ply_sequences()
     }
+
     fn validate(&self, mv: &P::Move) -> Result<(), P::MoveError> {
         self.pos.validate(mv)
     }
+
     fn make_move(&mut self, mv: P::Move) -> Self::Undo {
         let undo = self.pos.make_move(mv);
         let state_undo = self.state.make(&self.pos, mv, &undo);
         (undo, state_undo)
     }
+
     fn unmake_move(&mut self, mv: P::Move, (undo, state_undo): Self::Undo) {
         self.state.unmake(state_undo);
         self.pos.unmake_move(mv, undo);
     }
+}
+
+impl<P: Position, S: EvalState<P>> Notation for Incremental<P, S> {
     fn parse_move(&self, text: &str) -> Result<P::Move, NotationError> {
         self.pos.parse_move(text)
     }
+
     fn format_move(&self, mv: P::Move) -> String {
         self.pos.format_move(mv)
-    }
-    fn to_position_string(&self) -> String {
-        self.pos.to_position_string()
-    }
-    fn from_position_string(config: P::Config, s: &str) -> Result<Self, PositionStringError> {
-        P::from_position_string(config, s).map(Incremental::new)
-    }
-    fn diagram(&self) -> String {
-        self.pos.diagram()
-    }
-    fn player_name(&self, player: Player) -> &'static str {
-        self.pos.player_name(player)
     }
 }

@@ -33,32 +33,8 @@
 //! The side to move loses exactly when the pile is a multiple of four.
 //!
 //! ```
-//! use std::{fmt, str::FromStr};
-//! use board_core::{
-//!     GameConfig, GameSpec, NotationError, Outcome, Player, Position, PositionStringError,
-//!     SpecError,
-//! };
+//! use board_core::{NotationError, Notation, Outcome, Player, Rules};
 //! use boardlab_search::{Evaluator, Limits, Score, SearchOptions, Searcher};
-//!
-//! #[derive(Clone, Debug, Default, PartialEq, Eq)]
-//! struct PileConfig;
-//! # impl GameConfig for PileConfig {
-//! #     const GAME_ID: &'static str = "pile";
-//! # }
-//! # impl fmt::Display for PileConfig {
-//! #     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-//! #         f.write_str("pile")
-//! #     }
-//! # }
-//! # impl FromStr for PileConfig {
-//! #     type Err = SpecError;
-//! #     fn from_str(s: &str) -> Result<PileConfig, SpecError> {
-//! #         let spec = GameSpec::parse(s)?;
-//! #         board_core::spec::expect_id(&spec, "pile")?;
-//! #         spec.reader(&[]).finish()?;
-//! #         Ok(PileConfig)
-//! #     }
-//! # }
 //!
 //! #[derive(Clone, Debug, PartialEq)]
 //! struct Pile {
@@ -71,20 +47,24 @@
 //! #[error("cannot take {0}")]
 //! struct BadTake(u32);
 //!
-//! impl Position for Pile {
+//! // A search needs the rules and the notation of moves only: no config, no position
+//! // strings, no diagram (those are `Position`'s, for front ends and save files).
+//! impl Rules for Pile {
 //!     type Move = u32; // how many counters to take
 //!     type Undo = ();
-//!     type Config = PileConfig;
 //!     type MoveError = BadTake;
 //!
-//!     fn new(_: PileConfig) -> Pile {
-//!         Pile { counters: 21, to_move: Player::First, ply: 0 }
-//!     }
 //!     fn side_to_move(&self) -> Player {
 //!         self.to_move
 //!     }
+//!     fn ply(&self) -> u32 {
+//!         self.ply
+//!     }
 //!     fn hash(&self) -> u64 {
 //!         u64::from(self.counters) << 1 | self.to_move.index() as u64
+//!     }
+//!     fn compute_hash(&self) -> u64 {
+//!         self.hash()
 //!     }
 //!     fn outcome(&self) -> Option<Outcome> {
 //!         // The player who took the last counter (not the one to move) has won.
@@ -107,19 +87,15 @@
 //!         self.to_move = self.to_move.other();
 //!         self.ply -= 1;
 //!     }
-//! #   fn config(&self) -> &PileConfig { &PileConfig }
-//! #   fn ply(&self) -> u32 { self.ply }
-//! #   fn compute_hash(&self) -> u64 { self.hash() }
-//! #   fn parse_move(&self, text: &str) -> Result<u32, NotationError> {
-//! #       text.trim().parse().map_err(|_| NotationError::syntax(text, "a number"))
-//! #   }
-//! #   fn format_move(&self, mv: u32) -> String { mv.to_string() }
-//! #   fn to_position_string(&self) -> String { format!("{} {}", self.counters, self.ply) }
-//! #   fn from_position_string(_: PileConfig, s: &str) -> Result<Pile, PositionStringError> {
-//! #       Err(PositionStringError(s.to_string()))
-//! #   }
-//! #   fn diagram(&self) -> String { format!("{} counters", self.counters) }
-//!     // … notation, position strings and diagram elided
+//! }
+//!
+//! impl Notation for Pile {
+//!     fn parse_move(&self, text: &str) -> Result<u32, NotationError> {
+//!         text.trim().parse().map_err(|_| NotationError::syntax(text, "a number"))
+//!     }
+//!     fn format_move(&self, mv: u32) -> String {
+//!         mv.to_string()
+//!     }
 //! }
 //!
 //! /// Knows the theory: a multiple of four is lost for the side to move.
@@ -136,7 +112,7 @@
 //! }
 //!
 //! let mut searcher = Searcher::new(PileEval, SearchOptions::default())?;
-//! let pos = Pile::new(PileConfig);
+//! let pos = Pile { counters: 21, to_move: Player::First, ply: 0 };
 //! let mut lines = Vec::new();
 //! let result = searcher.search_with(&pos, &Limits::new().with_depth(30), |it| {
 //!     lines.push(it.info_line(&pos));

@@ -6,7 +6,7 @@
 //! depth every exact search configuration must return the same root value. Game crates can
 //! use it to test their hooks. Repetition detection is not modelled.
 
-use board_core::Position;
+use board_core::Notation;
 
 use crate::{
     evaluator::Evaluator,
@@ -17,7 +17,7 @@ use crate::{
 
 /// The value of `pos` for its side to move, searched `depth` turns deep by plain minimax
 /// (quiescence at the horizon when `quiescence`).
-pub fn minimax<P: Position, E: Evaluator<P>>(
+pub fn minimax<P: Notation, E: Evaluator<P>>(
     evaluator: &E,
     pos: &P,
     depth: u32,
@@ -34,7 +34,7 @@ fn nominal(depth: u32) -> i32 {
 
 /// The minimax value of every root move (for the side to move at the root), in the order
 /// the root's candidates are listed: what a search at `depth` may choose among.
-pub fn minimax_moves<P: Position, E: Evaluator<P>>(
+pub fn minimax_moves<P: Notation, E: Evaluator<P>>(
     evaluator: &E,
     pos: &P,
     depth: u32,
@@ -60,7 +60,7 @@ pub fn minimax_moves<P: Position, E: Evaluator<P>>(
 
 /// The root's moves as the searcher takes them: the legal candidates, or every legal move
 /// if the game offers none.
-fn root_candidates<P: Position, E: Evaluator<P>>(evaluator: &E, pos: &P) -> Vec<P::Move> {
+fn root_candidates<P: Notation, E: Evaluator<P>>(evaluator: &E, pos: &P) -> Vec<P::Move> {
     let mut moves = Vec::new();
     evaluator.candidates(pos, &mut moves);
     let mut seen = std::collections::HashSet::new();
@@ -71,7 +71,7 @@ fn root_candidates<P: Position, E: Evaluator<P>>(evaluator: &E, pos: &P) -> Vec<
     moves
 }
 
-fn node<P: Position, E: Evaluator<P>>(
+fn node<P: Notation, E: Evaluator<P>>(
     evaluator: &E,
     pos: &mut P,
     depth: i32,
@@ -120,7 +120,7 @@ fn node<P: Position, E: Evaluator<P>>(
 }
 
 /// Quiescence: the best of standing pat and every noisy move, recursively.
-fn qnode<P: Position, E: Evaluator<P>>(evaluator: &E, pos: &mut P, ply: usize, stand: i32) -> i32 {
+fn qnode<P: Notation, E: Evaluator<P>>(evaluator: &E, pos: &mut P, ply: usize, stand: i32) -> i32 {
     if ply >= MAX_PLY {
         return stand;
     }

@@ -3,7 +3,7 @@
 
 use std::{fmt::Write, time::Duration};
 
-use board_core::Position;
+use board_core::Notation;
 
 use crate::score::Score;
 
@@ -91,7 +91,7 @@ impl<M: Copy> IterationReport<M> {
     /// The engine protocol's line: `info depth D seldepth S score cp X nodes N nps N time MS
     /// hashfull P pv <moves>` (moves in the game's notation, `root` being the searched
     /// position).
-    pub fn info_line<P: Position<Move = M>>(&self, root: &P) -> String {
+    pub fn info_line<P: Notation<Move = M>>(&self, root: &P) -> String {
         let mut s = format!(
             "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
             self.depth,
@@ -153,13 +153,13 @@ pub struct SearchResult<M> {
 
 impl<M: Copy> SearchResult<M> {
     /// The principal variation in the game's notation, separated by spaces.
-    pub fn pv_string<P: Position<Move = M>>(&self, root: &P) -> String {
+    pub fn pv_string<P: Notation<Move = M>>(&self, root: &P) -> String {
         format_pv(root, &self.pv)
     }
 }
 
 /// Formats `moves` played in turn from `root`, stopping at the first one that is not legal.
-pub fn format_pv<P: Position>(root: &P, moves: &[P::Move]) -> String {
+pub fn format_pv<P: Notation>(root: &P, moves: &[P::Move]) -> String {
     let mut pos = root.clone();
     let mut out = String::new();
     for &mv in moves {

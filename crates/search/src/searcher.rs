@@ -8,7 +8,7 @@ use std::{
     time::Instant,
 };
 
-use board_core::Position;
+use board_core::Notation;
 
 use crate::{
     evaluator::Evaluator,
@@ -39,7 +39,7 @@ use crate::{
 /// from fourshift's 30 moves to Connect6's pruned pair lists.
 ///
 /// [`new_game`]: Searcher::new_game
-pub struct Searcher<P: Position, E> {
+pub struct Searcher<P: Notation, E> {
     evaluator: E,
     options: SearchOptions,
     tt: TranspositionTable,
@@ -49,7 +49,7 @@ pub struct Searcher<P: Position, E> {
     game_history: Vec<u64>,
 }
 
-impl<P: Position, E> fmt::Debug for Searcher<P, E> {
+impl<P: Notation, E> fmt::Debug for Searcher<P, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Searcher")
             .field("options", &self.options)
@@ -59,7 +59,7 @@ impl<P: Position, E> fmt::Debug for Searcher<P, E> {
     }
 }
 
-impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
+impl<P: Notation, E: Evaluator<P>> Searcher<P, E> {
     /// A searcher with its transposition table allocated.
     pub fn new(evaluator: E, options: SearchOptions) -> Result<Self, OptionsError> {
         let tt = TranspositionTable::new(options.hash_mb())?;
@@ -338,7 +338,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     }
 }
 
-fn legal_unique<P: Position>(pos: &P, moves: &[P::Move]) -> Vec<RootMove<P::Move>> {
+fn legal_unique<P: Notation>(pos: &P, moves: &[P::Move]) -> Vec<RootMove<P::Move>> {
     let mut seen = HashSet::new();
     moves
         .iter()

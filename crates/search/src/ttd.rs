@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use board_core::Position;
+use board_core::Notation;
 
 use crate::{Evaluator, Limits, Searcher};
 
@@ -23,7 +23,7 @@ pub struct DepthTime {
 /// Searches each position to `depth` from a fresh table ([`Searcher::new_game`] before
 /// each) and records when every iteration completed. Positions whose search ends early
 /// (a proven result) have shorter lists.
-pub fn time_to_depth<P: Position, E: Evaluator<P>>(
+pub fn time_to_depth<P: Notation, E: Evaluator<P>>(
     searcher: &mut Searcher<P, E>,
     positions: &[P],
     depth: u32,

@@ -13,7 +13,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use board_core::{Outcome, Player, Position};
+use board_core::{Notation, Outcome, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -229,7 +229,7 @@ const QUIET_KEY: i64 = 0;
 /// a check happens about every quarter to whole millisecond whatever a node costs.
 const MAX_CHECK_INTERVAL: u64 = 8192;
 
-pub(crate) struct Worker<'a, P: Position, E> {
+pub(crate) struct Worker<'a, P: Notation, E> {
     id: usize,
     cx: &'a Context<'a, E>,
     tables: &'a mut OrderingTables<P::Move>,
@@ -257,7 +257,7 @@ pub(crate) struct Worker<'a, P: Position, E> {
     iter_pv: Vec<P::Move>,
 }
 
-impl<'a, P: Position, E: Evaluator<P>> Worker<'a, P, E> {
+impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
     pub fn new(
         id: usize,
         cx: &'a Context<'a, E>,

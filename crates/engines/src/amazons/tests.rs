@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use board_core::{Direction, Position as _};
+use board_core::{Direction, Notation as _, Position as _, Rules as _};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_amazons::AmazonsConfig;

@@ -30,7 +30,7 @@
 //! recomputed for the four lines through each new stone) so that depth 2 over pairs runs in
 //! reasonable time; [`baseline_eval`] is the from-scratch reference it is tested against.
 
-use board_core::{Direction, Player, Position as _, Square, lines};
+use board_core::{Direction, Player, Rules as _, Square, lines};
 use rules_connect6::{Connect6Position, LineView, Move};
 use search::{EvalState, Evaluator, Incremental};
 

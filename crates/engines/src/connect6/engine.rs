@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use board_core::{Player, Position as _, Square};
+use board_core::{Player, Rules as _, Square};
 use rules_connect6::{Connect6Position, Move};
 use search::{Evaluator, ForcedWin, Incremental};
 

@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use board_core::{Geometry, MAX_SIDE, Player, Position as _, Square};
+use board_core::{Geometry, MAX_SIDE, Player, Rules as _, Square};
 use rules_connect6::{Connect6Position, Move};
 use search::EvalState;
 

@@ -1,4 +1,4 @@
-use board_core::{Outcome, Player, Position as _, Square};
+use board_core::{Notation as _, Outcome, Player, Position as _, Rules as _, Square};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_connect6::{Connect6Config, Connect6Position, Move};

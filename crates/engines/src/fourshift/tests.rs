@@ -1,4 +1,4 @@
-use board_core::{Player, Position as _};
+use board_core::{Notation as _, Player, Position as _, Rules as _};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_fourshift::{Fourshift, FourshiftConfig};

@@ -20,7 +20,7 @@
 //!
 //!   Values beyond the search's ±900,000 heuristic range are clamped by the search.
 
-use board_core::{Direction, Player, Position as _, Square, SquareSet};
+use board_core::{Direction, Player, Rules as _, Square, SquareSet};
 use rules_gomoku::{GomokuPosition, LineView, Move, Rule};
 use search::Evaluator;
 

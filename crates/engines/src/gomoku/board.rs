@@ -16,7 +16,7 @@
 
 use std::sync::OnceLock;
 
-use board_core::{Player, Position as _, Square, SquareSet};
+use board_core::{Player, Rules as _, Square, SquareSet};
 use rules_gomoku::{GomokuPosition, Move};
 use search::EvalState;
 

@@ -8,7 +8,7 @@ use std::{
     time::Instant,
 };
 
-use board_core::{Player, Position as _, Square, SquareSet};
+use board_core::{Player, Rules as _, Square, SquareSet};
 use rules_gomoku::{GomokuPosition, Move};
 use search::{Evaluator, ForcedWin, Incremental};
 

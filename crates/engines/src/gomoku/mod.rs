@@ -50,7 +50,7 @@ pub use engine::{EnginePosition, GomokuEval, GomokuState, MAX_CANDIDATES, find_v
 use rules_gomoku::Move;
 use std::time::Instant;
 
-use board_core::Position as _;
+use board_core::Rules as _;
 use search::{
     IterationReport, Limits, OptionsError, Score, SearchOptions, SearchResult, SearchStats,
     StopReason,

@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use board_core::{Player, Position as _, Square};
+use board_core::{Notation as _, Player, Position as _, Rules as _, Square};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_gomoku::{GomokuConfig, GomokuPosition, Move, Rule};

@@ -1,6 +1,6 @@
 //! The tutorial game's evaluator: all the search needs besides the rules.
 
-use board_core::Position;
+use board_core::Rules as _;
 
 use crate::game::{COLS, ConnectFour, ROWS};
 

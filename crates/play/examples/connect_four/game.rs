@@ -4,8 +4,8 @@
 use std::{fmt, str::FromStr};
 
 use board_core::{
-    GameConfig, GameSpec, Geometry, NotationError, Outcome, Player, Position, PositionStringError,
-    SpecError, Square, View,
+    GameConfig, GameSpec, Geometry, InvalidKind, Notation, NotationError, Outcome, Player,
+    Position, PositionStringError, Rules, SpecError, Square, View,
     spec::expect_id,
     view::{self, Cell, PieceKind},
     zobrist,
@@ -93,35 +93,25 @@ impl ConnectFour {
     }
 }
 
-impl Position for ConnectFour {
+impl Rules for ConnectFour {
     type Move = Move;
+
     type Undo = ();
-    type Config = Config;
+
     type MoveError = MoveError;
 
-    fn new(_: Config) -> Self {
-        ConnectFour {
-            cells: [[None; ROWS]; COLS],
-            heights: [0; COLS],
-            side: Player::First,
-            ply: 0,
-            hash: 0,
-            winner: None,
-            moves: Vec::new(),
-        }
-    }
-    fn config(&self) -> &Config {
-        &Config
-    }
     fn side_to_move(&self) -> Player {
         self.side
     }
+
     fn ply(&self) -> u32 {
         self.ply
     }
+
     fn hash(&self) -> u64 {
         self.hash
     }
+
     fn compute_hash(&self) -> u64 {
         let mut h = if self.side == Player::Second {
             SECOND_TO_MOVE
@@ -137,6 +127,7 @@ impl Position for ConnectFour {
         }
         h
     }
+
     fn outcome(&self) -> Option<Outcome> {
         match self.winner {
             Some(p) => Some(Outcome::Win(p)),
@@ -144,6 +135,7 @@ impl Position for ConnectFour {
             None => None,
         }
     }
+
     fn generate_moves(&self, moves: &mut Vec<Move>) {
         moves.clear();
         if self.outcome().is_none() {
@@ -156,6 +148,7 @@ impl Position for ConnectFour {
             );
         }
     }
+
     fn validate(&self, &col: &Move) -> Result<(), MoveError> {
         let name = (b'a' + col.min(25)) as char;
         if self.outcome().is_some() {
@@ -168,6 +161,7 @@ impl Position for ConnectFour {
             Ok(())
         }
     }
+
     fn make_move(&mut self, col: Move) {
         let (c, p) = (col as usize % COLS, self.side);
         let r = self.heights[c].min(ROWS - 1);
@@ -181,6 +175,7 @@ impl Position for ConnectFour {
             self.winner = Some(p);
         }
     }
+
     fn unmake_move(&mut self, col: Move, _: ()) {
         let c = col as usize % COLS;
         let r = self.heights[c].saturating_sub(1);
@@ -192,34 +187,63 @@ impl Position for ConnectFour {
         self.winner = None;
         self.moves.pop();
     }
+}
+
+impl Notation for ConnectFour {
     fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
         match text.trim().to_ascii_lowercase().as_bytes() {
             &[c @ b'a'..=b'z'] => Ok(c - b'a'),
             _ => Err(NotationError::syntax(text, "a column letter, like d")),
         }
     }
+
     fn format_move(&self, col: Move) -> String {
         ((b'a' + col.min(25)) as char).to_string()
     }
+}
+
+impl Position for ConnectFour {
+    type Config = Config;
+
+    fn new(_: Config) -> Self {
+        ConnectFour {
+            cells: [[None; ROWS]; COLS],
+            heights: [0; COLS],
+            side: Player::First,
+            ply: 0,
+            hash: 0,
+            winner: None,
+            moves: Vec::new(),
+        }
+    }
+
+    fn config(&self) -> &Config {
+        &Config
+    }
+
     /// The position string is simply the columns played so far (`dcd`), `-` at the start.
     fn to_position_string(&self) -> String {
         let moves: String = self.moves.iter().map(|&c| self.format_move(c)).collect();
         if moves.is_empty() { "-".into() } else { moves }
     }
+
     fn from_position_string(config: Config, s: &str) -> Result<Self, PositionStringError> {
         let mut pos = ConnectFour::new(config);
         for ch in s.trim().trim_start_matches('-').chars() {
             let mv = pos
                 .parse_move(&ch.to_string())
-                .map_err(|e| PositionStringError(e.to_string()))?;
-            pos.play(mv)
-                .map_err(|e| PositionStringError(format!("{ch}: {e}")))?;
+                .map_err(|_| PositionStringError::field("move", &ch.to_string(), "a column a-g"))?;
+            pos.play(mv).map_err(|e| {
+                PositionStringError::invalid(InvalidKind::IllegalMove, format!("{ch}: {e}"))
+            })?;
         }
         Ok(pos)
     }
+
     fn diagram(&self) -> String {
         view::diagram(self)
     }
+
     fn player_name(&self, player: Player) -> &'static str {
         ["Red", "Yellow"][player.index()]
     }

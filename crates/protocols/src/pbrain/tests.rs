@@ -1,4 +1,5 @@
 use super::*;
+use board_core::Notation as _;
 
 fn random_brain() -> PbrainSession {
     PbrainSession::new(AgentKind::Random)

@@ -1,7 +1,7 @@
 //! Differential tests: at a fixed depth, every exact configuration of the search returns
 //! the root value of plain minimax, and a best move that achieves it.
 
-use board_core::{Player, Position};
+use board_core::{Player, Position, Rules};
 use boardlab_search::{
     Evaluator, Limits, Score, ScoreKind, SearchOptions, Searcher, StopReason, format_pv,
     reference::{minimax, minimax_moves},
@@ -46,7 +46,7 @@ pub fn configs() -> Vec<(&'static str, SearchOptions)> {
 /// Searches `pos` to `depth` under every configuration and compares with minimax.
 pub fn check_all<P, E>(eval: E, pos: &P, depth: u32, quiescence: bool) -> Result<(), TestCaseError>
 where
-    P: Position,
+    P: board_core::Notation,
     E: Evaluator<P> + Clone,
 {
     let expected = minimax(&eval, pos, depth, quiescence);
@@ -58,10 +58,10 @@ where
         prop_assert_eq!(
             r.score,
             expected,
-            "{} at depth {} from {}",
+            "{} at depth {} from {:?}",
             name,
             depth,
-            pos.to_position_string()
+            pos
         );
         match r.best_move {
             None => prop_assert!(per_move.is_empty(), "{name}: no move"),

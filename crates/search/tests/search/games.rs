@@ -14,7 +14,8 @@
 use std::{fmt, str::FromStr};
 
 use board_core::{
-    GameConfig, GameSpec, NotationError, Outcome, Player, Position, PositionStringError, SpecError,
+    GameConfig, GameSpec, Notation, NotationError, Outcome, Player, Position, PositionStringError,
+    Rules, SpecError,
 };
 use boardlab_search::Evaluator;
 
@@ -40,12 +41,12 @@ fn parse_player(s: &str) -> Result<Player, PositionStringError> {
     match s {
         "f" => Ok(Player::First),
         "s" => Ok(Player::Second),
-        _ => Err(PositionStringError(format!("bad side {s}"))),
+        _ => Err(PositionStringError::field("side to move", s, "f or s")),
     }
 }
 
 fn bad(s: &str) -> PositionStringError {
-    PositionStringError(s.to_string())
+    PositionStringError::field("position", s, "a position of this test game")
 }
 
 /// A config with parameters `a` and `b` (meaning per game), spec `id:a=..,b=..`.
@@ -140,35 +141,29 @@ impl Tree {
     }
 }
 
-impl Position for Tree {
+impl Rules for Tree {
     type Move = u8;
+
     type Undo = Player;
-    type Config = TreeConfig;
+
     type MoveError = Illegal;
 
-    fn new(config: TreeConfig) -> Tree {
-        Tree {
-            config,
-            mask: 0,
-            to_move: Player::First,
-            ply: 0,
-        }
-    }
-    fn config(&self) -> &TreeConfig {
-        &self.config
-    }
     fn side_to_move(&self) -> Player {
         self.to_move
     }
+
     fn ply(&self) -> u32 {
         self.ply
     }
+
     fn hash(&self) -> u64 {
         mix(self.seed() ^ u64::from(self.mask) << 1 ^ self.to_move.index() as u64)
     }
+
     fn compute_hash(&self) -> u64 {
         self.hash()
     }
+
     fn outcome(&self) -> Option<Outcome> {
         let h = mix(self.seed() ^ 0x77 ^ u64::from(self.mask));
         // Big trees (more than 16 tokens) end rarely, so they stay big.
@@ -180,12 +175,14 @@ impl Position for Tree {
             _ => Outcome::Win(Player::Second),
         })
     }
+
     fn generate_moves(&self, moves: &mut Vec<u8>) {
         moves.clear();
         if self.outcome().is_none() {
             moves.extend((0..self.tokens() as u8).filter(|&t| self.legal_token(t)));
         }
     }
+
     fn validate(&self, mv: &u8) -> Result<(), Illegal> {
         if self.outcome().is_none() && *mv < 32 && self.legal_token(*mv) {
             Ok(())
@@ -193,6 +190,7 @@ impl Position for Tree {
             Err(Illegal(format!("t{mv}")))
         }
     }
+
     fn make_move(&mut self, mv: u8) -> Player {
         let before = self.to_move;
         if !self.extra_turn(mv) {
@@ -202,11 +200,15 @@ impl Position for Tree {
         self.ply += 1;
         before
     }
+
     fn unmake_move(&mut self, mv: u8, before: Player) {
         self.mask &= !(1 << (mv & 31));
         self.to_move = before;
         self.ply -= 1;
     }
+}
+
+impl Notation for Tree {
     fn parse_move(&self, text: &str) -> Result<u8, NotationError> {
         text.trim()
             .to_ascii_lowercase()
@@ -214,12 +216,32 @@ impl Position for Tree {
             .and_then(|n| n.parse().ok())
             .ok_or_else(|| NotationError::syntax(text, "t<token>"))
     }
+
     fn format_move(&self, mv: u8) -> String {
         format!("t{mv}")
     }
+}
+
+impl Position for Tree {
+    type Config = TreeConfig;
+
+    fn new(config: TreeConfig) -> Tree {
+        Tree {
+            config,
+            mask: 0,
+            to_move: Player::First,
+            ply: 0,
+        }
+    }
+
+    fn config(&self) -> &TreeConfig {
+        &self.config
+    }
+
     fn to_position_string(&self) -> String {
         format!("{:x} {} {}", self.mask, player_char(self.to_move), self.ply)
     }
+
     fn from_position_string(config: TreeConfig, s: &str) -> Result<Tree, PositionStringError> {
         let f: Vec<&str> = s.split_whitespace().collect();
         let [mask, side, ply] = f[..] else {
@@ -232,6 +254,7 @@ impl Position for Tree {
             ply: ply.parse().map_err(|_| bad(s))?,
         })
     }
+
     fn diagram(&self) -> String {
         self.to_position_string()
     }
@@ -342,11 +365,83 @@ impl TicTacToe {
     }
 }
 
-impl Position for TicTacToe {
+impl Rules for TicTacToe {
     type Move = u8;
+
     type Undo = ();
-    type Config = TicTacToeConfig;
+
     type MoveError = Illegal;
+
+    fn side_to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn hash(&self) -> u64 {
+        self.cells.iter().fold(self.to_move.index() as u64, |h, c| {
+            h * 3 + c.map_or(0, |p| p.index() as u64 + 1)
+        })
+    }
+
+    fn compute_hash(&self) -> u64 {
+        self.hash()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        match self.winner() {
+            Some(p) => Some(Outcome::Win(p)),
+            None if self.cells.iter().all(Option::is_some) => Some(Outcome::Draw),
+            None => None,
+        }
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<u8>) {
+        moves.clear();
+        if self.outcome().is_none() {
+            moves.extend((0..9).filter(|&i| self.cells[i as usize].is_none()));
+        }
+    }
+
+    fn validate(&self, mv: &u8) -> Result<(), Illegal> {
+        if self.outcome().is_none() && self.cells.get(*mv as usize) == Some(&None) {
+            Ok(())
+        } else {
+            Err(Illegal(mv.to_string()))
+        }
+    }
+
+    fn make_move(&mut self, mv: u8) {
+        self.cells[mv as usize] = Some(self.to_move);
+        self.to_move = self.to_move.other();
+        self.ply += 1;
+    }
+
+    fn unmake_move(&mut self, mv: u8, _: ()) {
+        self.cells[mv as usize] = None;
+        self.to_move = self.to_move.other();
+        self.ply -= 1;
+    }
+}
+
+impl Notation for TicTacToe {
+    fn parse_move(&self, text: &str) -> Result<u8, NotationError> {
+        text.trim()
+            .parse()
+            .ok()
+            .filter(|&m: &u8| m < 9)
+            .ok_or_else(|| NotationError::syntax(text, "a cell 0-8"))
+    }
+
+    fn format_move(&self, mv: u8) -> String {
+        mv.to_string()
+    }
+}
+
+impl Position for TicTacToe {
+    type Config = TicTacToeConfig;
 
     fn new(_: TicTacToeConfig) -> TicTacToe {
         TicTacToe {
@@ -355,64 +450,12 @@ impl Position for TicTacToe {
             ply: 0,
         }
     }
+
     fn config(&self) -> &TicTacToeConfig {
         const C: TicTacToeConfig = TicTacToeConfig { a: 0, b: 0 };
         &C
     }
-    fn side_to_move(&self) -> Player {
-        self.to_move
-    }
-    fn ply(&self) -> u32 {
-        self.ply
-    }
-    fn hash(&self) -> u64 {
-        self.cells.iter().fold(self.to_move.index() as u64, |h, c| {
-            h * 3 + c.map_or(0, |p| p.index() as u64 + 1)
-        })
-    }
-    fn compute_hash(&self) -> u64 {
-        self.hash()
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        match self.winner() {
-            Some(p) => Some(Outcome::Win(p)),
-            None if self.cells.iter().all(Option::is_some) => Some(Outcome::Draw),
-            None => None,
-        }
-    }
-    fn generate_moves(&self, moves: &mut Vec<u8>) {
-        moves.clear();
-        if self.outcome().is_none() {
-            moves.extend((0..9).filter(|&i| self.cells[i as usize].is_none()));
-        }
-    }
-    fn validate(&self, mv: &u8) -> Result<(), Illegal> {
-        if self.outcome().is_none() && self.cells.get(*mv as usize) == Some(&None) {
-            Ok(())
-        } else {
-            Err(Illegal(mv.to_string()))
-        }
-    }
-    fn make_move(&mut self, mv: u8) {
-        self.cells[mv as usize] = Some(self.to_move);
-        self.to_move = self.to_move.other();
-        self.ply += 1;
-    }
-    fn unmake_move(&mut self, mv: u8, _: ()) {
-        self.cells[mv as usize] = None;
-        self.to_move = self.to_move.other();
-        self.ply -= 1;
-    }
-    fn parse_move(&self, text: &str) -> Result<u8, NotationError> {
-        text.trim()
-            .parse()
-            .ok()
-            .filter(|&m: &u8| m < 9)
-            .ok_or_else(|| NotationError::syntax(text, "a cell 0-8"))
-    }
-    fn format_move(&self, mv: u8) -> String {
-        mv.to_string()
-    }
+
     fn to_position_string(&self) -> String {
         self.cells
             .iter()
@@ -423,12 +466,14 @@ impl Position for TicTacToe {
             })
             .collect()
     }
+
     fn from_position_string(_: TicTacToeConfig, s: &str) -> Result<Self, PositionStringError> {
         if s.len() != 9 || !s.chars().all(|c| "xo.".contains(c)) {
             return Err(bad(s));
         }
         Ok(TicTacToe::from_cells(s))
     }
+
     fn diagram(&self) -> String {
         self.to_position_string()
     }
@@ -469,30 +514,21 @@ impl Nim {
     }
 }
 
-impl Position for Nim {
+impl Rules for Nim {
     type Move = Take;
+
     type Undo = Player;
-    type Config = NimConfig;
+
     type MoveError = Illegal;
 
-    fn new(config: NimConfig) -> Nim {
-        let h = config.a;
-        Nim {
-            config,
-            heaps: [(h / 100 % 10) as u8, (h / 10 % 10) as u8, (h % 10) as u8],
-            to_move: Player::First,
-            ply: 0,
-        }
-    }
-    fn config(&self) -> &NimConfig {
-        &self.config
-    }
     fn side_to_move(&self) -> Player {
         self.to_move
     }
+
     fn ply(&self) -> u32 {
         self.ply
     }
+
     fn hash(&self) -> u64 {
         // The ply is part of the hash: the same heaps can recur at different plies.
         mix(u64::from(self.heaps[0])
@@ -501,13 +537,16 @@ impl Position for Nim {
             | (self.to_move.index() as u64) << 24
             | u64::from(self.ply) << 32)
     }
+
     fn compute_hash(&self) -> u64 {
         self.hash()
     }
+
     fn outcome(&self) -> Option<Outcome> {
         // Whoever took the last counter emptied a heap, so is on move again.
         (self.heaps == [0; 3]).then_some(Outcome::Win(self.to_move))
     }
+
     fn generate_moves(&self, moves: &mut Vec<Take>) {
         moves.clear();
         for heap in 0..3u8 {
@@ -516,12 +555,14 @@ impl Position for Nim {
             }
         }
     }
+
     fn validate(&self, mv: &Take) -> Result<(), Illegal> {
         match self.heaps.get(mv.heap as usize) {
             Some(&h) if (1..=3).contains(&mv.take) && mv.take <= h => Ok(()),
             _ => Err(Illegal(format!("{mv:?}"))),
         }
     }
+
     fn make_move(&mut self, mv: Take) -> Player {
         let before = self.to_move;
         let h = &mut self.heaps[mv.heap as usize];
@@ -532,11 +573,15 @@ impl Position for Nim {
         self.ply += 1;
         before
     }
+
     fn unmake_move(&mut self, mv: Take, before: Player) {
         self.heaps[mv.heap as usize] += mv.take;
         self.to_move = before;
         self.ply -= 1;
     }
+}
+
+impl Notation for Nim {
     fn parse_move(&self, text: &str) -> Result<Take, NotationError> {
         let t = text.trim().as_bytes();
         match t {
@@ -550,9 +595,29 @@ impl Position for Nim {
             )),
         }
     }
+
     fn format_move(&self, mv: Take) -> String {
         format!("{}{}", (b'a' + mv.heap) as char, mv.take)
     }
+}
+
+impl Position for Nim {
+    type Config = NimConfig;
+
+    fn new(config: NimConfig) -> Nim {
+        let h = config.a;
+        Nim {
+            config,
+            heaps: [(h / 100 % 10) as u8, (h / 10 % 10) as u8, (h % 10) as u8],
+            to_move: Player::First,
+            ply: 0,
+        }
+    }
+
+    fn config(&self) -> &NimConfig {
+        &self.config
+    }
+
     fn to_position_string(&self) -> String {
         format!(
             "{} {} {} {} {}",
@@ -563,6 +628,7 @@ impl Position for Nim {
             self.ply
         )
     }
+
     fn from_position_string(config: NimConfig, s: &str) -> Result<Nim, PositionStringError> {
         let f: Vec<&str> = s.split_whitespace().collect();
         let [a, b, c, side, ply] = f[..] else {
@@ -576,6 +642,7 @@ impl Position for Nim {
             ply: ply.parse().map_err(|_| bad(s))?,
         })
     }
+
     fn diagram(&self) -> String {
         self.to_position_string()
     }
@@ -598,36 +665,30 @@ pub struct Shuttle {
     ply: u32,
 }
 
-impl Position for Shuttle {
+impl Rules for Shuttle {
     /// `true`: one step right (towards First's goal at 4).
     type Move = bool;
+
     type Undo = ();
-    type Config = ShuttleConfig;
+
     type MoveError = Illegal;
 
-    fn new(config: ShuttleConfig) -> Shuttle {
-        Shuttle {
-            x: config.a.clamp(1, 3) as u8,
-            config,
-            to_move: Player::First,
-            ply: 0,
-        }
-    }
-    fn config(&self) -> &ShuttleConfig {
-        &self.config
-    }
     fn side_to_move(&self) -> Player {
         self.to_move
     }
+
     fn ply(&self) -> u32 {
         self.ply
     }
+
     fn hash(&self) -> u64 {
         mix(u64::from(self.x) << 1 | self.to_move.index() as u64)
     }
+
     fn compute_hash(&self) -> u64 {
         self.hash()
     }
+
     fn outcome(&self) -> Option<Outcome> {
         match self.x {
             0 => Some(Outcome::Win(Player::Second)),
@@ -635,18 +696,21 @@ impl Position for Shuttle {
             _ => None,
         }
     }
+
     fn generate_moves(&self, moves: &mut Vec<bool>) {
         moves.clear();
         if self.outcome().is_none() {
             moves.extend([false, true]);
         }
     }
+
     fn validate(&self, _: &bool) -> Result<(), Illegal> {
         match self.outcome() {
             None => Ok(()),
             Some(_) => Err(Illegal("game over".into())),
         }
     }
+
     fn make_move(&mut self, right: bool) {
         if right {
             self.x += 1;
@@ -656,6 +720,7 @@ impl Position for Shuttle {
         self.to_move = self.to_move.other();
         self.ply += 1;
     }
+
     fn unmake_move(&mut self, right: bool, _: ()) {
         if right {
             self.x -= 1;
@@ -665,6 +730,9 @@ impl Position for Shuttle {
         self.to_move = self.to_move.other();
         self.ply -= 1;
     }
+}
+
+impl Notation for Shuttle {
     fn parse_move(&self, text: &str) -> Result<bool, NotationError> {
         match text.trim().to_ascii_lowercase().as_str() {
             "r" => Ok(true),
@@ -672,12 +740,32 @@ impl Position for Shuttle {
             _ => Err(NotationError::syntax(text, "l or r")),
         }
     }
+
     fn format_move(&self, right: bool) -> String {
         if right { "r" } else { "l" }.to_string()
     }
+}
+
+impl Position for Shuttle {
+    type Config = ShuttleConfig;
+
+    fn new(config: ShuttleConfig) -> Shuttle {
+        Shuttle {
+            x: config.a.clamp(1, 3) as u8,
+            config,
+            to_move: Player::First,
+            ply: 0,
+        }
+    }
+
+    fn config(&self) -> &ShuttleConfig {
+        &self.config
+    }
+
     fn to_position_string(&self) -> String {
         format!("{} {} {}", self.x, player_char(self.to_move), self.ply)
     }
+
     fn from_position_string(config: ShuttleConfig, s: &str) -> Result<Self, PositionStringError> {
         let f: Vec<&str> = s.split_whitespace().collect();
         let [x, side, ply] = f[..] else {
@@ -693,6 +781,7 @@ impl Position for Shuttle {
             ply: ply.parse().map_err(|_| bad(s))?,
         })
     }
+
     fn diagram(&self) -> String {
         self.to_position_string()
     }

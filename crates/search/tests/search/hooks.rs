@@ -1,7 +1,7 @@
 //! The game-side hooks: tactical pre-check, candidates, repetition, incremental
 //! evaluation through a wrapping position.
 
-use board_core::{Player, Position};
+use board_core::{Player, Position, Rules};
 use boardlab_search::{
     EvalState, Evaluator, ForcedWin, Incremental, Limits, Score, SearchOptions, Searcher,
     StopReason, reference::minimax,
@@ -224,7 +224,7 @@ fn incremental_evaluation_through_a_wrapping_position() {
     let start = Tree::with(11, 12);
     let wrapped = Incremental::<Tree, Balance>::new(start.clone());
     // The wrapper is a conforming position (make/unmake restore the state too).
-    board_core::testing::check_random_playouts(&wrapped, 5, 10, 30).unwrap();
+    board_core::testing::check_rules_playouts(&wrapped, 5, 10, 30).unwrap();
 
     for depth in 1..=5 {
         check_all(IncrementalEval, &wrapped, depth, false).unwrap();

@@ -10,7 +10,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use board_core::{Outcome, Position};
+use board_core::{Outcome, Rules};
 use boardlab_search::{Evaluator, Limits, Score, SearchOptions, Searcher, StopReason, TimeControl};
 
 use crate::games::{TicTacToe, Tree, TreeEval, ttt_eval};

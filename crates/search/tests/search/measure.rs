@@ -1,6 +1,7 @@
 //! Measurements, not tests: run by hand with
 //! `cargo test -p boardlab-search --release --test search measure -- --ignored --nocapture --test-threads 1`.
 
+use board_core::Rules as _;
 use std::{
     sync::{
         Arc,

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use board_core::{Player, Position};
+use board_core::{Player, Position, Rules};
 use boardlab_search::{
     Limits, Score, ScoreKind, SearchOptions, Searcher, StopReason, reference::minimax_moves,
 };
