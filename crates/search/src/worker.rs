@@ -222,8 +222,6 @@ const GAME_TOP_KEY: i64 = HINT_BASE - 1;
 const KILLER_BASE: i64 = 1 << 36;
 /// Below the killers, above any history value.
 const COUNTER_KEY: i64 = KILLER_BASE - 1;
-/// A quiet move whose history is not looked up yet (see [`Worker::expand`]).
-const QUIET_KEY: i64 = 0;
 
 /// Smallest and largest number of nodes between two limit checks; the interval adapts so
 /// a check happens about every quarter to whole millisecond whatever a node costs.
@@ -782,10 +780,6 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
         });
         let mut tt_pending = tt_first.is_some();
         let mut ordered = false;
-        // Moves ranked ahead of the quiet ones (their history is looked up only when the
-        // search gets past them), and whether the rest is already sorted.
-        let mut ahead = 0usize;
-        let mut sorted = false;
         let mut next = 0usize;
         let mut searched = 0usize;
         let mut best = -INFINITY;
@@ -799,20 +793,10 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
                 }
                 _ => {
                     if !ordered {
-                        ahead = self.order(ply, tt_first, moves, scored);
+                        self.order(ply, tt_first, moves, scored);
                         ordered = true;
                     }
-                    if next == ahead && next < scored.len() && self.cx.opts.history() {
-                        // Past the TT move, hints, killers and countermove: only now rank
-                        // the quiet rest by history (most nodes cut before this).
-                        for s in &mut scored[next..] {
-                            if s.key == QUIET_KEY {
-                                s.key = i64::from(self.tables.history(side, &s.mv));
-                            }
-                        }
-                        sorted = false;
-                    }
-                    pick(scored, next, &mut sorted);
+                    pick(scored, next);
                     let Some(s) = scored.get(next) else { break };
                     next += 1;
                     (s.mv, s.idx, s.hint, s.key < COUNTER_KEY && s.hint <= 0)
@@ -916,7 +900,7 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
         skip: Option<u32>,
         moves: &[P::Move],
         scored: &mut Vec<Scored<P::Move>>,
-    ) -> usize {
+    ) {
         let opts = self.cx.opts;
         let side = self.pos.side_to_move();
         let killers = if opts.killers() {
@@ -932,7 +916,6 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
         // The game's first candidate (the TT move aside), if its order has earned it.
         let top = usize::from(skip == Some(0));
         let trust_top = self.tables.game_order_leads();
-        let mut ahead = 0;
         for (i, &mv) in moves.iter().enumerate() {
             let idx = i as u32;
             if Some(idx) == skip {
@@ -951,13 +934,13 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
                 KILLER_BASE
             } else if counter == Some(mv) {
                 COUNTER_KEY
+            } else if opts.history() {
+                i64::from(self.tables.history(side, &mv))
             } else {
-                QUIET_KEY
+                0
             };
-            ahead += usize::from(key > QUIET_KEY);
             scored.push(Scored { key, idx, hint, mv });
         }
-        ahead
     }
 
     /// A quiet move caused a cutoff: make it a killer and the countermove of the previous
@@ -1109,14 +1092,10 @@ fn proven(raw: i32, depth: u32) -> bool {
 const PICK_ONE_BY_ONE: usize = 3;
 
 /// Puts the best of `scored[next..]` (highest key, then lowest game index) at `next`: by a
-/// scan for the first [`PICK_ONE_BY_ONE`] picks, then by sorting the rest once (`sorted`
-/// records that; the caller resets it when it changes keys). The order the moves come out
-/// in is that of a full sort.
+/// scan for the first [`PICK_ONE_BY_ONE`] picks, then by sorting the rest once. The order
+/// the moves come out in is that of a full sort.
 #[inline]
-fn pick<M>(scored: &mut [Scored<M>], next: usize, sorted: &mut bool) {
-    if *sorted {
-        return;
-    }
+fn pick<M>(scored: &mut [Scored<M>], next: usize) {
     let rest = match scored.get_mut(next..) {
         Some(rest) if rest.len() > 1 => rest,
         _ => return,
@@ -1130,9 +1109,8 @@ fn pick<M>(scored: &mut [Scored<M>], next: usize, sorted: &mut bool) {
             }
         }
         rest.swap(0, best);
-    } else {
+    } else if next == PICK_ONE_BY_ONE {
         rest.sort_unstable_by(|a, b| b.key.cmp(&a.key).then(a.idx.cmp(&b.idx)));
-        *sorted = true;
     }
 }
 
@@ -1159,9 +1137,8 @@ mod tests {
                 let mut sorted = scored.clone();
                 sorted.sort_by(|a, b| b.key.cmp(&a.key).then(a.idx.cmp(&b.idx)));
                 let mut picked = scored.clone();
-                let mut done = false;
                 for next in 0..len {
-                    pick(&mut picked, next, &mut done);
+                    pick(&mut picked, next);
                 }
                 let order = |v: &[Scored<u16>]| v.iter().map(|s| s.mv).collect::<Vec<_>>();
                 assert_eq!(order(&picked), order(&sorted), "len {len}");
