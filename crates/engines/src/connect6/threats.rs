@@ -23,8 +23,7 @@ use super::state::{INITIATIVE_WEIGHTS, K, ThreatWindow, WINDOW_WEIGHTS, WindowSt
 pub struct PairEffect {
     /// Change of each colour's window score (`[black, white]`).
     pub score_delta: [i32; 2],
-    /// Change of each colour's initiative sum (see
-    /// [`INITIATIVE_WEIGHTS`](super::state::INITIATIVE_WEIGHTS)).
+    /// Change of each colour's initiative sum (see [`INITIATIVE_WEIGHTS`]).
     pub initiative_delta: [i32; 2],
     /// The threat windows of `me` through either stone afterwards (their empty squares; a
     /// six made by the pair is a window with none).
