@@ -7,7 +7,6 @@
 //! single-threaded engine with node limits), so a tournament can be split into shards on
 //! many machines and merged back ([`merge`]) into exactly the one-machine report.
 
-mod balance;
 pub mod external;
 mod game;
 pub mod merge;
@@ -18,7 +17,6 @@ mod selfplay;
 pub mod sprt;
 pub mod stats;
 
-pub use balance::BalanceStats;
 pub use game::{GameRecord, MoveTiming, play_game, play_players, random_opening};
 pub use player::{AgentPlayer, Contestant, Fault, OwnedAgent, PlayerSpec, UnknownPlayer};
 pub use report::{MatchReport, Side, Tally};

@@ -6,8 +6,7 @@ use std::{
 };
 
 use board_core::{GameConfig, Player, Position, Square, View, savefile};
-use engines::Agent;
-use search::Limits;
+use search::{Agent, Limits};
 
 use crate::render;
 

@@ -7,10 +7,9 @@ mod eval;
 mod game;
 
 use board_core::{Outcome, Player, Position, perft, testing::check_random_playouts};
-use engines::{Agent, SearchAgent};
 use game::{Config, ConnectFour};
 use play::{Humans, Session, Settings};
-use search::{Limits, ScoreKind, SearchOptions};
+use search::{Agent, Limits, ScoreKind, SearchAgent, SearchOptions};
 
 fn start() -> ConnectFour {
     ConnectFour::new(Config)

@@ -42,9 +42,9 @@ use std::{
 };
 
 use board_core::{Player, Position, Square};
-use engines::{Agent, AgentKind};
+use boardlab_games::Game as _;
 use rules_amazons::{AmazonsConfig, AmazonsMove, AmazonsPosition};
-use search::{Limits, SearchOptions, TimeBudget};
+use search::{Agent, AgentKind, Limits, SearchOptions, TimeBudget};
 use serde_json::{Value, json};
 
 use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capped, write_line};
@@ -397,8 +397,7 @@ impl BotzoneBot {
             .and_then(|o| o.with_threads(1))
             .map_err(|e| BotzoneError::Engine(e.to_string()))?
             .with_seed(1);
-        let agent = kind
-            .build::<AmazonsPosition>(options)
+        let agent = AmazonsPosition::player(kind, options)
             .map_err(|e| BotzoneError::Engine(e.to_string()))?;
         Ok(BotzoneBot {
             agent,

@@ -46,9 +46,9 @@ use std::{
 };
 
 use board_core::{Player, Position, Square};
-use engines::{Agent, AgentKind};
+use boardlab_games::Game as _;
 use rules_gomoku::{GomokuConfig, GomokuPosition, Move, Rule};
-use search::{Clock, Limits, SearchOptions, TimeBudget, TimeControl};
+use search::{Agent, AgentKind, Clock, Limits, SearchOptions, TimeBudget, TimeControl};
 
 use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capped, write_line};
 
@@ -315,9 +315,7 @@ impl PbrainSession {
             .and_then(|o| o.with_threads(threads))
             .map_err(|e| e.to_string())?
             .with_seed(self.seed);
-        self.kind
-            .build::<GomokuPosition>(options)
-            .map_err(|e| e.to_string())
+        GomokuPosition::player(self.kind, options).map_err(|e| e.to_string())
     }
 
     fn restart(&mut self) -> Vec<String> {
@@ -340,7 +338,7 @@ impl PbrainSession {
         }
         if let Some(g) = self.game.as_mut() {
             // Drop the old table first: both must never be alive at once.
-            g.agent = Box::new(engines::RandomAgent::new(0));
+            g.agent = Box::new(search::RandomAgent::new(0));
         }
         let agent = self.build_agent(wanted)?;
         if let Some(g) = self.game.as_mut() {

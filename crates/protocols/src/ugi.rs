@@ -30,8 +30,8 @@ use std::{
 };
 
 use board_core::{GameSpec, Player, Position};
-use engines::{Agent, AgentKind, EngineGame, with_game};
-use search::{Clock, Limits, SearchOptions, TimeControl};
+use boardlab_games::{Game, GameId, with_game};
+use search::{Agent, AgentKind, Clock, Limits, SearchOptions, TimeControl};
 
 use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capped, write_line};
 
@@ -180,7 +180,7 @@ pub trait GameSession: Send {
     fn describe(&self) -> Vec<String>;
 }
 
-struct Session<P: EngineGame> {
+struct Session<P: Game> {
     pos: P,
     /// Hashes of every position from the start to `pos`, for repetition rules.
     history: Vec<u64>,
@@ -204,15 +204,13 @@ fn replay<P: Position>(spec: &str, moves: &[&str]) -> Result<(P, Vec<u64>), Stri
     Ok((pos, history))
 }
 
-fn new_session<P: EngineGame>(
+fn new_session<P: Game>(
     spec: &str,
     moves: &[&str],
     options: SearchOptions,
 ) -> Result<Box<dyn GameSession>, String> {
     let (pos, history) = replay::<P>(spec, moves)?;
-    let agent = AgentKind::Engine
-        .build::<P>(options)
-        .map_err(|e| e.to_string())?;
+    let agent = P::player(AgentKind::Engine, options).map_err(|e| e.to_string())?;
     Ok(Box::new(Session {
         pos,
         history,
@@ -220,7 +218,7 @@ fn new_session<P: EngineGame>(
     }))
 }
 
-impl<P: EngineGame> GameSession for Session<P> {
+impl<P: Game> GameSession for Session<P> {
     fn game_id(&self) -> &'static str {
         <P::Config as board_core::GameConfig>::GAME_ID
     }
@@ -241,8 +239,8 @@ impl<P: EngineGame> GameSession for Session<P> {
 
     fn set_options(&mut self, options: SearchOptions) -> Result<(), String> {
         // Free the old table before allocating the new one.
-        self.agent = Box::new(engines::RandomAgent::new(0));
-        match AgentKind::Engine.build::<P>(options) {
+        self.agent = Box::new(search::RandomAgent::new(0));
+        match P::player(AgentKind::Engine, options) {
             Ok(agent) => {
                 self.agent = agent;
                 Ok(())
@@ -583,12 +581,12 @@ impl EngineSession {
                 ));
             }
         };
-        let id = match GameSpec::parse(spec) {
-            Ok(s) => s.id,
+        let id = match GameSpec::parse(spec).and_then(|s| GameId::of_spec(&s)) {
+            Ok(id) => id,
             Err(e) => return self.error(&format!("bad game spec '{}': {e}", quote(spec, 40))),
         };
         if let Some(g) = self.game.as_mut()
-            && g.game_id() == id
+            && g.game_id() == id.as_str()
         {
             if let Err(e) = g.set_position(spec, &moves) {
                 self.error(&e);
@@ -601,19 +599,14 @@ impl EngineSession {
         };
         // Free the previous engine's table first.
         let previous = self.game.take();
-        let built = with_game!(id.as_str(), new_session(spec, &moves, options.clone()));
-        match built {
-            Ok(Ok(g)) => {
+        match with_game!(id, new_session(spec, &moves, options.clone())) {
+            Ok(g) => {
                 drop(previous);
                 self.game = Some(g);
             }
-            Ok(Err(e)) => {
-                self.game = previous;
-                self.error(&e);
-            }
             Err(e) => {
                 self.game = previous;
-                self.error(&format!("bad game spec '{}': {e}", quote(spec, 40)));
+                self.error(&e);
             }
         }
     }

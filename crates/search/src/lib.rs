@@ -151,6 +151,7 @@
 //! # Ok::<(), search::OptionsError>(())
 //! ```
 
+pub mod agent;
 mod evaluator;
 mod incremental;
 mod options;
@@ -164,6 +165,7 @@ mod tt;
 pub mod ttd;
 mod worker;
 
+pub use agent::{Agent, AgentKind, RandomAgent, SearchAgent, UnknownAgent, baseline_agent};
 pub use evaluator::{Evaluator, ForcedWin};
 pub use incremental::{EvalState, Incremental};
 pub use options::{Limits, MAX_DEPTH, OptionsError, SearchOptions};

@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use board_core::{Player, savefile};
-use engines::{AgentKind, EngineGame};
-use search::{IterationReport, Limits, Score, ScoreKind, SearchOptions, format_pv};
+use boardlab_games::{Game, GameId, with_game};
+use search::{AgentKind, IterationReport, Limits, Score, ScoreKind, SearchOptions, format_pv};
 use serde::Serialize;
 
 use crate::view::{BoardView, ViewOf};
@@ -294,7 +294,7 @@ impl<P: ViewOf> WebGame for Typed<P> {
 }
 
 /// An engine move to think: the position and its history, copied out of the game.
-struct EngineJob<P: EngineGame> {
+struct EngineJob<P: Game> {
     pos: P,
     hashes: Vec<u64>,
     level: Level,
@@ -323,7 +323,7 @@ impl<P: ViewOf> Think for EngineJob<P> {
                 .and_then(|o| o.with_threads(1))
                 .ok()?
                 .with_seed(self.seed);
-            let mut agent = kind.build::<P>(options).ok()?;
+            let mut agent = P::player(kind, options).ok()?;
             agent.set_game_history(&self.hashes);
             let mut report = |r: &IterationReport<P::Move>| {
                 progress(Progress {
@@ -384,17 +384,17 @@ fn load_game<P: ViewOf>(text: &str) -> Result<Box<dyn WebGame>, String> {
 /// A new game from a game spec (`gomoku:size=15`); the error is the spec parser's.
 pub fn create_game(spec: &str) -> Result<Box<dyn WebGame>, String> {
     let id = board_core::GameSpec::parse(spec)
-        .map(|s| s.id)
+        .and_then(|s| GameId::of_spec(&s))
         .map_err(|e| format!("bad game spec: {e}"))?;
-    engines::with_game!(id.as_str(), new_game(spec)).map_err(|e| format!("bad game spec: {e}"))?
+    with_game!(id, new_game(spec))
 }
 
 /// A game replayed from the text of a save file; the error names the first bad line and
 /// its reason, as `play --load` does.
 pub fn load_game_text(text: &str) -> Result<Box<dyn WebGame>, String> {
     let file = savefile::SaveFile::parse::<std::fmt::Error>(text).map_err(|e| e.to_string())?;
-    let id = file.spec.id;
-    engines::with_game!(id.as_str(), load_game(text)).map_err(|e| format!("line 2: {e}"))?
+    let id = GameId::of_spec(&file.spec).map_err(|e| format!("line 2: {e}"))?;
+    with_game!(id, load_game(text))
 }
 
 #[cfg(test)]

@@ -7,16 +7,15 @@ mod game;
 use std::io::{self, IsTerminal};
 
 use board_core::Position;
-use engines::{Agent, SearchAgent};
 use play::{Humans, Session, Settings};
-use search::{Limits, SearchOptions};
+use search::{Agent, Limits, SearchAgent, SearchOptions};
 
 /// The computer player: the generic alpha-beta search with the tutorial's evaluator.
 pub fn computer(depth: u32) -> Box<dyn Agent<game::ConnectFour>> {
     let options = SearchOptions::default().with_limits(Limits::new().with_depth(depth));
     match SearchAgent::new("connect4", eval::evaluate, options, Clone::clone) {
         Ok(agent) => Box::new(agent),
-        Err(_) => Box::new(engines::RandomAgent::new(1)),
+        Err(_) => Box::new(search::RandomAgent::new(1)),
     }
 }
 

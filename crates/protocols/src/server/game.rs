@@ -10,8 +10,8 @@
 use std::time::Duration;
 
 use board_core::{GameSpec, Player, savefile};
-use engines::{AgentKind, EngineGame};
-use search::{Limits, SearchOptions};
+use boardlab_games::{Game as TableGame, GameId, with_game};
+use search::{AgentKind, Limits, SearchOptions};
 
 use super::ENGINE_HASH_MB;
 use crate::lines::quote;
@@ -44,14 +44,14 @@ pub(super) trait Think: Send {
     fn think(self: Box<Self>) -> Option<String>;
 }
 
-struct Typed<P: EngineGame> {
+struct Typed<P: TableGame> {
     pos: P,
     moves: Vec<String>,
     /// Hashes of every position from the start (repetition rules).
     hashes: Vec<u64>,
 }
 
-impl<P: EngineGame> Typed<P> {
+impl<P: TableGame> Typed<P> {
     fn start(pos: P) -> Typed<P> {
         let hashes = vec![pos.hash()];
         Typed {
@@ -62,7 +62,7 @@ impl<P: EngineGame> Typed<P> {
     }
 }
 
-impl<P: EngineGame> Game for Typed<P> {
+impl<P: TableGame> Game for Typed<P> {
     fn spec(&self) -> String {
         self.pos.config().to_string()
     }
@@ -109,13 +109,13 @@ impl<P: EngineGame> Game for Typed<P> {
 }
 
 /// An engine move to think: the position and its history, copied out of the game.
-struct EngineJob<P: EngineGame> {
+struct EngineJob<P: TableGame> {
     pos: P,
     hashes: Vec<u64>,
     ms: u64,
 }
 
-impl<P: EngineGame> Think for EngineJob<P> {
+impl<P: TableGame> Think for EngineJob<P> {
     fn think(self: Box<Self>) -> Option<String> {
         let pos = &self.pos;
         let mut legal = Vec::new();
@@ -128,7 +128,7 @@ impl<P: EngineGame> Think for EngineJob<P> {
                 .with_hash_mb(ENGINE_HASH_MB)
                 .and_then(|o| o.with_threads(1))
                 .ok()?;
-            let mut agent = AgentKind::Engine.build::<P>(options).ok()?;
+            let mut agent = P::player(AgentKind::Engine, options).ok()?;
             agent.set_game_history(&self.hashes);
             agent.think(pos, &limits, &mut |_| {}).best_move
         }))
@@ -139,12 +139,12 @@ impl<P: EngineGame> Think for EngineJob<P> {
     }
 }
 
-fn new_game<P: EngineGame>(spec: &str) -> Result<Box<dyn Game>, String> {
+fn new_game<P: TableGame>(spec: &str) -> Result<Box<dyn Game>, String> {
     let config: P::Config = spec.parse().map_err(|e| format!("bad game spec: {e}"))?;
     Ok(Box::new(Typed::start(P::new(config))))
 }
 
-fn load_game<P: EngineGame>(text: &str) -> Result<Box<dyn Game>, String> {
+fn load_game<P: TableGame>(text: &str) -> Result<Box<dyn Game>, String> {
     let loaded = savefile::load::<P>(text).map_err(|e| e.to_string())?;
     let mut game = Typed::start(P::new(loaded.position.config().clone()));
     for mv in loaded.moves {
@@ -163,15 +163,17 @@ fn game_id_of(spec: &str) -> Result<String, String> {
 
 /// A new game from a game spec (`gomoku:size=15`).
 pub(super) fn create_game(spec: &str) -> Result<Box<dyn Game>, String> {
-    let id = game_id_of(spec)?;
-    engines::with_game!(id.as_str(), new_game(spec)).map_err(|e| format!("bad game spec: {e}"))?
+    let id: GameId = game_id_of(spec)?
+        .parse()
+        .map_err(|e| format!("bad game spec: {e}"))?;
+    with_game!(id, new_game(spec))
 }
 
 /// A game replayed from the text of its save file.
 pub(super) fn restore_game(text: &str) -> Result<Box<dyn Game>, String> {
     let file = savefile::SaveFile::parse::<std::fmt::Error>(text).map_err(|e| e.to_string())?;
-    let id = file.spec.id;
-    engines::with_game!(id.as_str(), load_game(text)).map_err(|e| e.to_string())?
+    let id = GameId::of_spec(&file.spec).map_err(|e| e.to_string())?;
+    with_game!(id, load_game(text))
 }
 
 /// The protocol's name of a seat.

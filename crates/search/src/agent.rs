@@ -1,10 +1,19 @@
-//! [`Agent`]: anything that picks moves — the engine, the baseline AI, a random player — so
-//! matches, self-play, the terminal UI and the protocols drive them all the same way.
+//! Players beside the search: [`Agent`] is anything that picks moves — a game's engine, its
+//! baseline AI, a random player — so matches, self-play, the terminal UI and the protocols
+//! drive them all the same way. [`SearchAgent`] turns any [`Evaluator`] into a player,
+//! [`RandomAgent`] needs nothing from the game, and [`AgentKind`] names the three kinds a
+//! game offers (the games table builds them).
+//!
+//! This module knows no game: a game defined outside the workspace gets its players from
+//! here without compiling any bundled game.
+
+use std::{fmt, str::FromStr};
 
 use board_core::Position;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use search::{
+
+use crate::{
     Evaluator, IterationReport, Limits, OptionsError, Score, SearchOptions, SearchResult,
     SearchStats, Searcher, StopReason,
 };
@@ -76,23 +85,21 @@ impl<P: Position, W: Position<Move = P::Move>, E: Evaluator<W>> SearchAgent<P, W
 
 /// A source article's baseline player: `evaluator` searched with `options` (plain
 /// alpha-beta, [`SearchOptions::plain_alpha_beta`] or a variant of it) to exactly `depth`,
-/// named `baseline`. Plain alpha-beta allocates no table, so building it cannot fail in
-/// practice; if it ever did, the baseline would be a random player rather than a panic.
+/// named `baseline`. Options the searcher refuses are an error, never a different player.
 pub fn baseline_agent<P, W, E>(
     evaluator: E,
     options: SearchOptions,
     wrap: fn(&P) -> W,
     depth: u32,
-) -> Box<dyn Agent<P>>
+) -> Result<Box<dyn Agent<P>>, OptionsError>
 where
     P: Position + 'static,
     W: Position<Move = P::Move> + 'static,
     E: Evaluator<W> + 'static,
 {
-    match SearchAgent::new("baseline", evaluator, options, wrap) {
-        Ok(agent) => Box::new(agent.with_fixed_depth(depth)),
-        Err(_) => Box::new(RandomAgent::new(0)),
-    }
+    Ok(Box::new(
+        SearchAgent::new("baseline", evaluator, options, wrap)?.with_fixed_depth(depth),
+    ))
 }
 
 impl<P, W, E> Agent<P> for SearchAgent<P, W, E>
@@ -140,6 +147,7 @@ pub struct RandomAgent {
 }
 
 impl RandomAgent {
+    /// A random player drawing from `seed`.
     pub fn new(seed: u64) -> RandomAgent {
         RandomAgent {
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -174,5 +182,66 @@ impl<P: Position> Agent<P> for RandomAgent {
             stats: SearchStats::default(),
             iterations: Vec::new(),
         }
+    }
+}
+
+/// Which player to build, as named on command lines (`engine`, `baseline`, `random`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AgentKind {
+    /// The game's strong engine.
+    Engine,
+    /// The source article's simple fixed-depth AI.
+    Baseline,
+    /// A seeded uniformly random player.
+    Random,
+}
+
+impl AgentKind {
+    /// Every kind, in the order command lines list them.
+    pub const ALL: [AgentKind; 3] = [AgentKind::Engine, AgentKind::Baseline, AgentKind::Random];
+}
+
+impl fmt::Display for AgentKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AgentKind::Engine => "engine",
+            AgentKind::Baseline => "baseline",
+            AgentKind::Random => "random",
+        })
+    }
+}
+
+/// An unknown player name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown player '{0}': expected engine, baseline or random")]
+pub struct UnknownAgent(pub String);
+
+impl FromStr for AgentKind {
+    type Err = UnknownAgent;
+    fn from_str(s: &str) -> Result<AgentKind, UnknownAgent> {
+        AgentKind::ALL
+            .into_iter()
+            .find(|k| k.to_string().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownAgent(s.chars().take(32).collect()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_kinds_parse_their_own_names_in_any_case() {
+        for kind in AgentKind::ALL {
+            assert_eq!(kind.to_string().parse::<AgentKind>(), Ok(kind));
+            assert_eq!(
+                kind.to_string().to_uppercase().parse::<AgentKind>(),
+                Ok(kind)
+            );
+        }
+        assert_eq!(
+            "grandmaster".parse::<AgentKind>(),
+            Err(UnknownAgent("grandmaster".into()))
+        );
     }
 }
