@@ -337,7 +337,8 @@ impl PbrainSession {
             return Ok(());
         }
         if let Some(g) = self.game.as_mut() {
-            // Drop the old table first: both must never be alive at once.
+            // Drop the old table first: both must never be alive at once. The placeholder
+            // never moves: every move request rebuilds first and fails while this fails.
             g.agent = Box::new(search::RandomAgent::new(0));
         }
         let agent = self.build_agent(wanted)?;
@@ -599,17 +600,12 @@ impl PbrainSession {
         if let Some(n) = max_node {
             limits = limits.with_nodes(n);
         }
-        let result = game.agent.think(&game.pos, &limits, &mut |_| {});
         let size = game.pos.size();
-        let mut legal = Vec::new();
-        game.pos.generate_moves(&mut legal);
-        let chosen = result
-            .best_move
-            .filter(|m| game.pos.validate(m).is_ok())
-            .or_else(|| legal.first().copied());
-        let Some(mv) = chosen else {
-            return err("no legal move");
-        };
+        let (mv, result) =
+            match search::think_checked(game.agent.as_mut(), &game.pos, &limits, &mut |_| {}) {
+                Ok(answer) => answer,
+                Err(e) => return err(e),
+            };
         // The PV in X,Y form, each move checked for legality as it is replayed.
         let mut pv_pos = game.pos.clone();
         let mut pv = Vec::new();

@@ -31,7 +31,7 @@ use std::{
 
 use board_core::{GameSpec, Player, Position};
 use boardlab_games::{Game, GameId, with_game};
-use search::{Agent, AgentKind, Clock, Limits, SearchOptions, TimeControl};
+use search::{Agent, AgentKind, Clock, IterationReport, Limits, SearchOptions, TimeControl};
 
 use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capped, write_line};
 
@@ -184,7 +184,9 @@ struct Session<P: Game> {
     pos: P,
     /// Hashes of every position from the start to `pos`, for repetition rules.
     history: Vec<u64>,
-    agent: Box<dyn Agent<P>>,
+    /// `Err`: why the engine could not be rebuilt under the last options (until options it
+    /// accepts are set, `go` reports this instead of playing any other player).
+    agent: Result<Box<dyn Agent<P>>, String>,
 }
 
 /// Builds the start position of `spec` and plays `moves` through validation.
@@ -214,7 +216,7 @@ fn new_session<P: Game>(
     Ok(Box::new(Session {
         pos,
         history,
-        agent,
+        agent: Ok(agent),
     }))
 }
 
@@ -226,7 +228,9 @@ impl<P: Game> GameSession for Session<P> {
     fn set_position(&mut self, spec: &str, moves: &[&str]) -> Result<(), String> {
         let (pos, history) = replay::<P>(spec, moves)?;
         if pos.config() != self.pos.config() {
-            self.agent.new_game();
+            if let Ok(agent) = self.agent.as_mut() {
+                agent.new_game();
+            }
         }
         self.pos = pos;
         self.history = history;
@@ -234,19 +238,17 @@ impl<P: Game> GameSession for Session<P> {
     }
 
     fn new_game(&mut self) {
-        self.agent.new_game();
+        if let Ok(agent) = self.agent.as_mut() {
+            agent.new_game();
+        }
     }
 
     fn set_options(&mut self, options: SearchOptions) -> Result<(), String> {
         // Free the old table before allocating the new one.
-        self.agent = Box::new(search::RandomAgent::new(0));
-        match P::player(AgentKind::Engine, options) {
-            Ok(agent) => {
-                self.agent = agent;
-                Ok(())
-            }
-            Err(e) => Err(e.to_string()),
-        }
+        self.agent = Err("the engine is being rebuilt".into());
+        self.agent = P::player(AgentKind::Engine, options)
+            .map_err(|e| format!("no engine under the last options: {e}"));
+        self.agent.as_ref().map(|_| ()).map_err(Clone::clone)
     }
 
     fn outcome_reason(&self) -> Option<String> {
@@ -262,20 +264,23 @@ impl<P: Game> GameSession for Session<P> {
             emit(format!("info string game over: {reason}"));
             return "bestmove none".into();
         }
-        self.agent.set_game_history(&self.history);
+        let agent = match self.agent.as_mut() {
+            Ok(agent) => agent,
+            Err(e) => {
+                emit(format!("info string error: {e}"));
+                return "bestmove none".into();
+            }
+        };
+        agent.set_game_history(&self.history);
         let pos = &self.pos;
-        let result = self
-            .agent
-            .think(pos, limits, &mut |it| emit(it.info_line(pos)));
-        let mut legal = Vec::new();
-        pos.generate_moves(&mut legal);
-        match result
-            .best_move
-            .filter(|m| pos.validate(m).is_ok())
-            .or_else(|| legal.first().copied())
-        {
-            Some(mv) => format!("bestmove {}", pos.format_move(mv)),
-            None => "bestmove none".into(),
+        let report = &mut |it: &IterationReport<P::Move>| emit(it.info_line(pos));
+        match search::think_checked(agent.as_mut(), pos, limits, report) {
+            Ok((mv, _)) => format!("bestmove {}", pos.format_move(mv)),
+            // A broken engine answer is reported, never replaced by another move.
+            Err(e) => {
+                emit(format!("info string error: {e}"));
+                "bestmove none".into()
+            }
         }
     }
 

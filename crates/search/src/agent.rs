@@ -185,6 +185,60 @@ impl<P: Position> Agent<P> for RandomAgent {
     }
 }
 
+/// An agent's answer that breaks its contract: a move the rules refuse, or no move in a
+/// game that is not over.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AgentError {
+    /// The agent chose a move that is not legal here.
+    #[error("{agent} chose {mv}, which is not legal here: {reason}")]
+    IllegalMove {
+        /// The agent's name.
+        agent: String,
+        /// The move, as the game prints it.
+        mv: String,
+        /// Why the rules refuse it.
+        reason: String,
+    },
+    /// The agent gave no move although the game goes on.
+    #[error("{agent} gave no move in a game that is not over")]
+    NoMove {
+        /// The agent's name.
+        agent: String,
+    },
+    /// The game is over: there is no move to ask for.
+    #[error("the game is over")]
+    GameOver,
+}
+
+/// Asks `agent` for its move in `pos` within `limits` and checks the answer against the
+/// rules. This is the one place an agent's move is checked: the protocols, matches and the
+/// front ends all play agents' moves through it, and a broken answer is an error for the
+/// caller to report — never replaced by some other move.
+pub fn think_checked<P: Position>(
+    agent: &mut dyn Agent<P>,
+    pos: &P,
+    limits: &Limits,
+    report: &mut dyn FnMut(&IterationReport<P::Move>),
+) -> Result<(P::Move, SearchResult<P::Move>), AgentError> {
+    if pos.outcome().is_some() {
+        return Err(AgentError::GameOver);
+    }
+    let result = agent.think(pos, limits, report);
+    let Some(mv) = result.best_move else {
+        return Err(AgentError::NoMove {
+            agent: agent.name().to_string(),
+        });
+    };
+    match pos.validate(&mv) {
+        Ok(()) => Ok((mv, result)),
+        Err(e) => Err(AgentError::IllegalMove {
+            agent: agent.name().to_string(),
+            mv: pos.format_move(mv),
+            reason: e.to_string(),
+        }),
+    }
+}
+
 /// Which player to build, as named on command lines (`engine`, `baseline`, `random`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AgentKind {

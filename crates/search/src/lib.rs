@@ -165,7 +165,10 @@ mod tt;
 pub mod ttd;
 mod worker;
 
-pub use agent::{Agent, AgentKind, RandomAgent, SearchAgent, UnknownAgent, baseline_agent};
+pub use agent::{
+    Agent, AgentError, AgentKind, RandomAgent, SearchAgent, UnknownAgent, baseline_agent,
+    think_checked,
+};
 pub use evaluator::{Evaluator, ForcedWin};
 pub use incremental::{EvalState, Incremental};
 pub use options::{Limits, MAX_DEPTH, OptionsError, SearchOptions};

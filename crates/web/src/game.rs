@@ -112,8 +112,9 @@ pub struct Answer {
 
 /// The engine's work for one move, on a snapshot of the position.
 pub trait Think: Send {
-    /// The answer; `None` only when the game is over. `progress` is called after each
-    /// completed iteration.
+    /// The answer; `None` when the game is over or the engine failed (the failure is
+    /// logged; no other move stands in). `progress` is called after each completed
+    /// iteration.
     fn think(self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Option<Answer>;
 }
 
@@ -305,9 +306,6 @@ impl<P: ViewOf> Think for EngineJob<P> {
     fn think(self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Option<Answer> {
         let pos = &self.pos;
         let mover = pos.side_to_move();
-        let mut legal = Vec::new();
-        pos.generate_moves(&mut legal);
-        let fallback = legal.first().copied()?;
         let (kind, limits) = match self.level {
             Level::Random => (AgentKind::Random, Limits::new()),
             Level::Baseline => (AgentKind::Baseline, Limits::new()),
@@ -316,14 +314,15 @@ impl<P: ViewOf> Think for EngineJob<P> {
                 Limits::new().with_move_time(Duration::from_millis(ms)),
             ),
         };
-        // An engine that fails (or panics) still answers: the first legal move.
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // A panicking engine must not take the server down; like any engine failure it
+        // gives no answer (logged), and no other move is played in its place.
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let options = SearchOptions::default()
                 .with_hash_mb(ENGINE_HASH_MB)
                 .and_then(|o| o.with_threads(1))
-                .ok()?
+                .map_err(|e| e.to_string())?
                 .with_seed(self.seed);
-            let mut agent = P::player(kind, options).ok()?;
+            let mut agent = P::player(kind, options).map_err(|e| e.to_string())?;
             agent.set_game_history(&self.hashes);
             let mut report = |r: &IterationReport<P::Move>| {
                 progress(Progress {
@@ -333,22 +332,23 @@ impl<P: ViewOf> Think for EngineJob<P> {
                     pv: format_pv(pos, &r.pv),
                 });
             };
-            Some(agent.think(pos, &limits, &mut report))
+            search::think_checked(agent.as_mut(), pos, &limits, &mut report)
+                .map_err(|e| e.to_string())
         }))
-        .ok()
-        .flatten();
-        let (mv, depth, score, pv) = match result {
-            Some(r) => match r.best_move.filter(|m| pos.validate(m).is_ok()) {
-                Some(m) => (
-                    m,
-                    r.depth,
-                    (kind != AgentKind::Random).then(|| ScoreView::new(r.score, mover)),
-                    r.pv_string(pos),
-                ),
-                None => (fallback, 0, None, String::new()),
-            },
-            None => (fallback, 0, None, String::new()),
+        .unwrap_or_else(|_| Err("the engine panicked".to_string()));
+        let (mv, r) = match answer {
+            Ok(answer) => answer,
+            Err(e) => {
+                eprintln!("engine ({kind}) gave no move: {e}");
+                return None;
+            }
         };
+        let (mv, depth, score, pv) = (
+            mv,
+            r.depth,
+            (kind != AgentKind::Random).then(|| ScoreView::new(r.score, mover)),
+            r.pv_string(pos),
+        );
         let after = {
             let mut p = pos.clone();
             p.make_move(mv);

@@ -40,8 +40,9 @@ pub(super) trait Game: Send {
 
 /// The engine's work for one move, run without the server lock.
 pub(super) trait Think: Send {
-    /// The engine's move in canonical notation; `None` only when the game is over.
-    fn think(self: Box<Self>) -> Option<String>;
+    /// The engine's move in canonical notation, or why there is none (the game is over,
+    /// the engine could not be built, panicked or broke the rules).
+    fn think(self: Box<Self>) -> Result<String, String>;
 }
 
 struct Typed<P: TableGame> {
@@ -116,26 +117,23 @@ struct EngineJob<P: TableGame> {
 }
 
 impl<P: TableGame> Think for EngineJob<P> {
-    fn think(self: Box<Self>) -> Option<String> {
+    fn think(self: Box<Self>) -> Result<String, String> {
         let pos = &self.pos;
-        let mut legal = Vec::new();
-        pos.generate_moves(&mut legal);
-        let fallback = legal.first().copied()?;
         let limits = Limits::new().with_move_time(Duration::from_millis(self.ms));
-        // An engine that fails (or panics) still answers: the first legal move.
-        let chosen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // A panicking engine must not take the server down: it is reported like any other
+        // engine failure, and no other move is played in its place.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let options = SearchOptions::default()
                 .with_hash_mb(ENGINE_HASH_MB)
                 .and_then(|o| o.with_threads(1))
-                .ok()?;
-            let mut agent = P::player(AgentKind::Engine, options).ok()?;
+                .map_err(|e| e.to_string())?;
+            let mut agent = P::player(AgentKind::Engine, options).map_err(|e| e.to_string())?;
             agent.set_game_history(&self.hashes);
-            agent.think(pos, &limits, &mut |_| {}).best_move
+            let (mv, _) = search::think_checked(agent.as_mut(), pos, &limits, &mut |_| {})
+                .map_err(|e| e.to_string())?;
+            Ok(pos.format_move(mv))
         }))
-        .ok()
-        .flatten()
-        .filter(|m| pos.validate(m).is_ok());
-        Some(pos.format_move(chosen.unwrap_or(fallback)))
+        .unwrap_or_else(|_| Err("the engine panicked".to_string()))
     }
 }
 

@@ -558,13 +558,33 @@ impl Server {
 
     /// Applies the engine's move `mv` thought for game `n` at `ply`, if the game is still
     /// there, at that ply, with that engine seat to move.
-    pub(super) fn engine_moved(&mut self, n: u64, ply: usize, seat: Player, mv: Option<String>) {
+    pub(super) fn engine_moved(
+        &mut self,
+        n: u64,
+        ply: usize,
+        seat: Player,
+        mv: Result<String, String>,
+    ) {
         let Some(h) = self.games.get_mut(&n) else {
             return;
         };
         h.queued = false;
-        if let (true, Some(mv)) = (self.engine_to_move(n, ply, seat), mv) {
-            self.engine_move(n, ply, seat, mv, 0);
+        if !self.engine_to_move(n, ply, seat) {
+            return;
+        }
+        match mv {
+            Ok(mv) => self.engine_move(n, ply, seat, mv, 0),
+            // No stand-in move: the players and watchers are told, and the log keeps it.
+            Err(e) => {
+                self.notes.push(format!(
+                    "game {n}: the engine gave no move at ply {}: {e}",
+                    ply + 1
+                ));
+                self.notice(
+                    n,
+                    &format!("the engine gave no move (ply {}): {e}", ply + 1),
+                );
+            }
         }
     }
 
