@@ -9,6 +9,10 @@
 //!   [`Display`](std::fmt::Display), [`GameId::ALL`]).
 //! - [`with_game!`]: the one dispatch from a [`GameId`] to its position type, so code written
 //!   once generically over [`Game`] runs for every bundled game.
+//! - [`DynGame`]: one erased game — a position with its history and its player behind a
+//!   trait object (play and undo moves with typed errors, legal moves, ask the player,
+//!   save and load, the view); [`Registry`] opens one by id, for the bundled games and a
+//!   user's own alike.
 //!
 //! The table is the only list of bundled games: adding a game means its rules and engine
 //! crates plus one entry in [`table`] (see `docs/adding-a-game.md`).
@@ -31,7 +35,12 @@ use search::{Agent, AgentKind, OptionsError, RandomAgent, SearchOptions};
 
 #[macro_use]
 pub mod table;
+pub mod dyn_game;
 
+pub use dyn_game::{
+    DynGame, Entry, GameEntry, Handle, OpenError, PlayError, PositionError, Registry, ThinkError,
+    Thought,
+};
 pub use table::{Amazons, Clamp, Connect6, Fourshift, GameId, Gomoku};
 
 /// A game the boardlab tools can run: its rules and view, plus its players and the figures
