@@ -102,6 +102,8 @@ pub trait DynGame: Send {
     fn player_name(&self, player: Player) -> &'static str;
     /// The moves played from the start, in canonical notation.
     fn moves(&self) -> Vec<String>;
+    /// How many moves were played from the start.
+    fn ply_count(&self) -> usize;
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
     /// Why the game ended, for people.
@@ -132,6 +134,9 @@ pub trait DynGame: Send {
     fn set_player(&mut self, kind: AgentKind, options: SearchOptions) -> Result<(), OptionsError>;
     /// Tells the player a new game starts (forgets its tables).
     fn new_game(&mut self);
+    /// A copy of the position and its history, without the player (to think on elsewhere,
+    /// for example off a server's lock).
+    fn snapshot(&self) -> Box<dyn DynGame>;
     /// Asks the player for its move here (not played), reporting each finished iteration as
     /// an `info ...` line to `info`. A player's broken answer is an error.
     fn think(
@@ -235,6 +240,9 @@ impl<G: Game> DynGame for Handle<G> {
             })
             .collect()
     }
+    fn ply_count(&self) -> usize {
+        self.history.len()
+    }
     fn outcome(&self) -> Option<Outcome> {
         self.pos.outcome()
     }
@@ -318,6 +326,14 @@ impl<G: Game> DynGame for Handle<G> {
         if let Ok(player) = self.player.as_mut() {
             player.new_game();
         }
+    }
+    fn snapshot(&self) -> Box<dyn DynGame> {
+        Box::new(Handle::<G> {
+            pos: self.pos.clone(),
+            history: self.history.clone(),
+            hashes: self.hashes.clone(),
+            player: Err("a snapshot has no player until one is set".into()),
+        })
     }
     fn think(
         &mut self,

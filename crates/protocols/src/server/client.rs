@@ -12,7 +12,7 @@ use std::{
 
 use super::{
     MAX_REQUEST_BYTES,
-    game::{Game, create_game, seat_name},
+    game::{self, Game, create_game, seat_name},
     lock,
 };
 use crate::lines::{Line, read_line_capped, write_line};
@@ -73,7 +73,7 @@ impl Follower {
                 if let (Some(n), Ok(mut game)) = (id(2), create_game(spec)) {
                     let replayed = moves
                         .split_whitespace()
-                        .all(|mv| game.play(mv, &mut |_| Ok(())).is_ok());
+                        .all(|mv| game::play(game.as_mut(), mv, &mut |_| Ok(())).is_ok());
                     let known = self
                         .games
                         .get(&n)
@@ -106,12 +106,12 @@ impl Follower {
         let Some(game) = self.games.get_mut(&n) else {
             return;
         };
-        let have = game.moves().len();
+        let have = game.ply_count();
         if ply <= have {
             // Already seen (a player who also watches gets both).
             return;
         }
-        if ply == have + 1 && game.play(mv, &mut |_| Ok(())).is_ok() {
+        if ply == have + 1 && game::play(game.as_mut(), mv, &mut |_| Ok(())).is_ok() {
             out.print = board_lines(n, game.as_ref());
         } else {
             out.ask.push(format!("show {n}"));
@@ -122,11 +122,11 @@ impl Follower {
 /// A game's diagram and a status line: `game 3 · ply 4 · Black (first) to move`.
 fn board_lines(n: u64, game: &dyn Game) -> Vec<String> {
     let mut lines: Vec<String> = game.diagram().lines().map(String::from).collect();
-    let ply = game.moves().len();
-    lines.push(match game.over() {
+    let ply = game.ply_count();
+    lines.push(match game.outcome_reason() {
         Some(reason) => format!("game {n} · ply {ply} · game over: {reason}"),
         None => {
-            let p = game.to_move();
+            let p = game.side_to_move();
             format!(
                 "game {n} · ply {ply} · {} ({}) to move",
                 game.player_name(p),

@@ -7,36 +7,17 @@
 //! Also the seat names of the protocol (`first`/`second`, [`seat_name`], [`seat_of`]),
 //! shared by the server and the client.
 
-use std::time::Duration;
+use std::{sync::OnceLock, time::Duration};
 
-use board_core::{GameSpec, Player, savefile};
-use boardlab_games::{Game as TableGame, GameId, with_game};
+use board_core::Player;
+use boardlab_games::{OpenError, PlayError, Registry};
 use search::{AgentKind, Limits, SearchOptions};
 
 use super::ENGINE_HASH_MB;
 use crate::lines::quote;
 
-/// One hosted game, whatever the rules.
-pub(super) trait Game: Send {
-    fn spec(&self) -> String;
-    fn to_move(&self) -> Player;
-    fn over(&self) -> Option<String>;
-    /// Validates `text` on the hosted position; when it is legal, calls `commit` with its
-    /// canonical notation and plays it only if `commit` succeeds. A refused move (illegal,
-    /// or `commit` failed) changes nothing.
-    fn play(
-        &mut self,
-        text: &str,
-        commit: &mut dyn FnMut(&str) -> Result<(), String>,
-    ) -> Result<String, String>;
-    fn moves(&self) -> &[String];
-    /// The board diagram.
-    fn diagram(&self) -> String;
-    /// Display name of a player ("Black", "White").
-    fn player_name(&self, p: Player) -> &'static str;
-    /// A snapshot of the position for the engine to think on, `ms` milliseconds.
-    fn engine_job(&self, ms: u64) -> Box<dyn Think>;
-}
+/// One hosted game, whatever the rules: the erased game of the games crate.
+pub(super) use boardlab_games::DynGame as Game;
 
 /// The engine's work for one move, run without the server lock.
 pub(super) trait Think: Send {
@@ -45,80 +26,36 @@ pub(super) trait Think: Send {
     fn think(self: Box<Self>) -> Result<String, String>;
 }
 
-struct Typed<P: TableGame> {
-    pos: P,
-    moves: Vec<String>,
-    /// Hashes of every position from the start (repetition rules).
-    hashes: Vec<u64>,
+/// Checks `text` on the hosted game; when it is legal, calls `commit` with its canonical
+/// notation and plays it only if `commit` succeeds. A refused move (illegal, or `commit`
+/// failed) changes nothing.
+pub(super) fn play(
+    game: &mut dyn Game,
+    text: &str,
+    commit: &mut dyn FnMut(&str) -> Result<(), String>,
+) -> Result<String, String> {
+    let refused = |e: PlayError| format!("illegal move '{}': {}", quote(text, 32), e.reason());
+    let canonical = game.check_move(text).map_err(refused)?;
+    commit(&canonical)?;
+    game.play(&canonical).map_err(refused)
 }
 
-impl<P: TableGame> Typed<P> {
-    fn start(pos: P) -> Typed<P> {
-        let hashes = vec![pos.hash()];
-        Typed {
-            pos,
-            moves: Vec::new(),
-            hashes,
-        }
-    }
-}
-
-impl<P: TableGame> Game for Typed<P> {
-    fn spec(&self) -> String {
-        self.pos.config().to_string()
-    }
-    fn to_move(&self) -> Player {
-        self.pos.side_to_move()
-    }
-    fn over(&self) -> Option<String> {
-        self.pos.outcome_reason()
-    }
-    fn play(
-        &mut self,
-        text: &str,
-        commit: &mut dyn FnMut(&str) -> Result<(), String>,
-    ) -> Result<String, String> {
-        let mv = self
-            .pos
-            .parse_legal_move(text)
-            .map_err(|e| format!("illegal move '{}': {e}", quote(text, 32)))?;
-        let canon = self.pos.format_move(mv);
-        commit(&canon)?;
-        self.pos
-            .play(mv)
-            .map_err(|e| format!("illegal move '{}': {e}", quote(text, 32)))?;
-        self.moves.push(canon.clone());
-        self.hashes.push(self.pos.hash());
-        Ok(canon)
-    }
-    fn moves(&self) -> &[String] {
-        &self.moves
-    }
-    fn diagram(&self) -> String {
-        self.pos.diagram()
-    }
-    fn player_name(&self, p: Player) -> &'static str {
-        self.pos.player_name(p)
-    }
-    fn engine_job(&self, ms: u64) -> Box<dyn Think> {
-        Box::new(EngineJob {
-            pos: self.pos.clone(),
-            hashes: self.hashes.clone(),
-            ms,
-        })
-    }
+/// A snapshot of the position for the engine to think on, `ms` milliseconds.
+pub(super) fn engine_job(game: &dyn Game, ms: u64) -> Box<dyn Think> {
+    Box::new(EngineJob {
+        game: game.snapshot(),
+        ms,
+    })
 }
 
 /// An engine move to think: the position and its history, copied out of the game.
-struct EngineJob<P: TableGame> {
-    pos: P,
-    hashes: Vec<u64>,
+struct EngineJob {
+    game: Box<dyn Game>,
     ms: u64,
 }
 
-impl<P: TableGame> Think for EngineJob<P> {
-    fn think(self: Box<Self>) -> Result<String, String> {
-        let pos = &self.pos;
+impl Think for EngineJob {
+    fn think(mut self: Box<Self>) -> Result<String, String> {
         let limits = Limits::new().with_move_time(Duration::from_millis(self.ms));
         // A panicking engine must not take the server down: it is reported like any other
         // engine failure, and no other move is played in its place.
@@ -127,51 +64,38 @@ impl<P: TableGame> Think for EngineJob<P> {
                 .with_hash_mb(ENGINE_HASH_MB)
                 .and_then(|o| o.with_threads(1))
                 .map_err(|e| e.to_string())?;
-            let mut agent = P::player(AgentKind::Engine, options).map_err(|e| e.to_string())?;
-            agent.set_game_history(&self.hashes);
-            let (mv, _) = search::think_checked(agent.as_mut(), pos, &limits, &mut |_| {})
+            self.game
+                .set_player(AgentKind::Engine, options)
                 .map_err(|e| e.to_string())?;
-            Ok(pos.format_move(mv))
+            let thought = self
+                .game
+                .think(&limits, &mut |_| {})
+                .map_err(|e| e.to_string())?;
+            Ok(thought.mv)
         }))
         .unwrap_or_else(|_| Err("the engine panicked".to_string()))
     }
 }
 
-fn new_game<P: TableGame>(spec: &str) -> Result<Box<dyn Game>, String> {
-    let config: P::Config = spec.parse().map_err(|e| format!("bad game spec: {e}"))?;
-    Ok(Box::new(Typed::start(P::new(config))))
-}
-
-fn load_game<P: TableGame>(text: &str) -> Result<Box<dyn Game>, String> {
-    let loaded = savefile::load::<P>(text).map_err(|e| e.to_string())?;
-    let mut game = Typed::start(P::new(loaded.position.config().clone()));
-    for mv in loaded.moves {
-        game.moves.push(game.pos.format_move(mv));
-        game.pos.make_move(mv);
-        game.hashes.push(game.pos.hash());
-    }
-    Ok(Box::new(game))
-}
-
-fn game_id_of(spec: &str) -> Result<String, String> {
-    GameSpec::parse(spec)
-        .map(|s| s.id)
-        .map_err(|e| format!("bad game spec: {e}"))
+/// The games the server hosts.
+fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(Registry::bundled)
 }
 
 /// A new game from a game spec (`gomoku:size=15`).
 pub(super) fn create_game(spec: &str) -> Result<Box<dyn Game>, String> {
-    let id: GameId = game_id_of(spec)?
-        .parse()
-        .map_err(|e| format!("bad game spec: {e}"))?;
-    with_game!(id, new_game(spec))
+    registry()
+        .start(spec)
+        .map_err(|e| format!("bad game spec: {e}"))
 }
 
 /// A game replayed from the text of its save file.
 pub(super) fn restore_game(text: &str) -> Result<Box<dyn Game>, String> {
-    let file = savefile::SaveFile::parse::<std::fmt::Error>(text).map_err(|e| e.to_string())?;
-    let id = GameId::of_spec(&file.spec).map_err(|e| e.to_string())?;
-    with_game!(id, load_game(text))
+    registry().load(text).map_err(|e| match e {
+        OpenError::Spec(e) => e.to_string(),
+        OpenError::Save(e) => e,
+    })
 }
 
 /// The protocol's name of a seat.
