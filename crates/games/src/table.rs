@@ -147,7 +147,7 @@ impl Game for Clamp {
         moves: &[Self::Move],
         _outcome: Outcome,
     ) -> Vec<(&'static str, f64)> {
-        let mut pos = Self::new(config.clone());
+        let mut pos = Self::new(*config);
         let mut captures = 0u32;
         for &mv in moves {
             let victim = pos.side_to_move().other();
@@ -427,7 +427,7 @@ mod tests {
     #[test]
     fn balance_statistics_of_a_short_amazons_game_count_its_moves() {
         let config = <Amazons as Position>::Config::default();
-        let mut pos = Amazons::new(config.clone());
+        let mut pos = Amazons::new(config);
         let mut moves = Vec::new();
         for _ in 0..3 {
             let mut legal = Vec::new();
@@ -446,7 +446,7 @@ mod tests {
         let config = <Fourshift as Position>::Config::default();
         let placing = config.placing_plies() as usize;
         let mut legal = Vec::new();
-        Fourshift::new(config.clone()).generate_moves(&mut legal);
+        Fourshift::new(config).generate_moves(&mut legal);
         // The statistic looks only at how many moves were played.
         let moves = vec![legal[0]; placing + 1];
         let win = Outcome::Win(Player::First);

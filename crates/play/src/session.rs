@@ -8,6 +8,9 @@ use std::{
 use board_core::{GameConfig, Player, Position, Square, View, savefile};
 use search::{Agent, AgentError, Limits};
 
+/// The computer's checked move with its score and depth, or why it gave none.
+type Answer<M> = Result<(M, search::Score, u32), AgentError>;
+
 use crate::render;
 
 /// Which sides people play (the others are played by the computer).
@@ -523,10 +526,7 @@ impl<P: View> Session<P> {
 
     /// The computer's checked move with its score and depth; `None` without a computer
     /// player.
-    fn think_scored(
-        &mut self,
-        progress: &mut dyn Write,
-    ) -> io::Result<Option<Result<(P::Move, search::Score, u32), AgentError>>> {
+    fn think_scored(&mut self, progress: &mut dyn Write) -> io::Result<Option<Answer<P::Move>>> {
         let Some(agent) = self.computer.as_mut() else {
             return Ok(None);
         };
