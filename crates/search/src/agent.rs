@@ -44,7 +44,7 @@ pub trait Agent<P: Position>: Send {
 
 /// An agent that searches a (possibly wrapped) position `W` with the generic search.
 ///
-/// `W` is the game's position or an engine position around it (e.g. [`search::Incremental`]
+/// `W` is the game's position or an engine position around it (e.g. [`crate::Incremental`]
 /// with evaluation state); `wrap` builds it from the game position.
 pub struct SearchAgent<P: Position, W: Position<Move = P::Move>, E: Evaluator<W>> {
     name: String,
