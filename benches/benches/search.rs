@@ -5,9 +5,9 @@
 use std::hint::black_box;
 
 use board_core::Position;
+use boardlab_games::{Game, GameId, with_game};
 use criterion::{Criterion, criterion_group, criterion_main};
-use engines::{AgentKind, EngineGame};
-use search::{Limits, SearchOptions};
+use search::{AgentKind, Limits, SearchOptions};
 
 fn position<P: Position>(spec: &str, moves: &str) -> P {
     let mut pos = P::new(
@@ -21,12 +21,11 @@ fn position<P: Position>(spec: &str, moves: &str) -> P {
     pos
 }
 
-fn bench_game<P: EngineGame>(
-    c: &mut Criterion,
-    name: &str,
-    positions: &[(&str, &str)],
-    depth: u32,
-) {
+fn bench_game<P: Game>(c: &mut Criterion) {
+    let name = <P::Config as board_core::GameConfig>::GAME_ID;
+    let positions = P::BENCH_POSITIONS;
+    // One ply shallower than `boardlab bench`, to keep the whole run to a few minutes.
+    let depth = P::BENCH_DEPTH.saturating_sub(1).max(1);
     let mut group = c.benchmark_group(format!("search_{name}"));
     group.sample_size(10);
     for (i, (spec, moves)) in positions.iter().enumerate() {
@@ -37,9 +36,7 @@ fn bench_game<P: EngineGame>(
                     .with_hash_mb(16)
                     .and_then(|o| o.with_threads(1))
                     .expect("valid options");
-                let mut engine = AgentKind::Engine
-                    .build::<P>(options)
-                    .expect("engine builds");
+                let mut engine = P::player(AgentKind::Engine, options).expect("engine builds");
                 let result = engine.think(&pos, &Limits::new().with_depth(depth), &mut |_| {});
                 black_box(result.stats.nodes)
             })
@@ -49,29 +46,9 @@ fn bench_game<P: EngineGame>(
 }
 
 fn search(c: &mut Criterion) {
-    use engines::{amazons, clamp, connect6, fourshift, gomoku};
-    // One ply shallower than `boardlab bench`, to keep the whole run to a few minutes.
-    let d = |depth: u32| depth.saturating_sub(1).max(1);
-    bench_game::<fourshift::Position>(
-        c,
-        "fourshift",
-        fourshift::BENCH_POSITIONS,
-        d(fourshift::BENCH_DEPTH),
-    );
-    bench_game::<clamp::Position>(c, "clamp", clamp::BENCH_POSITIONS, d(clamp::BENCH_DEPTH));
-    bench_game::<amazons::Position>(
-        c,
-        "amazons",
-        amazons::BENCH_POSITIONS,
-        d(amazons::BENCH_DEPTH),
-    );
-    bench_game::<gomoku::Position>(c, "gomoku", gomoku::BENCH_POSITIONS, d(gomoku::BENCH_DEPTH));
-    bench_game::<connect6::Position>(
-        c,
-        "connect6",
-        connect6::BENCH_POSITIONS,
-        d(connect6::BENCH_DEPTH),
-    );
+    for &id in GameId::ALL {
+        with_game!(id, bench_game(c));
+    }
 }
 
 criterion_group!(benches, search);

@@ -7,8 +7,8 @@
 
 use std::time::{Duration, Instant};
 
-use engines::{AgentKind, EngineGame};
-use search::{Limits, SearchOptions};
+use boardlab_games::{Game, GameId, with_game};
+use search::{AgentKind, Limits, SearchOptions};
 
 use crate::{cli_error::CliError, setup};
 
@@ -19,22 +19,22 @@ struct Totals {
     time: Duration,
 }
 
-fn bench_game<P: EngineGame>(
-    positions: &[(&str, &str)],
-    depth: u32,
+/// Searches `P`'s bench positions to its bench depth shifted by `depth`.
+fn bench_game<P: Game>(
+    depth: impl Fn(u32) -> u32,
     threads: usize,
     totals: &mut Totals,
 ) -> Result<(), CliError> {
-    for (spec, moves) in positions {
+    let depth = depth(P::BENCH_DEPTH);
+    for (spec, moves) in P::BENCH_POSITIONS {
         let pos = setup::position::<P>(spec, moves)?;
         let options = SearchOptions::default()
             .with_hash_mb(16)
             .and_then(|o| o.with_threads(threads))
             .map_err(|e| CliError::usage(e.to_string()))?
             .with_seed(1);
-        let mut engine = AgentKind::Engine
-            .build::<P>(options)
-            .map_err(|e| CliError::usage(e.to_string()))?;
+        let mut engine =
+            P::player(AgentKind::Engine, options).map_err(|e| CliError::usage(e.to_string()))?;
         let started = Instant::now();
         let result = engine.think(&pos, &Limits::new().with_depth(depth), &mut |_| {});
         let time = started.elapsed();
@@ -62,37 +62,9 @@ fn bench_game<P: EngineGame>(
 pub fn run_bench(depth_delta: i32, threads: usize) -> Result<(), CliError> {
     let mut totals = Totals::default();
     let depth = |d: u32| (d as i32 + depth_delta).max(1) as u32;
-    use engines::{amazons, clamp, connect6, fourshift, gomoku};
-    bench_game::<fourshift::Position>(
-        fourshift::BENCH_POSITIONS,
-        depth(fourshift::BENCH_DEPTH),
-        threads,
-        &mut totals,
-    )?;
-    bench_game::<clamp::Position>(
-        clamp::BENCH_POSITIONS,
-        depth(clamp::BENCH_DEPTH),
-        threads,
-        &mut totals,
-    )?;
-    bench_game::<amazons::Position>(
-        amazons::BENCH_POSITIONS,
-        depth(amazons::BENCH_DEPTH),
-        threads,
-        &mut totals,
-    )?;
-    bench_game::<gomoku::Position>(
-        gomoku::BENCH_POSITIONS,
-        depth(gomoku::BENCH_DEPTH),
-        threads,
-        &mut totals,
-    )?;
-    bench_game::<connect6::Position>(
-        connect6::BENCH_POSITIONS,
-        depth(connect6::BENCH_DEPTH),
-        threads,
-        &mut totals,
-    )?;
+    for &id in GameId::ALL {
+        with_game!(id, bench_game(depth, threads, &mut totals))?;
+    }
     let nps = totals.nodes as f64 / totals.time.as_secs_f64().max(1e-9);
     outln!(
         "total time {} ms on {threads} thread{}",

@@ -1,6 +1,6 @@
 //! `boardlab botzone`: the Botzone Amazons bot (8×8) on stdin/stdout.
 
-use engines::AgentKind;
+use search::AgentKind;
 
 use crate::cli_error::CliError;
 

@@ -1,11 +1,11 @@
-//! The subcommands, each generic over the game and instantiated by `engines::with_game!`.
+//! The subcommands, each generic over the game and instantiated by `boardlab_games::with_game!`.
 
 use std::time::{Duration, Instant};
 
 use arena::Budget;
 use board_core::{Outcome, Player, Position, divide, perft};
-use engines::{AgentKind, EngineGame};
-use search::{Limits, SearchOptions, TimeControl};
+use boardlab_games::Game;
+use search::{AgentKind, Limits, SearchOptions, TimeControl};
 
 use crate::{cli_error::CliError, setup};
 
@@ -141,7 +141,7 @@ impl Think {
     }
 }
 
-pub fn run_analyze<P: EngineGame>(
+pub fn run_analyze<P: Game>(
     spec: &str,
     moves: &str,
     think: Think,
@@ -155,8 +155,7 @@ pub fn run_analyze<P: EngineGame>(
         outln!("bestmove none");
         return Ok(());
     }
-    let mut agent = AgentKind::Engine
-        .build::<P>(engine.options()?)
+    let mut agent = P::player(AgentKind::Engine, engine.options()?)
         .map_err(|e| CliError::usage(e.to_string()))?;
     let limits = think.limits().with_start(start);
     let result = agent.think(&pos, &limits, &mut |it| outln!("{}", it.info_line(&pos)));

@@ -1,6 +1,6 @@
 //! `boardlab`: the command line that wires the boardlab crates together. No game logic
 //! lives here: every subcommand is generic over the game and instantiated through
-//! `engines::with_game!`.
+//! `boardlab_games::with_game!`.
 
 #[macro_use]
 mod out;
@@ -20,8 +20,9 @@ mod setup;
 use std::{process::ExitCode, time::Duration};
 
 use arena::PlayerSpec;
+use boardlab_games::with_game;
 use clap::{Args, Parser, Subcommand, error::ErrorKind};
-use engines::{AgentKind, with_game};
+use search::AgentKind;
 
 use cli_error::CliError;
 use commands::{EngineArgs, Think};
@@ -349,14 +350,14 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 )));
             }
             let id = setup::game_id(&spec)?;
-            with_game!(id.as_str(), run_perft(&spec, depth, &moves, divide))?
+            with_game!(id, run_perft(&spec, depth, &moves, divide))
         }
         Command::Show { spec, moves, json } => {
             let id = setup::game_id(&spec)?;
             if json {
-                with_game!(id.as_str(), run_show_json(&spec, &moves))?
+                with_game!(id, run_show_json(&spec, &moves))
             } else {
-                with_game!(id.as_str(), run_show(&spec, &moves))?
+                with_game!(id, run_show(&spec, &moves))
             }
         }
         Command::Analyze {
@@ -374,7 +375,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 seed,
             };
             let think = think.think(Think::Time(1000));
-            with_game!(id.as_str(), run_analyze(&spec, &moves, think, &engine))?
+            with_game!(id, run_analyze(&spec, &moves, think, &engine))
         }
         Command::Match {
             spec,
@@ -409,7 +410,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 records: common.records,
                 json: common.json,
             };
-            with_game!(id.as_str(), run_match(&spec, &settings, &output))?
+            with_game!(id, run_match(&spec, &settings, &output))
         }
         Command::Merge { files } => match_cmd::run_merge(&files),
         Command::Pbrain { player } => pbrain::run(player),

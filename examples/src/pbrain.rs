@@ -1,6 +1,6 @@
 //! `boardlab pbrain`: the Piskvork / Gomocup brain protocol on stdin/stdout.
 
-use engines::AgentKind;
+use search::AgentKind;
 
 use crate::cli_error::CliError;
 

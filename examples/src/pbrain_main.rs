@@ -1,4 +1,4 @@
 //! `pbrain-boardlab`: the Gomocup / Piskvork brain (the manager needs a `pbrain-` name).
 fn main() -> std::io::Result<()> {
-    protocols::pbrain::run_stdio(engines::AgentKind::Engine)
+    protocols::pbrain::run_stdio(search::AgentKind::Engine)
 }

@@ -8,7 +8,8 @@ use std::{
 
 use ::play::{Humans, Progress, Replay, SaveSnapshot, Session, Settings};
 use board_core::{Position, View, savefile, savefile::SaveFile};
-use engines::{AgentKind, EngineGame, with_game};
+use boardlab_games::{Game, GameId, with_game};
+use search::AgentKind;
 
 use crate::{
     cli_error::CliError,
@@ -58,14 +59,14 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         (None, None) => return Err(CliError::usage("play needs a game spec or --load FILE")),
     };
     let id = setup::game_id(&spec)?;
-    with_game!(id.as_str(), run_play(&spec, &args, loaded.as_ref()))?
+    with_game!(id, run_play(&spec, &args, loaded.as_ref()))
 }
 
 fn read(path: &str) -> Result<String, CliError> {
     std::fs::read_to_string(path).map_err(|e| CliError::usage(format!("cannot read {path}: {e}")))
 }
 
-fn run_play<P: EngineGame + View>(
+fn run_play<P: Game + View>(
     spec: &str,
     args: &PlayArgs,
     loaded: Option<&(String, String, String)>,
@@ -104,9 +105,8 @@ fn run_play<P: EngineGame + View>(
         threads: 1,
         seed,
     };
-    let computer = kind
-        .build::<P>(engine.options()?)
-        .map_err(|e| CliError::usage(e.to_string()))?;
+    let computer =
+        P::player(kind, engine.options()?).map_err(|e| CliError::usage(e.to_string()))?;
     let stdin_is_terminal = io::stdin().is_terminal();
     let snapshot: SaveSnapshot = Arc::new(Mutex::new(String::new()));
     let settings = Settings {
@@ -174,10 +174,10 @@ fn install_autosave<P: Position>(snapshot: SaveSnapshot) -> Result<(), CliError>
 }
 
 /// The game id of a save file's text.
-pub fn save_game_id(text: &str) -> Result<String, CliError> {
-    SaveFile::parse::<std::fmt::Error>(text)
-        .map(|f| f.spec.id)
-        .map_err(|e| CliError::usage(e.to_string()))
+pub fn save_game_id(text: &str) -> Result<GameId, CliError> {
+    let file =
+        SaveFile::parse::<std::fmt::Error>(text).map_err(|e| CliError::usage(e.to_string()))?;
+    Ok(GameId::of_spec(&file.spec)?)
 }
 
 /// `boardlab replay FILE [--game N]`: one save file, or game N of a records file (a file of
@@ -209,7 +209,7 @@ pub fn run_replay_file(path: &str, game: Option<usize>, no_color: bool) -> Resul
         (Some(k), _) => games.into_iter().nth(k - 1).unwrap_or_default(),
     };
     let id = save_game_id(&chosen)?;
-    with_game!(id.as_str(), run_replay(&chosen, path, no_color))?
+    with_game!(id, run_replay(&chosen, path, no_color))
 }
 
 fn run_replay<P: View>(text: &str, path: &str, no_color: bool) -> Result<(), CliError> {

@@ -8,7 +8,7 @@ use arena::{
     run_tournament,
 };
 use board_core::GameSpec;
-use engines::with_game;
+use boardlab_games::with_game;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::{
@@ -83,7 +83,7 @@ pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
                 "--plot draws a sweep: give --sweep key=v1,v2,...",
             ));
         }
-        return with_game!(id.as_str(), tournament(&args, &args.spec, true))?.map(|_| ());
+        return with_game!(id, tournament(&args, &args.spec, true)).map(|_| ());
     }
     let axes = args
         .sweep
@@ -104,7 +104,7 @@ pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
             spec.params.push((key.clone(), value.clone()));
         }
         let spec = spec.to_string();
-        let row = with_game!(id.as_str(), tournament(&args, &spec, false))??;
+        let row = with_game!(id, tournament(&args, &spec, false))?;
         rows.push((setting, row));
     }
     if let Some(path) = &args.plot {

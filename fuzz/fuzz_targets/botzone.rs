@@ -12,9 +12,9 @@ mod peak_alloc;
 
 use std::time::Instant;
 
-use engines::AgentKind;
 use libfuzzer_sys::fuzz_target;
 use protocols::botzone::{self, BotzoneBot};
+use search::AgentKind;
 
 #[global_allocator]
 static ALLOC: peak_alloc::Counting = peak_alloc::Counting;

@@ -7,7 +7,7 @@
 //! it is refused in.
 //!
 //! Input layout: `pick, [spec text, 0xFE,] choices (2 bytes each) ..., 0xFF, raw moves`.
-//! A `pick` below 0x80 selects one of `common::SPECS`; otherwise it selects a game and the
+//! A `pick` below 0x80 selects one of `common::specs()`; otherwise it selects a game and the
 //! bytes up to the first 0xFE are that game's spec parameters (`size=7,k=3`), so odd but
 //! valid configurations (every board size, extreme limits) get played too.
 #![no_main]
@@ -72,7 +72,9 @@ fn run<P: Position>(spec: &str, fuzzed: bool, choices: &[u32], raw: &str) {
                 check_raw(spec, &mut pos, &moves, text);
             }
         }
-        let Some(&mv) = moves.get(c as usize % moves.len().max(1)) else { break };
+        let Some(&mv) = moves.get(c as usize % moves.len().max(1)) else {
+            break;
+        };
         pos.make_move(mv);
     }
 }
@@ -82,19 +84,40 @@ fn run<P: Position>(spec: &str, fuzzed: bool, choices: &[u32], raw: &str) {
 fn check_raw<P: Position>(spec: &str, pos: &mut P, moves: &[P::Move], text: &str) {
     let legal = pos.parse_legal_move(text);
     let Ok(mv) = pos.parse_move(text) else {
-        assert!(legal.is_err(), "{spec}: '{text}' does not parse but is legal");
+        assert!(
+            legal.is_err(),
+            "{spec}: '{text}' does not parse but is legal"
+        );
         return;
     };
     let generated = moves.contains(&mv);
-    assert_eq!(legal.is_ok(), generated, "{spec}: '{text}' legal={legal:?}, generated={generated}");
-    assert_eq!(pos.validate(&mv).is_ok(), generated, "{spec}: validate of '{text}'");
+    assert_eq!(
+        legal.is_ok(),
+        generated,
+        "{spec}: '{text}' legal={legal:?}, generated={generated}"
+    );
+    assert_eq!(
+        pos.validate(&mv).is_ok(),
+        generated,
+        "{spec}: validate of '{text}'"
+    );
     if generated {
         let printed = pos.format_move(mv);
-        assert_eq!(pos.parse_move(&printed).ok(), Some(mv), "{spec}: '{printed}' round trip");
+        assert_eq!(
+            pos.parse_move(&printed).ok(),
+            Some(mv),
+            "{spec}: '{printed}' round trip"
+        );
     } else {
         let before = pos.clone();
-        assert!(pos.play(mv).is_err(), "{spec}: play accepted refused '{text}'");
-        assert_eq!(*pos, before, "{spec}: refused '{text}' changed the position");
+        assert!(
+            pos.play(mv).is_err(),
+            "{spec}: play accepted refused '{text}'"
+        );
+        assert_eq!(
+            *pos, before,
+            "{spec}: refused '{text}' changed the position"
+        );
         assert_eq!(pos.hash(), before.hash());
         // Formatting a move that is not legal here may not panic either (engines print
         // what they were sent).
@@ -103,17 +126,29 @@ fn check_raw<P: Position>(spec: &str, pos: &mut P, moves: &[P::Move], text: &str
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, rest)) = data.split_first() else { return };
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
     let fuzzed = pick >= 0x80;
     let (id, spec, rest, max_plies) = if !fuzzed {
-        let (id, spec) = common::SPECS[usize::from(pick) % common::SPECS.len()];
+        let (id, spec) = common::spec_of(pick);
         (id, spec.to_string(), rest, MAX_PLIES)
     } else {
-        let id = common::GAMES[usize::from(pick) % common::GAMES.len()];
+        let ids = boardlab_games::GameId::ALL;
+        let id = ids[usize::from(pick) % ids.len()];
         let end = rest.iter().position(|&b| b == 0xFE).unwrap_or(rest.len());
         let params = String::from_utf8_lossy(&rest[..end]);
-        let spec = if params.is_empty() { id.to_string() } else { format!("{id}:{params}") };
-        (id, spec, rest.get(end + 1..).unwrap_or_default(), MAX_FUZZED_SPEC_PLIES)
+        let spec = if params.is_empty() {
+            id.to_string()
+        } else {
+            format!("{id}:{params}")
+        };
+        (
+            id,
+            spec,
+            rest.get(end + 1..).unwrap_or_default(),
+            MAX_FUZZED_SPEC_PLIES,
+        )
     };
     let split = rest.iter().position(|&b| b == 0xFF).unwrap_or(rest.len());
     let (moves, raw) = rest.split_at(split);
@@ -123,5 +158,5 @@ fuzz_target!(|data: &[u8]| {
         .map(|c| u32::from(c[0]) | (u32::from(*c.get(1).unwrap_or(&0)) << 8))
         .collect();
     let raw = String::from_utf8_lossy(raw.get(1..).unwrap_or_default());
-    for_game!(id, run(&spec, fuzzed, &choices, &raw));
+    boardlab_games::with_game!(id, run(&spec, fuzzed, &choices, &raw));
 });

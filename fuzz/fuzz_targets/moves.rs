@@ -37,7 +37,10 @@ impl FromBytes for rules_fourshift::Fourshift {
         if b[0] & 1 == 0 {
             Move::Place(square(&b[1..]))
         } else {
-            Move::Shift { from: square(&b[1..]), to: square(&b[3..]) }
+            Move::Shift {
+                from: square(&b[1..]),
+                to: square(&b[3..]),
+            }
         }
     }
 }
@@ -93,7 +96,9 @@ fn run<P: FromBytes>(spec: &str, plies: &[u8], raw: &[u8]) {
     let mut moves = Vec::new();
     for &c in plies {
         pos.generate_moves(&mut moves);
-        let Some(&mv) = moves.get(usize::from(c) % moves.len().max(1)) else { break };
+        let Some(&mv) = moves.get(usize::from(c) % moves.len().max(1)) else {
+            break;
+        };
         pos.make_move(mv);
     }
     pos.generate_moves(&mut moves);
@@ -101,10 +106,18 @@ fn run<P: FromBytes>(spec: &str, plies: &[u8], raw: &[u8]) {
         let mv = P::from_bytes(chunk);
         let generated = moves.contains(&mv);
         let verdict = pos.validate(&mv);
-        assert_eq!(verdict.is_ok(), generated, "{spec}: {mv:?}: validate says {verdict:?}");
+        assert_eq!(
+            verdict.is_ok(),
+            generated,
+            "{spec}: {mv:?}: validate says {verdict:?}"
+        );
         let text = pos.format_move(mv);
         if generated {
-            assert_eq!(pos.parse_move(&text).ok(), Some(mv), "{spec}: '{text}' round trip");
+            assert_eq!(
+                pos.parse_move(&text).ok(),
+                Some(mv),
+                "{spec}: '{text}' round trip"
+            );
         } else {
             let before = pos.clone();
             assert!(pos.play(mv).is_err(), "{spec}: play accepted {mv:?}");
@@ -122,15 +135,8 @@ fn run<P: FromBytes>(spec: &str, plies: &[u8], raw: &[u8]) {
 
 fuzz_target!(|data: &[u8]| {
     let [pick, n, rest @ ..] = data else { return };
-    let (id, spec) = common::SPECS[usize::from(*pick) % common::SPECS.len()];
+    let (id, spec) = common::spec_of(*pick);
     let n = usize::from(*n).min(rest.len());
     let (plies, raw) = rest.split_at(n);
-    match id {
-        "fourshift" => run::<rules_fourshift::Fourshift>(spec, plies, raw),
-        "clamp" => run::<rules_clamp::ClampPosition>(spec, plies, raw),
-        "amazons" => run::<rules_amazons::AmazonsPosition>(spec, plies, raw),
-        "gomoku" => run::<rules_gomoku::GomokuPosition>(spec, plies, raw),
-        "connect6" => run::<rules_connect6::Connect6Position>(spec, plies, raw),
-        _ => unreachable!("unknown game id in SPECS"),
-    }
+    boardlab_games::with_game!(id, run(spec, plies, raw));
 });

@@ -6,7 +6,9 @@ use board_core::{Coord, GameSpec, Geometry};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(c) = text.parse::<Coord>() {
         assert_eq!(c.to_string().parse::<Coord>(), Ok(c));
     }

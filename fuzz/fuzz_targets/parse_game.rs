@@ -46,8 +46,12 @@ fn run<P: Position>(spec: &str, text: &str) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, rest)) = data.split_first() else { return };
-    let Ok(text) = std::str::from_utf8(rest) else { return };
-    let (id, spec) = common::SPECS[pick as usize % common::SPECS.len()];
-    for_game!(id, run(spec, text));
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let (id, spec) = common::spec_of(pick);
+    boardlab_games::with_game!(id, run(spec, text));
 });

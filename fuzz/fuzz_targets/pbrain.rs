@@ -9,9 +9,9 @@
 
 mod peak_alloc;
 
-use engines::AgentKind;
 use libfuzzer_sys::fuzz_target;
 use protocols::pbrain::{self, PbrainSession};
+use search::AgentKind;
 
 #[global_allocator]
 static ALLOC: peak_alloc::Counting = peak_alloc::Counting;

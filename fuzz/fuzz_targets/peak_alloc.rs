@@ -33,8 +33,8 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             if new_size >= layout.size() {
-                let now = LIVE.fetch_add(new_size - layout.size(), Relaxed) + new_size
-                    - layout.size();
+                let now =
+                    LIVE.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
                 PEAK.fetch_max(now, Relaxed);
             } else {
                 LIVE.fetch_sub(layout.size() - new_size, Relaxed);

@@ -36,7 +36,10 @@ struct Shared(Arc<Mutex<Vec<u8>>>);
 
 impl Write for Shared {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(buf);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(buf);
         Ok(buf.len())
     }
     fn flush(&mut self) -> io::Result<()> {
@@ -57,7 +60,11 @@ fn tame(line: &str) -> Option<String> {
         return Some(format!("{t} nodes 2000 movetime 20"));
     }
     if let Some(rest) = t.strip_prefix("setoption") {
-        let rest = rest.trim().strip_prefix("name").unwrap_or(rest).trim_start();
+        let rest = rest
+            .trim()
+            .strip_prefix("name")
+            .unwrap_or(rest)
+            .trim_start();
         if let Some((name, value)) = rest.split_once(" value") {
             let limit = match name.trim().to_ascii_lowercase().as_str() {
                 "hash" => 64,

@@ -3,10 +3,9 @@
 use std::time::{Duration, Instant};
 
 use board_core::{Outcome, Player, Position};
-use engines::Agent;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use search::Limits;
+use search::{Agent, Limits};
 
 use crate::player::{AgentPlayer, Contestant, Fault};
 

@@ -9,7 +9,6 @@
 
 #![deny(missing_docs)]
 
-mod balance;
 pub mod external;
 mod game;
 pub mod merge;
@@ -20,7 +19,6 @@ mod selfplay;
 pub mod sprt;
 pub mod stats;
 
-pub use balance::BalanceStats;
 pub use game::{GameRecord, MoveTiming, play_game, play_players, random_opening};
 pub use player::{AgentPlayer, Contestant, Fault, OwnedAgent, PlayerSpec, UnknownPlayer};
 pub use report::{MatchReport, Side, Tally};

@@ -4,8 +4,7 @@
 use std::{fmt, str::FromStr, time::Duration};
 
 use board_core::Position;
-use engines::{Agent, AgentKind};
-use search::Limits;
+use search::{Agent, AgentKind, Limits};
 
 use crate::external::Protocol;
 

@@ -16,12 +16,11 @@ use std::{
 };
 
 use board_core::{Outcome, Player, savefile};
-use engines::{AgentKind, EngineGame};
-use search::SearchOptions;
+use boardlab_games::Game;
+use search::{AgentKind, SearchOptions};
 
 use crate::{
     Budget,
-    balance::BalanceStats,
     external::{ExternalLimits, WireGame, check_protocol, external_player},
     game::{GameRecord, play_players, random_opening},
     player::{Contestant, OwnedAgent, PlayerSpec},
@@ -30,11 +29,11 @@ use crate::{
     stats::{elo_95, median, signed_elo, wilson_95},
 };
 
-/// Everything a tournament needs of a game: boardlab's players, the balance figures and the
-/// wire formats of external engines.
-pub trait ArenaGame: EngineGame + BalanceStats + WireGame {}
+/// Everything a tournament needs of a game: its players and balance figures (the games
+/// table's [`Game`]) and the wire formats of external engines.
+pub trait ArenaGame: Game + WireGame {}
 
-impl<P: EngineGame + BalanceStats + WireGame> ArenaGame for P {}
+impl<P: Game + WireGame> ArenaGame for P {}
 
 /// Which part of a tournament one process plays: shard `index` of `count` (1-based) plays
 /// the games numbered `index`, `index + count`, … (numbering from 1).
@@ -208,8 +207,7 @@ fn build_player<P: ArenaGame>(
 ) -> Result<Box<dyn Contestant<P>>, SelfplayError> {
     match spec {
         PlayerSpec::Agent(kind) => Ok(Box::new(OwnedAgent(
-            kind.build::<P>(options)
-                .map_err(|e| SelfplayError(e.to_string()))?,
+            P::player(*kind, options).map_err(|e| SelfplayError(e.to_string()))?,
         ))),
         PlayerSpec::External { protocol, command } => {
             external_player::<P>(*protocol, command, config, settings.external_limits())
@@ -450,20 +448,20 @@ pub struct GameResult {
     pub plies: u32,
     /// Why the game ended, for people.
     pub reason: String,
-    /// The game's own figures ([`BalanceStats`]).
+    /// The game's own figures ([`Game::balance_stats`]).
     pub balance: Vec<(String, f64)>,
 }
 
 impl GameResult {
-    /// The report's view of a played game, with its [`BalanceStats`] figures.
-    pub fn of<P: BalanceStats>(game: &PlayedGame<P>) -> GameResult {
+    /// The report's view of a played game, with its [`Game::balance_stats`] figures.
+    pub fn of<P: Game>(game: &PlayedGame<P>) -> GameResult {
         GameResult {
             index: game.index,
             a_side: game.a_side,
             outcome: game.record.outcome,
             plies: game.record.moves.len() as u32,
             reason: game.record.reason.clone(),
-            balance: P::balance_stats(&game.record)
+            balance: P::balance_stats(&game.record.config, &game.record.moves, game.record.outcome)
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), v))
                 .collect(),
@@ -522,7 +520,7 @@ pub struct SelfplaySummary {
 
 impl SelfplaySummary {
     /// The summary of `games` (in index order) between A and B.
-    pub fn new<P: BalanceStats>(a: &str, b: &str, games: &[PlayedGame<P>]) -> SelfplaySummary {
+    pub fn new<P: Game>(a: &str, b: &str, games: &[PlayedGame<P>]) -> SelfplaySummary {
         let results: Vec<GameResult> = games.iter().map(GameResult::of).collect();
         SelfplaySummary::of_results(a, b, &results)
     }

@@ -7,8 +7,8 @@ use arena::{
     sprt::{Sprt, SprtDecision},
 };
 use board_core::{Outcome, Player, Position, savefile};
-use engines::AgentKind;
 use rules_fourshift::{Fourshift, FourshiftConfig};
+use search::AgentKind;
 
 fn settings(threads: usize) -> SelfplaySettings {
     SelfplaySettings {

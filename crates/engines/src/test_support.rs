@@ -2,9 +2,9 @@
 //! search to a fixed depth, and a move from its notation.
 
 use board_core::Position;
-use search::{Limits, SearchOptions, SearchResult};
+use search::{Agent, Limits, SearchOptions, SearchResult};
 
-use crate::{Agent, EngineGame};
+use crate::EngineGame;
 
 /// The game's engine under the default search options.
 pub(crate) fn engine<P: EngineGame>() -> Box<dyn Agent<P>> {

@@ -1,4 +1,5 @@
-//! Reusable evaluators for boardlab games. The crate knows no rules: evaluators take a
+//! Reusable evaluators for boardlab games. The crate knows no rules and no single game:
+//! evaluators take a
 //! [`Geometry`](board_core::Geometry), square sets ([`SquareSet`](board_core::SquareSet)) and
 //! updates (a piece of a player placed on or removed from a square), so each game drives
 //! them from its own make/unmake.
@@ -8,8 +9,12 @@
 //! | [`windows`] | every length-`k` window with per-player counts and a weight per count, incremental ([`WindowScorer`]) | fourshift (`k = 4`, [`WindowWeights::fourshift`]); gomoku and connect6 as a cheap alternative |
 //! | [`patterns`] | fives, open/closed fours, open/broken/closed threes, open/closed twos per colour, incremental over the 4 lines through a move ([`LinePatterns`]), placement probes for move ordering and VCF | gomoku (`k = 5`, [`Rule::Freestyle`] or [`Rule::Exact`]), connect6 (`k = 6`) |
 //! | [`mobility`] | queen-move and 1–2-square step counts through empty squares | amazons, clamp |
-//! | [`amazons`] | queen/king distance maps, territory with the side-to-move tie term, Lieberum's `t1 t2 c1 c2 w` | amazons |
-//! | [`clamp`] | material, centre (rings from the edge), mobility (steps + drops) | clamp |
+//!
+//! **The evaluator rule:** this crate holds only evaluators more than one game can use
+//! (windows, line patterns, mobility) and the input checks they share ([`check_set`],
+//! [`check_pair`]). An evaluator written for one game — its terms, its weights, its
+//! territory maps — lives with that game's strategy in `engines` (for example
+//! `engines::amazons::distances` and `engines::clamp::terms`).
 //!
 //! Conventions:
 //! - Every score is from `First`'s point of view (First's value minus Second's); the
@@ -36,19 +41,16 @@
 
 #![deny(missing_docs)]
 
-pub mod amazons;
-pub mod clamp;
 mod error;
 pub mod mobility;
 pub mod patterns;
 mod util;
 pub mod windows;
 
-pub use amazons::{AmazonsDistances, Territory, TerritoryTerms};
-pub use clamp::ClampTerms;
 pub use error::EvalError;
 pub use patterns::{
     FoundPattern, LinePatterns, LineReport, Pattern, PatternCounts, PatternWeights, Probe, Rule,
     analyze_line,
 };
+pub use util::{check_pair, check_set};
 pub use windows::{KWindows, WindowScorer, WindowWeights, window_count};

@@ -21,7 +21,7 @@ pub(crate) fn check_capacity<S: SquareSet>(geometry: &Geometry) -> Result<(), Ev
 }
 
 /// Checks that `S` fits the board and every square of `set` is on it.
-pub(crate) fn check_set<S: SquareSet>(geometry: &Geometry, set: &S) -> Result<(), EvalError> {
+pub fn check_set<S: SquareSet>(geometry: &Geometry, set: &S) -> Result<(), EvalError> {
     check_capacity::<S>(geometry)?;
     match set.without_all(S::first_n(geometry.cells())).first() {
         Some(sq) => Err(EvalError::off_board(sq, geometry.cells())),
@@ -30,10 +30,7 @@ pub(crate) fn check_set<S: SquareSet>(geometry: &Geometry, set: &S) -> Result<()
 }
 
 /// Checks that two players' sets fit the board and are disjoint.
-pub(crate) fn check_pair<S: SquareSet>(
-    geometry: &Geometry,
-    sets: [&S; 2],
-) -> Result<(), EvalError> {
+pub fn check_pair<S: SquareSet>(geometry: &Geometry, sets: [&S; 2]) -> Result<(), EvalError> {
     check_set(geometry, sets[0])?;
     check_set(geometry, sets[1])?;
     match (*sets[0] & *sets[1]).first() {

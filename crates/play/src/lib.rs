@@ -2,7 +2,7 @@
 //! undo, restart, save/load and hints, and a replay viewer for saved games.
 //!
 //! Everything is generic over [`board_core::Position`]: the computer side is any
-//! [`engines::Agent`], so a game defined outside this workspace plays the same way (see
+//! [`search::Agent`], so a game defined outside this workspace plays the same way (see
 //! `docs/adding-a-game.md`). Sessions read lines from any [`std::io::BufRead`] and write to
 //! any [`std::io::Write`], so tests drive them in-process and the binary wires stdin/stdout.
 

@@ -6,8 +6,10 @@ use std::{
 };
 
 use board_core::{GameConfig, Player, Position, Rules, Square, View, savefile};
-use engines::Agent;
-use search::Limits;
+use search::{Agent, AgentError, Limits};
+
+/// The computer's checked move with its score and depth, or why it gave none.
+type Answer<M> = Result<(M, search::Score, u32), AgentError>;
 
 use crate::render;
 
@@ -489,16 +491,19 @@ impl<P: View> Session<P> {
 
     /// The computer's move; `false` if it had none to give.
     fn computer_move(&mut self, out: &mut dyn Write, progress: &mut dyn Write) -> io::Result<bool> {
-        let Some(mv) = self.think(progress)? else {
-            writeln!(out, "error: the computer found no move")?;
-            return Ok(false);
+        let mv = match self.think(progress)? {
+            Some(Ok(mv)) => mv,
+            Some(Err(e)) => {
+                writeln!(out, "error: {e}")?;
+                return Ok(false);
+            }
+            None => {
+                writeln!(out, "error: no computer player")?;
+                return Ok(false);
+            }
         };
         let text = self.pos.format_move(mv);
         let name = self.pos.player_name(self.pos.side_to_move());
-        if let Err(e) = self.pos.validate(&mv) {
-            writeln!(out, "error: the computer chose an illegal move {text}: {e}")?;
-            return Ok(false);
-        }
         let captured = self.play(mv);
         if captured.is_empty() {
             writeln!(out, "{name} (computer) plays {text}")?;
@@ -510,14 +515,18 @@ impl<P: View> Session<P> {
     }
 
     /// Runs the computer on the current position, showing its progress as the settings say.
-    fn think(&mut self, progress: &mut dyn Write) -> io::Result<Option<P::Move>> {
-        Ok(self.think_scored(progress)?.map(|(mv, _, _)| mv))
-    }
-
-    fn think_scored(
+    fn think(
         &mut self,
         progress: &mut dyn Write,
-    ) -> io::Result<Option<(P::Move, search::Score, u32)>> {
+    ) -> io::Result<Option<Result<P::Move, AgentError>>> {
+        Ok(self
+            .think_scored(progress)?
+            .map(|answer| answer.map(|(mv, _, _)| mv)))
+    }
+
+    /// The computer's checked move with its score and depth; `None` without a computer
+    /// player.
+    fn think_scored(&mut self, progress: &mut dyn Write) -> io::Result<Option<Answer<P::Move>>> {
         let Some(agent) = self.computer.as_mut() else {
             return Ok(None);
         };
@@ -531,7 +540,7 @@ impl<P: View> Session<P> {
         let pos = &self.pos;
         let mode = self.settings.progress;
         let mut failed = None;
-        let result = agent.think(pos, &self.settings.limits, &mut |it| {
+        let answer = search::think_checked(agent.as_mut(), pos, &self.settings.limits, &mut |it| {
             let written = match mode {
                 Progress::Silent => Ok(()),
                 Progress::Line => write!(progress, "\r\x1b[Kthinking… depth {}", it.depth)
@@ -557,7 +566,9 @@ impl<P: View> Session<P> {
         if let Some(e) = failed {
             return Err(e);
         }
-        Ok(result.best_move.map(|mv| (mv, result.score, result.depth)))
+        Ok(Some(
+            answer.map(|(mv, result)| (mv, result.score, result.depth)),
+        ))
     }
 
     fn hint(&mut self, out: &mut dyn Write, progress: &mut dyn Write) -> io::Result<()> {
@@ -568,12 +579,13 @@ impl<P: View> Session<P> {
             return writeln!(out, "error: no computer player to ask for a hint");
         }
         match self.think_scored(progress)? {
-            Some((mv, score, depth)) => writeln!(
+            Some(Ok((mv, score, depth))) => writeln!(
                 out,
                 "hint: {} (score {score}, depth {depth})",
                 self.pos.format_move(mv)
             ),
-            None => writeln!(out, "error: the computer found no move"),
+            Some(Err(e)) => writeln!(out, "error: {e}"),
+            None => writeln!(out, "error: no computer player to ask for a hint"),
         }
     }
 }

@@ -5,14 +5,15 @@
 mod eval;
 #[path = "../examples/connect_four/game.rs"]
 mod game;
+#[path = "../examples/connect_four/players.rs"]
+mod players;
 
 use board_core::{
     Notation, Outcome, Player, Position, Rules, perft, testing::check_random_playouts,
 };
 use boardlab_play::{Humans, Session, Settings};
-use engines::{Agent, SearchAgent};
 use game::{Config, ConnectFour};
-use search::{Limits, ScoreKind, SearchOptions};
+use search::{Agent, Limits, ScoreKind};
 
 fn start() -> ConnectFour {
     ConnectFour::new(Config)
@@ -28,8 +29,7 @@ fn after(moves: &str) -> ConnectFour {
 }
 
 fn computer(depth: u32) -> Box<dyn Agent<ConnectFour>> {
-    let options = SearchOptions::default().with_limits(Limits::new().with_depth(depth));
-    Box::new(SearchAgent::new("c4", eval::evaluate, options, Clone::clone).expect("options"))
+    players::computer(depth).expect("options")
 }
 
 #[test]
@@ -116,4 +116,50 @@ fn self_play() {
     );
     assert!(record.last.outcome().is_some(), "{}", record.reason);
     assert!(record.moves.len() <= 42);
+}
+
+/// A `Write` whose bytes the test reads back.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("lock").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn registered_it_is_a_game_like_the_bundled_ones() {
+    let registry = boardlab_games::Registry::bundled().with::<ConnectFour>();
+    assert_eq!(registry.ids().last(), Some(&"connect4"));
+    let mut game = registry.start("connect4").expect("registered");
+    assert_eq!(game.play("D").expect("legal"), "d");
+    assert!(game.play("h").is_err());
+    let loaded = registry.load(&game.save()).expect("its save loads");
+    assert_eq!(loaded.moves(), ["d"]);
+    assert_eq!(loaded.hash(), game.hash());
+}
+
+#[test]
+fn the_engine_protocol_serves_it_once_registered() {
+    let registry = boardlab_games::Registry::bundled().with::<ConnectFour>();
+    let out = Captured::default();
+    let input = "ugi\nposition connect4 startpos moves d d\ngo depth 4\nquit\n";
+    protocols::ugi::run_with(
+        input.as_bytes(),
+        protocols::ugi::Output::new(out.clone()),
+        std::sync::Arc::new(registry),
+    )
+    .expect("runs");
+    let text = String::from_utf8(out.0.lock().expect("lock").clone()).expect("utf-8");
+    assert!(!text.contains("error"), "{text}");
+    let best = text
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove in {text}"));
+    assert!(after("dd").parse_legal_move(best).is_ok(), "{best}");
 }

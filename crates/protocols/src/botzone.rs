@@ -42,9 +42,9 @@ use std::{
 };
 
 use board_core::{Notation, Player, Position, Rules, Square};
-use engines::{Agent, AgentKind};
+use boardlab_games::Game as _;
 use rules_amazons::{AmazonsConfig, AmazonsMove, AmazonsPosition};
-use search::{Limits, SearchOptions, TimeBudget};
+use search::{Agent, AgentKind, Limits, SearchOptions, TimeBudget};
 use serde_json::{Value, json};
 
 use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capped, write_line};
@@ -85,7 +85,7 @@ pub enum BotzoneError {
     /// The history is legal but the game is already over.
     #[error("the game is already over: {0}")]
     GameOver(String),
-    /// The engine could not be built.
+    /// The engine could not be built, or its answer broke the rules.
     #[error("engine: {0}")]
     Engine(String),
     /// Reading stdin or writing stdout failed.
@@ -397,8 +397,7 @@ impl BotzoneBot {
             .and_then(|o| o.with_threads(1))
             .map_err(|e| BotzoneError::Engine(e.to_string()))?
             .with_seed(1);
-        let agent = kind
-            .build::<AmazonsPosition>(options)
+        let agent = AmazonsPosition::player(kind, options)
             .map_err(|e| BotzoneError::Engine(e.to_string()))?;
         Ok(BotzoneBot {
             agent,
@@ -534,19 +533,8 @@ impl BotzoneBot {
         if budget.hard < Duration::from_millis(20) {
             limits = limits.with_depth(1);
         }
-        let result = self.agent.think(pos, &limits, &mut |_| {});
-        let chosen = result.best_move.filter(|m| pos.validate(m).is_ok());
-        let mv = match chosen {
-            Some(m) => m,
-            None => {
-                let mut legal = Vec::new();
-                pos.generate_moves(&mut legal);
-                legal
-                    .first()
-                    .copied()
-                    .ok_or_else(|| BotzoneError::GameOver("no legal move".into()))?
-            }
-        };
+        let (mv, result) = search::think_checked(self.agent.as_mut(), pos, &limits, &mut |_| {})
+            .map_err(|e| BotzoneError::Engine(e.to_string()))?;
         let side = match pos.side_to_move() {
             Player::First => "black",
             Player::Second => "white",

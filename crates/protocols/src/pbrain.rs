@@ -46,9 +46,9 @@ use std::{
 };
 
 use board_core::{Player, Position, Rules, Square};
-use engines::{Agent, AgentKind};
+use boardlab_games::Game as _;
 use rules_gomoku::{GomokuConfig, GomokuPosition, Move, Rule};
-use search::{Clock, Limits, SearchOptions, TimeBudget, TimeControl};
+use search::{Agent, AgentKind, Clock, Limits, SearchOptions, TimeBudget, TimeControl};
 
 use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capped, write_line};
 
@@ -315,9 +315,7 @@ impl PbrainSession {
             .and_then(|o| o.with_threads(threads))
             .map_err(|e| e.to_string())?
             .with_seed(self.seed);
-        self.kind
-            .build::<GomokuPosition>(options)
-            .map_err(|e| e.to_string())
+        GomokuPosition::player(self.kind, options).map_err(|e| e.to_string())
     }
 
     fn restart(&mut self) -> Vec<String> {
@@ -339,8 +337,9 @@ impl PbrainSession {
             return Ok(());
         }
         if let Some(g) = self.game.as_mut() {
-            // Drop the old table first: both must never be alive at once.
-            g.agent = Box::new(engines::RandomAgent::new(0));
+            // Drop the old table first: both must never be alive at once. The placeholder
+            // never moves: every move request rebuilds first and fails while this fails.
+            g.agent = Box::new(search::RandomAgent::new(0));
         }
         let agent = self.build_agent(wanted)?;
         if let Some(g) = self.game.as_mut() {
@@ -601,17 +600,12 @@ impl PbrainSession {
         if let Some(n) = max_node {
             limits = limits.with_nodes(n);
         }
-        let result = game.agent.think(&game.pos, &limits, &mut |_| {});
         let size = game.pos.size();
-        let mut legal = Vec::new();
-        game.pos.generate_moves(&mut legal);
-        let chosen = result
-            .best_move
-            .filter(|m| game.pos.validate(m).is_ok())
-            .or_else(|| legal.first().copied());
-        let Some(mv) = chosen else {
-            return err("no legal move");
-        };
+        let (mv, result) =
+            match search::think_checked(game.agent.as_mut(), &game.pos, &limits, &mut |_| {}) {
+                Ok(answer) => answer,
+                Err(e) => return err(e),
+            };
         // The PV in X,Y form, each move checked for legality as it is replayed.
         let mut pv_pos = game.pos.clone();
         let mut pv = Vec::new();

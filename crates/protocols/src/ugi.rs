@@ -1,7 +1,7 @@
 //! The boardlab engine protocol (UCI-style, every game): `/work/shared/spec/engine-protocol.md`.
 //!
 //! [`EngineSession::handle`] takes one GUI line; replies go to an [`Output`] shared with the
-//! search thread. `go` moves the current game (a type-erased [`GameSession`]) into a worker
+//! search thread. `go` moves the current game (a type-erased [`DynGame`]) into a worker
 //! thread, so the reader keeps answering `isready`, `stop` and `quit` while it searches;
 //! the worker prints the `info` lines and `bestmove`, then hands the game back.
 //!
@@ -29,9 +29,9 @@ use std::{
     time::{Duration, Instant},
 };
 
-use board_core::{GameSpec, Player, Position};
-use engines::{Agent, AgentKind, EngineGame, with_game};
-use search::{Clock, Limits, SearchOptions, TimeControl};
+use board_core::{GameSpec, Player};
+use boardlab_games::{DynGame, GameEntry, PositionError, Registry};
+use search::{AgentKind, Clock, Limits, SearchOptions, TimeControl};
 
 use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capped, write_line};
 
@@ -159,141 +159,76 @@ impl GoParams {
     }
 }
 
-/// One game behind a trait object: its position, the moves that led there, its engine.
-pub trait GameSession: Send {
-    /// The game id (`gomoku`).
-    fn game_id(&self) -> &'static str;
-    /// Sets the position to `spec`'s start plus `moves`; on error nothing changes and the
-    /// message names the move and its 1-based index.
-    fn set_position(&mut self, spec: &str, moves: &[&str]) -> Result<(), String>;
-    /// Forgets the hash and history.
-    fn new_game(&mut self);
-    /// Rebuilds the engine under `options` (the position stays).
-    fn set_options(&mut self, options: SearchOptions) -> Result<(), String>;
-    /// `Some(reason)` when the current position is finished.
-    fn outcome_reason(&self) -> Option<String>;
-    /// The player to move.
-    fn side_to_move(&self) -> Player;
-    /// Searches; `info` lines go to `emit`; returns the `bestmove ...` line.
-    fn go(&mut self, limits: &Limits, emit: &mut dyn FnMut(String)) -> String;
-    /// The `d` output: diagram, spec, position string, hash.
-    fn describe(&self) -> Vec<String>;
-}
-
-struct Session<P: EngineGame> {
-    pos: P,
-    /// Hashes of every position from the start to `pos`, for repetition rules.
-    history: Vec<u64>,
-    agent: Box<dyn Agent<P>>,
-}
-
-/// Builds the start position of `spec` and plays `moves` through validation.
-fn replay<P: Position>(spec: &str, moves: &[&str]) -> Result<(P, Vec<u64>), String> {
-    let config: P::Config = spec
-        .parse()
-        .map_err(|e| format!("bad game spec '{}': {e}", quote(spec, 40)))?;
-    let mut pos = P::new(config);
-    let mut history = vec![pos.hash()];
-    for (i, text) in moves.iter().enumerate() {
-        let mv = pos
-            .parse_legal_move(text)
-            .map_err(|e| format!("move {} '{}': {e}", i + 1, quote(text, 32)))?;
-        pos.make_move(mv);
-        history.push(pos.hash());
+/// Searches the game's player; `info` lines go to `emit`; the `bestmove ...` line. A game
+/// that is over, or a player's broken answer, is reported and gives `bestmove none`.
+fn go(game: &mut dyn DynGame, limits: &Limits, emit: &mut dyn FnMut(String)) -> String {
+    if let Some(reason) = game.outcome_reason() {
+        emit(format!("info string game over: {reason}"));
+        return "bestmove none".into();
     }
-    Ok((pos, history))
+    match game.think(limits, emit) {
+        Ok(thought) => format!("bestmove {}", thought.mv),
+        // A broken engine answer is reported, never replaced by another move.
+        Err(e) => {
+            emit(format!("info string error: {e}"));
+            "bestmove none".into()
+        }
+    }
 }
 
-fn new_session<P: EngineGame>(
+/// The `d` output: diagram, spec, position string, side to move, hash, result.
+fn describe(game: &dyn DynGame) -> Vec<String> {
+    let mut out: Vec<String> = game.diagram().lines().map(str::to_string).collect();
+    out.push(format!("game: {}", game.spec()));
+    out.push(format!("position: {}", game.position_string()));
+    out.push(format!(
+        "to move: {}",
+        game.player_name(game.side_to_move())
+    ));
+    out.push(format!("hash: {:016x}", game.hash()));
+    if let Some(reason) = game.outcome_reason() {
+        out.push(format!("result: {reason}"));
+    }
+    out
+}
+
+/// A new game of `entry`: the start of `spec` plus `moves`, with its engine under `options`.
+fn new_game(
+    entry: &dyn GameEntry,
     spec: &str,
     moves: &[&str],
     options: SearchOptions,
-) -> Result<Box<dyn GameSession>, String> {
-    let (pos, history) = replay::<P>(spec, moves)?;
-    let agent = AgentKind::Engine
-        .build::<P>(options)
+) -> Result<Box<dyn DynGame>, String> {
+    let mut game = entry
+        .start(spec)
+        .map_err(|e| format!("bad game spec '{}': {e}", quote(spec, 40)))?;
+    for (i, text) in moves.iter().enumerate() {
+        game.play(text).map_err(|error| {
+            position_error(
+                spec,
+                PositionError::Move {
+                    index: i + 1,
+                    error,
+                },
+            )
+        })?;
+    }
+    game.set_player(AgentKind::Engine, options)
         .map_err(|e| e.to_string())?;
-    Ok(Box::new(Session {
-        pos,
-        history,
-        agent,
-    }))
+    Ok(game)
 }
 
-impl<P: EngineGame> GameSession for Session<P> {
-    fn game_id(&self) -> &'static str {
-        <P::Config as board_core::GameConfig>::GAME_ID
-    }
-
-    fn set_position(&mut self, spec: &str, moves: &[&str]) -> Result<(), String> {
-        let (pos, history) = replay::<P>(spec, moves)?;
-        if pos.config() != self.pos.config() {
-            self.agent.new_game();
+/// Why `position` was refused, as the protocol prints it.
+fn position_error(spec: &str, e: PositionError) -> String {
+    match e {
+        PositionError::Spec(e) => format!("bad game spec '{}': {e}", quote(spec, 40)),
+        PositionError::Move { index, error } => {
+            format!(
+                "move {index} '{}': {}",
+                quote(error.text(), 32),
+                error.reason()
+            )
         }
-        self.pos = pos;
-        self.history = history;
-        Ok(())
-    }
-
-    fn new_game(&mut self) {
-        self.agent.new_game();
-    }
-
-    fn set_options(&mut self, options: SearchOptions) -> Result<(), String> {
-        // Free the old table before allocating the new one.
-        self.agent = Box::new(engines::RandomAgent::new(0));
-        match AgentKind::Engine.build::<P>(options) {
-            Ok(agent) => {
-                self.agent = agent;
-                Ok(())
-            }
-            Err(e) => Err(e.to_string()),
-        }
-    }
-
-    fn outcome_reason(&self) -> Option<String> {
-        self.pos.outcome_reason()
-    }
-
-    fn side_to_move(&self) -> Player {
-        self.pos.side_to_move()
-    }
-
-    fn go(&mut self, limits: &Limits, emit: &mut dyn FnMut(String)) -> String {
-        if let Some(reason) = self.pos.outcome_reason() {
-            emit(format!("info string game over: {reason}"));
-            return "bestmove none".into();
-        }
-        self.agent.set_game_history(&self.history);
-        let pos = &self.pos;
-        let result = self
-            .agent
-            .think(pos, limits, &mut |it| emit(it.info_line(pos)));
-        let mut legal = Vec::new();
-        pos.generate_moves(&mut legal);
-        match result
-            .best_move
-            .filter(|m| pos.validate(m).is_ok())
-            .or_else(|| legal.first().copied())
-        {
-            Some(mv) => format!("bestmove {}", pos.format_move(mv)),
-            None => "bestmove none".into(),
-        }
-    }
-
-    fn describe(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.pos.diagram().lines().map(str::to_string).collect();
-        out.push(format!("game: {}", self.pos.config()));
-        out.push(format!("position: {}", self.pos.to_position_string()));
-        out.push(format!(
-            "to move: {}",
-            self.pos.player_name(self.pos.side_to_move())
-        ));
-        out.push(format!("hash: {:016x}", self.pos.hash()));
-        if let Some(reason) = self.pos.outcome_reason() {
-            out.push(format!("result: {reason}"));
-        }
-        out
     }
 }
 
@@ -326,7 +261,7 @@ impl EngineOptions {
 }
 
 struct Running {
-    handle: JoinHandle<Option<Box<dyn GameSession>>>,
+    handle: JoinHandle<Option<Box<dyn DynGame>>>,
     stop: Arc<AtomicBool>,
     /// Set by the worker just before it prints `bestmove`.
     done: Arc<AtomicBool>,
@@ -352,7 +287,9 @@ pub enum Flow {
 pub struct EngineSession {
     out: Output,
     options: EngineOptions,
-    game: Option<Box<dyn GameSession>>,
+    /// The games `position` may name.
+    registry: Arc<Registry>,
+    game: Option<Box<dyn DynGame>>,
     running: Option<Running>,
 }
 
@@ -360,10 +297,17 @@ pub struct EngineSession {
 const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 impl EngineSession {
+    /// A session over the bundled games.
     pub fn new(out: Output) -> EngineSession {
+        EngineSession::with_registry(out, Arc::new(Registry::bundled()))
+    }
+
+    /// A session over the games of `registry` (a user's own included).
+    pub fn with_registry(out: Output, registry: Arc<Registry>) -> EngineSession {
         EngineSession {
             out,
             options: EngineOptions::default(),
+            registry,
             game: None,
             running: None,
         }
@@ -459,7 +403,7 @@ impl EngineSession {
             }
             "d" => match self.game.as_ref() {
                 Some(g) => {
-                    for l in g.describe() {
+                    for l in describe(g.as_ref()) {
                         self.say(&l);
                     }
                 }
@@ -547,7 +491,9 @@ impl EngineSession {
         }
         let applied = match (self.game.as_mut(), new.search_options()) {
             (_, Err(e)) => Err(e),
-            (Some(g), Ok(o)) => g.set_options(o),
+            (Some(g), Ok(o)) => g
+                .set_player(AgentKind::Engine, o)
+                .map_err(|e| e.to_string()),
             (None, Ok(_)) => Ok(()),
         };
         match applied {
@@ -555,7 +501,7 @@ impl EngineSession {
             Err(e) => {
                 // Restore an engine under the previous options.
                 if let (Some(g), Ok(o)) = (self.game.as_mut(), self.options.search_options()) {
-                    let _ = g.set_options(o);
+                    let _ = g.set_player(AgentKind::Engine, o);
                 }
                 self.error(&format!("setoption {name_q}: {e}"));
             }
@@ -583,15 +529,16 @@ impl EngineSession {
                 ));
             }
         };
-        let id = match GameSpec::parse(spec) {
-            Ok(s) => s.id,
+        let registry = Arc::clone(&self.registry);
+        let entry = match GameSpec::parse(spec).and_then(|s| registry.get(&s.id)) {
+            Ok(entry) => entry,
             Err(e) => return self.error(&format!("bad game spec '{}': {e}", quote(spec, 40))),
         };
         if let Some(g) = self.game.as_mut()
-            && g.game_id() == id
+            && g.id() == entry.id()
         {
             if let Err(e) = g.set_position(spec, &moves) {
-                self.error(&e);
+                self.error(&position_error(spec, e));
             }
             return;
         }
@@ -601,19 +548,14 @@ impl EngineSession {
         };
         // Free the previous engine's table first.
         let previous = self.game.take();
-        let built = with_game!(id.as_str(), new_session(spec, &moves, options.clone()));
-        match built {
-            Ok(Ok(g)) => {
+        match new_game(entry, spec, &moves, options) {
+            Ok(g) => {
                 drop(previous);
                 self.game = Some(g);
             }
-            Ok(Err(e)) => {
-                self.game = previous;
-                self.error(&e);
-            }
             Err(e) => {
                 self.game = previous;
-                self.error(&format!("bad game spec '{}': {e}", quote(spec, 40)));
+                self.error(&e);
             }
         }
     }
@@ -630,7 +572,7 @@ impl EngineSession {
         };
         if game.outcome_reason().is_some() {
             let out = self.out.clone();
-            let best = game.go(&Limits::new(), &mut |l| out.line(&l));
+            let best = go(game.as_mut(), &Limits::new(), &mut |l| out.line(&l));
             self.say(&best);
             self.game = Some(game);
             return;
@@ -646,7 +588,7 @@ impl EngineSession {
         let (out, stop2, done2) = (self.out.clone(), stop.clone(), done.clone());
         // The game goes to the worker through a slot, so that it comes back if the
         // thread cannot be started.
-        let slot = Arc::new(Mutex::new(None::<Box<dyn GameSession>>));
+        let slot = Arc::new(Mutex::new(None::<Box<dyn DynGame>>));
         *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(game);
         let slot2 = slot.clone();
         let spawned = std::thread::Builder::new()
@@ -655,7 +597,7 @@ impl EngineSession {
             .spawn(move || {
                 let taken = slot2.lock().unwrap_or_else(|e| e.into_inner()).take();
                 let mut game = taken?;
-                let best = game.go(&limits, &mut |l| out.line(&l));
+                let best = go(game.as_mut(), &limits, &mut |l| out.line(&l));
                 if infinite {
                     // UCI: in infinite mode bestmove waits for stop.
                     while !stop2.load(Ordering::Acquire) {
@@ -684,8 +626,18 @@ impl EngineSession {
 }
 
 /// Runs the engine protocol on `input` until `quit` or the end of the input.
-pub fn run<R: BufRead>(mut input: R, output: Output) -> io::Result<()> {
-    let mut session = EngineSession::new(output.clone());
+pub fn run<R: BufRead>(input: R, output: Output) -> io::Result<()> {
+    run_with(input, output, Arc::new(Registry::bundled()))
+}
+
+/// Runs the engine protocol over the games of `registry` until `quit` or the end of the
+/// input.
+pub fn run_with<R: BufRead>(
+    mut input: R,
+    output: Output,
+    registry: Arc<Registry>,
+) -> io::Result<()> {
+    let mut session = EngineSession::with_registry(output.clone(), registry);
     while let Some(line) = read_line_capped(&mut input, MAX_LINE_BYTES)? {
         match line {
             Line::TooLong => output.line(&format!(
@@ -705,6 +657,11 @@ pub fn run<R: BufRead>(mut input: R, output: Output) -> io::Result<()> {
 /// Runs the engine protocol on stdin/stdout (`boardlab engine`).
 pub fn run_stdio() -> io::Result<()> {
     run(io::stdin().lock(), Output::new(io::stdout()))
+}
+
+/// [`run_with`] on stdin and stdout.
+pub fn run_stdio_with(registry: Arc<Registry>) -> io::Result<()> {
+    run_with(io::stdin().lock(), Output::new(io::stdout()), registry)
 }
 
 #[cfg(test)]

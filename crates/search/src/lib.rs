@@ -127,6 +127,7 @@
 //! # Ok::<(), boardlab_search::OptionsError>(())
 //! ```
 
+pub mod agent;
 mod evaluator;
 mod incremental;
 mod options;
@@ -140,6 +141,10 @@ mod tt;
 pub mod ttd;
 mod worker;
 
+pub use agent::{
+    Agent, AgentError, AgentKind, RandomAgent, SearchAgent, UnknownAgent, baseline_agent,
+    think_checked,
+};
 pub use evaluator::{Evaluator, ForcedWin};
 pub use incremental::{EvalState, Incremental};
 pub use options::{Limits, MAX_DEPTH, OptionsError, SearchOptions};

@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use board_core::{Player, savefile};
-use engines::{AgentKind, EngineGame};
-use search::{IterationReport, Limits, Score, ScoreKind, SearchOptions, format_pv};
+use boardlab_games::{Game, GameId, with_game};
+use search::{AgentKind, IterationReport, Limits, Score, ScoreKind, SearchOptions, format_pv};
 use serde::Serialize;
 
 use crate::view::{BoardView, ViewOf};
@@ -118,8 +118,8 @@ pub struct Answer {
 
 /// The engine's work for one move, on a snapshot of the position.
 pub trait Think: Send {
-    /// The answer; `None` only when the game is over. `progress` is called after each
-    /// completed iteration.
+    /// The answer, or why there is none (the game is over, or the engine failed: no other
+    /// move stands in). `progress` is called after each completed iteration.
     fn think(self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Result<Answer, String>;
 }
 
@@ -302,7 +302,7 @@ impl<P: ViewOf> WebGame for Typed<P> {
 }
 
 /// An engine move to think: the position and its history, copied out of the game.
-struct EngineJob<P: EngineGame> {
+struct EngineJob<P: Game> {
     pos: P,
     hashes: Vec<u64>,
     level: Level,
@@ -321,18 +321,16 @@ impl<P: ViewOf> Think for EngineJob<P> {
                 Limits::new().with_move_time(Duration::from_millis(ms)),
             ),
         };
-        let options = SearchOptions::default()
-            .with_hash_mb(ENGINE_HASH_MB)
-            .and_then(|o| o.with_threads(1))
-            .map_err(|e| format!("the engine could not be set up: {e}"))?
-            .with_seed(self.seed);
-        let mut agent = kind
-            .build::<P>(options)
-            .map_err(|e| format!("the engine could not be set up: {e}"))?;
-        agent.set_game_history(&self.hashes);
-        // A panicking engine is a bug; it is reported to the page, and the server goes on
-        // serving (no move is made up in its place).
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // A panicking engine must not take the server down; like any engine failure it
+        // gives no answer (the page is told why), and no other move is played in its place.
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let options = SearchOptions::default()
+                .with_hash_mb(ENGINE_HASH_MB)
+                .and_then(|o| o.with_threads(1))
+                .map_err(|e| e.to_string())?
+                .with_seed(self.seed);
+            let mut agent = P::player(kind, options).map_err(|e| e.to_string())?;
+            agent.set_game_history(&self.hashes);
             let mut report = |r: &IterationReport<P::Move>| {
                 progress(Progress {
                     depth: r.depth,
@@ -341,19 +339,17 @@ impl<P: ViewOf> Think for EngineJob<P> {
                     pv: format_pv(pos, &r.pv),
                 });
             };
-            agent.think(pos, &limits, &mut report)
+            search::think_checked(agent.as_mut(), pos, &limits, &mut report)
+                .map_err(|e| e.to_string())
         }))
-        .map_err(|_| "the engine failed (it panicked) and made no move".to_string())?;
-        let mv = result
-            .best_move
-            .ok_or_else(|| "the engine found no move: the position has none".to_string())?;
-        // The one check of an engine's move before it is played.
-        pos.validate(&mv).map_err(|e| {
-            format!(
-                "the engine chose an illegal move {}: {e}",
-                pos.format_move(mv)
-            )
-        })?;
+        .unwrap_or_else(|_| Err("the engine panicked".to_string()));
+        let (mv, r) = answer.map_err(|e| format!("the {kind} gave no move: {e}"))?;
+        let (mv, depth, score, pv) = (
+            mv,
+            r.depth,
+            (kind != AgentKind::Random).then(|| ScoreView::new(r.score, mover)),
+            r.pv_string(pos),
+        );
         let after = {
             let mut p = pos.clone();
             p.make_move(mv);
@@ -362,9 +358,9 @@ impl<P: ViewOf> Think for EngineJob<P> {
         let squares = after.view(Some((pos.clone(), mv))).last;
         Ok(Answer {
             mv: pos.format_move(mv),
-            depth: result.depth,
-            score: (kind != AgentKind::Random).then(|| ScoreView::new(result.score, mover)),
-            pv: result.pv_string(pos),
+            depth,
+            score,
+            pv,
             squares,
         })
     }
@@ -389,17 +385,17 @@ fn load_game<P: ViewOf>(text: &str) -> Result<Box<dyn WebGame>, String> {
 /// A new game from a game spec (`gomoku:size=15`); the error is the spec parser's.
 pub fn create_game(spec: &str) -> Result<Box<dyn WebGame>, String> {
     let id = board_core::GameSpec::parse(spec)
-        .map(|s| s.id)
+        .and_then(|s| GameId::of_spec(&s))
         .map_err(|e| format!("bad game spec: {e}"))?;
-    engines::with_game!(id.as_str(), new_game(spec)).map_err(|e| format!("bad game spec: {e}"))?
+    with_game!(id, new_game(spec))
 }
 
 /// A game replayed from the text of a save file; the error names the first bad line and
 /// its reason, as `play --load` does.
 pub fn load_game_text(text: &str) -> Result<Box<dyn WebGame>, String> {
     let file = savefile::SaveFile::parse::<std::fmt::Error>(text).map_err(|e| e.to_string())?;
-    let id = file.spec.id;
-    engines::with_game!(id.as_str(), load_game(text)).map_err(|e| format!("line 2: {e}"))?
+    let id = GameId::of_spec(&file.spec).map_err(|e| format!("line 2: {e}"))?;
+    with_game!(id, load_game(text))
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
-//! The game table the "new game" form is built from: every game, its players' names and
-//! every key of its spec string with the range the rules crate accepts.
+//! What the "new game" form is built from: every game of the games table, its players'
+//! names and every key of its spec string ([`Game::spec_keys`]) with the range the rules
+//! crate accepts.
 //!
 //! The ranges here are shown and pre-checked by the page; the rules crate's own parser is
 //! the authority (the server parses the spec and shows its error), and the tests check
 //! that this table and the parsers agree at every bound.
 
 use board_core::{GameConfig, GameSpec, Player};
-use engines::EngineGame;
+use boardlab_games::{Game, GameId, KeyKind, SpecKey, with_game};
 use serde::Serialize;
 
 /// One game in the new-game form.
@@ -66,84 +67,31 @@ pub enum OptionKind {
     },
 }
 
-fn int(key: &'static str, min: u32, max: u32, step: u32, range: &'static str) -> Key {
-    (key, OptionKind::Int { min, max, step }, range)
-}
-
-type Key = (&'static str, OptionKind, &'static str);
-
-/// The keys of each game, in the order of its canonical spec.
-fn keys(id: &str) -> Vec<Key> {
-    match id {
-        "fourshift" => vec![
-            int("size", 3, 26, 1, "3 to 26"),
-            int("k", 2, 26, 1, "2 to size"),
-            int("pieces", 1, 338, 1, "1 to size²/2"),
-            int("max_plies", 1, 1_000_000, 1, "1 to 1000000"),
-            (
-                "moving_first",
-                OptionKind::Choice {
-                    values: vec!["next", "second"],
-                },
-                "next (alternate) or second (White shifts first)",
-            ),
-            (
-                "centre_opening",
-                OptionKind::Bool,
-                "true, or false: Black may not open in the centre",
-            ),
-        ],
-        "clamp" => vec![
-            int("size", 6, 26, 2, "even, 6 to 26"),
-            int("zone", 1, 13, 1, "1 to size/2"),
-            int("start", 4, 4, 1, "4 only"),
-            int("max_on_board", 4, 676, 1, "4 to size²"),
-            int("quiet_limit", 1, 1_000_000, 1, "1 to 1000000"),
-            ("adjudicate", OptionKind::Bool, "true or false"),
-            (
-                "supply",
-                OptionKind::IntOr {
-                    min: 0,
-                    max: 1_000_000,
-                    word: "unlimited",
-                },
-                "0 to 1000000 pieces in hand, or unlimited",
-            ),
-        ],
-        "amazons" => vec![(
-            "size",
-            OptionKind::Choice {
-                values: vec!["10", "8"],
+impl From<KeyKind> for OptionKind {
+    fn from(kind: KeyKind) -> OptionKind {
+        match kind {
+            KeyKind::Int { min, max, step } => OptionKind::Int { min, max, step },
+            KeyKind::IntOr { min, max, word } => OptionKind::IntOr { min, max, word },
+            KeyKind::Bool => OptionKind::Bool,
+            KeyKind::Choice { values } => OptionKind::Choice {
+                values: values.to_vec(),
             },
-            "10 or 8",
-        )],
-        "gomoku" => vec![
-            int("size", 5, 26, 1, "5 to 26"),
-            (
-                "rule",
-                OptionKind::Choice {
-                    values: vec!["freestyle", "exact5"],
-                },
-                "freestyle (five or more) or exact5",
-            ),
-        ],
-        "connect6" => vec![int("size", 6, 26, 1, "6 to 26")],
-        _ => Vec::new(),
+        }
     }
 }
 
-fn info<P: EngineGame>() -> GameInfo {
+fn info<P: Game>() -> GameInfo {
     let id = <P::Config as GameConfig>::GAME_ID;
     let default = P::Config::default();
     let start = P::new(default.clone());
     let defaults = GameSpec::parse(&default.to_string())
         .map(|s| s.params)
         .unwrap_or_default();
-    let options = keys(id)
+    let options = P::spec_keys()
         .into_iter()
-        .map(|(key, kind, range)| OptionInfo {
+        .map(|SpecKey { key, kind, range }| OptionInfo {
             key,
-            kind,
+            kind: kind.into(),
             default: defaults
                 .iter()
                 .find(|(k, _)| k == key)
@@ -162,11 +110,11 @@ fn info<P: EngineGame>() -> GameInfo {
     }
 }
 
-/// Every game with players, in the order of [`engines::GAME_IDS`].
+/// Every bundled game, in the order of the games table ([`GameId::ALL`]).
 pub fn games() -> Vec<GameInfo> {
-    engines::GAME_IDS
+    GameId::ALL
         .iter()
-        .filter_map(|id| engines::with_game!(*id, info()).ok())
+        .map(|&id| with_game!(id, info()))
         .collect()
 }
 
@@ -176,20 +124,21 @@ mod tests {
 
     fn accepts(id: &str, key: &str, value: &str) -> bool {
         let spec = format!("{id}:{key}={value}");
-        engines::with_game!(id, parses(&spec)).unwrap_or(false)
+        let id: GameId = id.parse().expect("a bundled game");
+        with_game!(id, parses(&spec))
     }
 
-    fn parses<P: EngineGame>(spec: &str) -> bool {
+    fn parses<P: Game>(spec: &str) -> bool {
         spec.parse::<P::Config>().is_ok()
     }
 
     #[test]
     fn every_key_of_every_canonical_spec_is_in_the_table_with_its_default() {
         let games = games();
-        assert_eq!(games.len(), engines::GAME_IDS.len());
+        assert_eq!(games.len(), GameId::ALL.len());
         for g in &games {
-            let canonical =
-                engines::with_game!(g.id, default_spec()).unwrap_or_else(|e| panic!("{e}"));
+            let id: GameId = g.id.parse().expect("a bundled game");
+            let canonical = with_game!(id, default_spec());
             let params = GameSpec::parse(&canonical).expect("canonical spec").params;
             let keys: Vec<&str> = params.iter().map(|(k, _)| k.as_str()).collect();
             let table: Vec<&str> = g.options.iter().map(|o| o.key).collect();
@@ -201,7 +150,7 @@ mod tests {
         }
     }
 
-    fn default_spec<P: EngineGame>() -> String {
+    fn default_spec<P: Game>() -> String {
         P::Config::default().to_string()
     }
 
@@ -221,7 +170,8 @@ mod tests {
                 let ctx = context(g.id, o.key);
                 let ok = |v: String| {
                     let spec = format!("{}:{ctx}{}={v}", g.id, o.key);
-                    engines::with_game!(g.id, parses(&spec)).unwrap_or(false)
+                    let id: GameId = g.id.parse().expect("a bundled game");
+                    with_game!(id, parses(&spec))
                 };
                 match &o.kind {
                     OptionKind::Int { min, max, step } => {

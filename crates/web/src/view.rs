@@ -12,7 +12,7 @@ use board_core::{
     Player, Square, View,
     view::{self, RegionKind},
 };
-use engines::EngineGame;
+use boardlab_games::Game;
 use serde::Serialize;
 
 /// The whole board as the page draws it.
@@ -112,7 +112,7 @@ pub struct OutcomeView {
 }
 
 /// A game whose position the page can draw: any game with players and a [`View`].
-pub trait ViewOf: EngineGame + View {
+pub trait ViewOf: Game + View {
     /// Whether the page gets the full list of legal moves. `false` for placement games,
     /// where every empty square is a target (Connect6 pairs would be far too many: the
     /// server validates the pair).

@@ -60,7 +60,11 @@ async fn the_game_table_lists_every_game_and_key_with_ranges() {
         .iter()
         .map(|g| g["id"].as_str().expect("id"))
         .collect();
-    assert_eq!(ids, engines::GAME_IDS);
+    let table: Vec<&str> = boardlab_games::GameId::ALL
+        .iter()
+        .map(|id| id.as_str())
+        .collect();
+    assert_eq!(ids, table);
     let gomoku = &games[3];
     assert_eq!(gomoku["options"][0]["key"], "size");
     assert_eq!(gomoku["options"][0]["kind"]["min"], 5);
@@ -75,7 +79,7 @@ async fn the_game_table_lists_every_game_and_key_with_ranges() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_game_is_played_over_the_websocket() {
     let board = Board::start(None).await;
-    for game in engines::GAME_IDS {
+    for game in boardlab_games::GameId::ALL.iter().map(|id| id.as_str()) {
         let created = board.create(game, ["human", "human"]).await;
         let id = created["id"].as_u64().expect("id");
         let toks = tokens(&created);

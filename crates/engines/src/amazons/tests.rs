@@ -235,7 +235,7 @@ fn engine_and_baseline_play_legal_moves() {
     for size in [8, 10] {
         let mut pos = Position::new(AmazonsConfig::new(size).unwrap());
         let mut e = engine();
-        let mut b = Position::baseline();
+        let mut b = Position::baseline().expect("the baseline builds");
         let limits = Limits::new().with_nodes(3000);
         for i in 0..6 {
             if pos.outcome().is_some() {

@@ -26,7 +26,13 @@ fn captures_the_last_piece() {
     let r = think(engine().as_mut(), &p, 4);
     assert_eq!(r.best_move, Some(mv(&p, "f3-e4")));
     assert_eq!(r.score, Score::win_in(1));
-    let r = think(ClampPosition::baseline().as_mut(), &p, 4);
+    let r = think(
+        ClampPosition::baseline()
+            .expect("the baseline builds")
+            .as_mut(),
+        &p,
+        4,
+    );
     assert_eq!(r.best_move, Some(mv(&p, "f3-e4")));
 }
 
@@ -151,7 +157,10 @@ fn the_engine_counts_pieces_in_hand_under_a_finite_supply() {
 fn no_drop_without_a_piece_in_hand() {
     // Black's hand is empty: every move the engine or the baseline picks is a step.
     let p = pos_in("clamp:supply=3", "8/8/2XXXX2/8/8/2OOOO2/8/8 x 0 6 0 3");
-    for mut agent in [engine(), ClampPosition::baseline()] {
+    for mut agent in [
+        engine(),
+        ClampPosition::baseline().expect("the baseline builds"),
+    ] {
         let r = think(agent.as_mut(), &p, 3);
         let m = r.best_move.expect("a move");
         assert!(!m.is_drop(), "{m:?}");
@@ -200,7 +209,7 @@ fn debug_games() {
         }
         let engine_first = g % 2 == 0;
         let mut e = engine();
-        let mut b = ClampPosition::baseline();
+        let mut b = ClampPosition::baseline().expect("the baseline builds");
         let mut hashes = vec![];
         let mut line = String::new();
         while p.outcome().is_none() && p.ply() < 600 {

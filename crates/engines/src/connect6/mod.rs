@@ -56,7 +56,9 @@ pub use state::WindowState;
 
 use search::{OptionsError, SearchOptions};
 
-use crate::{Agent, EngineGame, SearchAgent};
+use search::{Agent, SearchAgent};
+
+use crate::EngineGame;
 
 /// The game's position type.
 pub type Position = rules_connect6::Connect6Position;
@@ -88,8 +90,8 @@ impl EngineGame for Position {
         )?))
     }
 
-    fn baseline() -> Box<dyn Agent<Position>> {
-        crate::baseline_agent(
+    fn baseline() -> Result<Box<dyn Agent<Position>>, OptionsError> {
+        search::baseline_agent(
             BaselineEval,
             SearchOptions::plain_alpha_beta().with_root_tie_break(false),
             baseline_wrap,

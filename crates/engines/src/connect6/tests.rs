@@ -340,7 +340,7 @@ fn candidates_are_legal_and_unique() {
 fn engine_and_baseline_play_legal_games() {
     let mut p = Connect6Position::new(Connect6Config::new(9).expect("size"));
     let mut e = Connect6Position::engine(SearchOptions::default()).expect("engine");
-    let mut b = Connect6Position::baseline();
+    let mut b = Connect6Position::baseline().expect("the baseline builds");
     let mut turn = 0;
     while p.outcome().is_none() && turn < 40 {
         let agent = if turn % 2 == 0 { &mut e } else { &mut b };

@@ -21,7 +21,11 @@ fn wins_in_one_while_placing() {
     let r = think(engine().as_mut(), &p, 4);
     assert_eq!(r.best_move, Some(mv(&p, "d1")));
     assert_eq!(r.score, Score::win_in(1));
-    let r = think(Fourshift::baseline().as_mut(), &p, 1);
+    let r = think(
+        Fourshift::baseline().expect("the baseline builds").as_mut(),
+        &p,
+        1,
+    );
     assert_eq!(r.best_move, Some(mv(&p, "d1")));
 }
 
@@ -59,7 +63,11 @@ fn wins_and_blocks_by_shifting() {
     let p = pos("OO1O1O/4X1/1OX3/X3OX/3O1O/XXX1X1 o 0 0 21");
     let r = think(engine().as_mut(), &p, 5);
     assert_eq!(r.best_move, Some(mv(&p, "d2-d1")));
-    let r = think(Fourshift::baseline().as_mut(), &p, 4);
+    let r = think(
+        Fourshift::baseline().expect("the baseline builds").as_mut(),
+        &p,
+        4,
+    );
     assert_eq!(r.best_move, Some(mv(&p, "d2-d1")));
 }
 
@@ -183,7 +191,7 @@ fn debug_games() {
         }
         let engine_first = g % 2 == 0;
         let mut e = engine();
-        let mut b = Fourshift::baseline();
+        let mut b = Fourshift::baseline().expect("the baseline builds");
         let mut line = String::new();
         let mut hashes = vec![];
         while p.outcome().is_none() {
@@ -240,7 +248,7 @@ fn debug_arena_first() {
         }
         let mut e =
             Fourshift::engine(SearchOptions::default().with_seed(pair_seed)).expect("engine");
-        let mut b = Fourshift::baseline();
+        let mut b = Fourshift::baseline().expect("the baseline builds");
         let mut hashes = vec![];
         while p.outcome().is_none() {
             let eng = p.side_to_move() == Player::First;
@@ -354,7 +362,10 @@ fn incremental_state_matches_scratch_under_the_variants() {
 #[test]
 fn engine_and_baseline_respect_the_centre_opening() {
     let p = Fourshift::new("fourshift:centre_opening=false".parse().expect("config"));
-    for mut agent in [engine(), Fourshift::baseline()] {
+    for mut agent in [
+        engine(),
+        Fourshift::baseline().expect("the baseline builds"),
+    ] {
         let r = think(agent.as_mut(), &p, 3);
         let m = r.best_move.expect("a move");
         assert!(p.validate(&m).is_ok());

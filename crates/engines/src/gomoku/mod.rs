@@ -56,7 +56,9 @@ use search::{
     StopReason,
 };
 
-use crate::{Agent, EngineGame, SearchAgent};
+use search::{Agent, SearchAgent};
+
+use crate::EngineGame;
 
 /// The game's position type.
 pub type Position = rules_gomoku::GomokuPosition;
@@ -169,8 +171,8 @@ impl EngineGame for Position {
         Ok(Box::new(TimedEngine::new(options)?))
     }
 
-    fn baseline() -> Box<dyn Agent<Position>> {
-        crate::baseline_agent(
+    fn baseline() -> Result<Box<dyn Agent<Position>>, OptionsError> {
+        search::baseline_agent(
             BaselineEval,
             SearchOptions::plain_alpha_beta(),
             Position::clone,

@@ -256,7 +256,7 @@ fn diagnose_losses() {
         .with_hard_time(Duration::from_millis(95));
     for g in 0..games {
         let mut engine = Position::engine(SearchOptions::default()).expect("engine");
-        let mut base = Position::baseline();
+        let mut base = Position::baseline().expect("the baseline builds");
         let mut pos = play(size, Rule::Freestyle, "");
         let mut moves = Vec::new();
         let mut record = Vec::new();

@@ -3,22 +3,13 @@
 
 mod eval;
 mod game;
+mod players;
 
 use std::io::{self, IsTerminal};
 
 use board_core::Position;
 use boardlab_play::{Humans, Session, Settings};
-use engines::{Agent, SearchAgent};
-use search::{Limits, SearchOptions};
-
-/// The computer player: the generic alpha-beta search with the tutorial's evaluator.
-pub fn computer(depth: u32) -> Box<dyn Agent<game::ConnectFour>> {
-    let options = SearchOptions::default().with_limits(Limits::new().with_depth(depth));
-    match SearchAgent::new("connect4", eval::evaluate, options, Clone::clone) {
-        Ok(agent) => Box::new(agent),
-        Err(_) => Box::new(engines::RandomAgent::new(1)),
-    }
-}
+use search::Limits;
 
 fn main() -> io::Result<()> {
     let settings = Settings {
@@ -29,7 +20,8 @@ fn main() -> io::Result<()> {
         ..Settings::default()
     };
     let start = game::ConnectFour::new(game::Config);
-    let mut session = Session::new(start, Some(computer(8)), settings);
+    let computer = players::computer(8).map_err(io::Error::other)?;
+    let mut session = Session::new(start, Some(computer), settings);
     session.run(
         &mut io::stdin().lock(),
         &mut io::stdout(),

@@ -8,161 +8,95 @@
 //! shared by the server and the client (which keeps its own copies of the games it
 //! follows, drawn from their typed view: `client::follower`).
 
-use std::time::Duration;
+use std::{sync::OnceLock, time::Duration};
 
-use board_core::{GameSpec, Player, savefile};
-use engines::{AgentKind, EngineGame};
-use search::{Limits, SearchOptions};
+use board_core::Player;
+use boardlab_games::{OpenError, PlayError, Registry};
+use search::{AgentKind, Limits, SearchOptions};
 
 use super::ENGINE_HASH_MB;
 use crate::lines::quote;
 
-/// One hosted game, whatever the rules.
-pub(super) trait Game: Send {
-    fn spec(&self) -> String;
-    fn to_move(&self) -> Player;
-    fn over(&self) -> Option<String>;
-    /// Validates `text` on the hosted position; when it is legal, calls `commit` with its
-    /// canonical notation and plays it only if `commit` succeeds. A refused move (illegal,
-    /// or `commit` failed) changes nothing.
-    fn play(
-        &mut self,
-        text: &str,
-        commit: &mut dyn FnMut(&str) -> Result<(), String>,
-    ) -> Result<String, String>;
-    fn moves(&self) -> &[String];
-    /// A snapshot of the position for the engine to think on, `ms` milliseconds.
-    fn engine_job(&self, ms: u64) -> Box<dyn Think>;
-}
+/// One hosted game, whatever the rules: the erased game of the games crate.
+pub(super) use boardlab_games::DynGame as Game;
 
 /// The engine's work for one move, run without the server lock.
 pub(super) trait Think: Send {
-    /// The engine's move in canonical notation; `None` only when the game is over.
-    fn think(self: Box<Self>) -> Option<String>;
+    /// The engine's move in canonical notation, or why there is none (the game is over,
+    /// the engine could not be built, panicked or broke the rules).
+    fn think(self: Box<Self>) -> Result<String, String>;
 }
 
-struct Typed<P: EngineGame> {
-    pos: P,
-    moves: Vec<String>,
-    /// Hashes of every position from the start (repetition rules).
-    hashes: Vec<u64>,
+/// Checks `text` on the hosted game; when it is legal, calls `commit` with its canonical
+/// notation and plays it only if `commit` succeeds. A refused move (illegal, or `commit`
+/// failed) changes nothing.
+pub(super) fn play(
+    game: &mut dyn Game,
+    text: &str,
+    commit: &mut dyn FnMut(&str) -> Result<(), String>,
+) -> Result<String, String> {
+    let refused = |e: PlayError| format!("illegal move '{}': {}", quote(text, 32), e.reason());
+    let canonical = game.check_move(text).map_err(refused)?;
+    commit(&canonical)?;
+    game.play(&canonical).map_err(refused)
 }
 
-impl<P: EngineGame> Typed<P> {
-    fn start(pos: P) -> Typed<P> {
-        let hashes = vec![pos.hash()];
-        Typed {
-            pos,
-            moves: Vec::new(),
-            hashes,
-        }
-    }
-}
-
-impl<P: EngineGame> Game for Typed<P> {
-    fn spec(&self) -> String {
-        self.pos.config().to_string()
-    }
-    fn to_move(&self) -> Player {
-        self.pos.side_to_move()
-    }
-    fn over(&self) -> Option<String> {
-        self.pos.outcome_reason()
-    }
-    fn play(
-        &mut self,
-        text: &str,
-        commit: &mut dyn FnMut(&str) -> Result<(), String>,
-    ) -> Result<String, String> {
-        let mv = self
-            .pos
-            .parse_legal_move(text)
-            .map_err(|e| format!("illegal move '{}': {e}", quote(text, 32)))?;
-        let canon = self.pos.format_move(mv);
-        commit(&canon)?;
-        self.pos
-            .play(mv)
-            .map_err(|e| format!("illegal move '{}': {e}", quote(text, 32)))?;
-        self.moves.push(canon.clone());
-        self.hashes.push(self.pos.hash());
-        Ok(canon)
-    }
-    fn moves(&self) -> &[String] {
-        &self.moves
-    }
-    fn engine_job(&self, ms: u64) -> Box<dyn Think> {
-        Box::new(EngineJob {
-            pos: self.pos.clone(),
-            hashes: self.hashes.clone(),
-            ms,
-        })
-    }
+/// A snapshot of the position for the engine to think on, `ms` milliseconds.
+pub(super) fn engine_job(game: &dyn Game, ms: u64) -> Box<dyn Think> {
+    Box::new(EngineJob {
+        game: game.snapshot(),
+        ms,
+    })
 }
 
 /// An engine move to think: the position and its history, copied out of the game.
-struct EngineJob<P: EngineGame> {
-    pos: P,
-    hashes: Vec<u64>,
+struct EngineJob {
+    game: Box<dyn Game>,
     ms: u64,
 }
 
-impl<P: EngineGame> Think for EngineJob<P> {
-    fn think(self: Box<Self>) -> Option<String> {
-        let pos = &self.pos;
-        let mut legal = Vec::new();
-        pos.generate_moves(&mut legal);
-        let fallback = legal.first().copied()?;
+impl Think for EngineJob {
+    fn think(mut self: Box<Self>) -> Result<String, String> {
         let limits = Limits::new().with_move_time(Duration::from_millis(self.ms));
-        // An engine that fails (or panics) still answers: the first legal move.
-        let chosen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // A panicking engine must not take the server down: it is reported like any other
+        // engine failure, and no other move is played in its place.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let options = SearchOptions::default()
                 .with_hash_mb(ENGINE_HASH_MB)
                 .and_then(|o| o.with_threads(1))
-                .ok()?;
-            let mut agent = AgentKind::Engine.build::<P>(options).ok()?;
-            agent.set_game_history(&self.hashes);
-            agent.think(pos, &limits, &mut |_| {}).best_move
+                .map_err(|e| e.to_string())?;
+            self.game
+                .set_player(AgentKind::Engine, options)
+                .map_err(|e| e.to_string())?;
+            let thought = self
+                .game
+                .think(&limits, &mut |_| {})
+                .map_err(|e| e.to_string())?;
+            Ok(thought.mv)
         }))
-        .ok()
-        .flatten()
-        .filter(|m| pos.validate(m).is_ok());
-        Some(pos.format_move(chosen.unwrap_or(fallback)))
+        .unwrap_or_else(|_| Err("the engine panicked".to_string()))
     }
 }
 
-fn new_game<P: EngineGame>(spec: &str) -> Result<Box<dyn Game>, String> {
-    let config: P::Config = spec.parse().map_err(|e| format!("bad game spec: {e}"))?;
-    Ok(Box::new(Typed::start(P::new(config))))
-}
-
-fn load_game<P: EngineGame>(text: &str) -> Result<Box<dyn Game>, String> {
-    let loaded = savefile::load::<P>(text).map_err(|e| e.to_string())?;
-    let mut game = Typed::start(P::new(loaded.position.config().clone()));
-    for mv in loaded.moves {
-        game.moves.push(game.pos.format_move(mv));
-        game.pos.make_move(mv);
-        game.hashes.push(game.pos.hash());
-    }
-    Ok(Box::new(game))
-}
-
-fn game_id_of(spec: &str) -> Result<String, String> {
-    GameSpec::parse(spec)
-        .map(|s| s.id)
-        .map_err(|e| format!("bad game spec: {e}"))
+/// The games the server hosts.
+fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(Registry::bundled)
 }
 
 /// A new game from a game spec (`gomoku:size=15`).
 pub(super) fn create_game(spec: &str) -> Result<Box<dyn Game>, String> {
-    let id = game_id_of(spec)?;
-    engines::with_game!(id.as_str(), new_game(spec)).map_err(|e| format!("bad game spec: {e}"))?
+    registry()
+        .start(spec)
+        .map_err(|e| format!("bad game spec: {e}"))
 }
 
 /// A game replayed from the text of its save file.
 pub(super) fn restore_game(text: &str) -> Result<Box<dyn Game>, String> {
-    let file = savefile::SaveFile::parse::<std::fmt::Error>(text).map_err(|e| e.to_string())?;
-    let id = file.spec.id;
-    engines::with_game!(id.as_str(), load_game(text)).map_err(|e| e.to_string())?
+    registry().load(text).map_err(|e| match e {
+        OpenError::Spec(e) => e.to_string(),
+        OpenError::Save(e) => e,
+    })
 }
 
 /// The protocol's name of a seat.

@@ -24,7 +24,7 @@ use rand::{TryRngCore, rngs::OsRng};
 use super::{
     DEFAULT_ENGINE_MS, ENGINE_MS, ENGINE_THREADS_PER_OWNER, SAVE_RETRY_FIRST, SAVE_RETRY_MAX,
     ServeOptions,
-    game::{Think, create_game, restore_game, seat_name, seat_of},
+    game::{self, Think, create_game, restore_game, seat_name, seat_of},
     hosted::{Hosted, Seat, check_free, describe, idx, seat_of_token},
     net::Backlog,
     save::{self, ARCHIVE_DIR, FILE_MODE, Name},
@@ -529,18 +529,18 @@ impl Server {
         let Some(h) = self.games.get_mut(&n) else {
             return;
         };
-        if h.queued || h.game.over().is_some() {
+        if h.queued || h.game.outcome_reason().is_some() {
             return;
         }
-        let seat = h.game.to_move();
+        let seat = h.game.side_to_move();
         if let Seat::Engine(ms) = h.seats[idx(seat)] {
             h.queued = true;
             let owner = h.creator.map_or(Owner::Game(n), Owner::Peer);
             self.pending.push_back(Job {
                 game: n,
-                ply: h.game.moves().len(),
+                ply: h.game.ply_count(),
                 seat,
-                think: h.game.engine_job(ms),
+                think: game::engine_job(h.game.as_ref(), ms),
                 owner,
             });
         }
@@ -549,22 +549,42 @@ impl Server {
     /// Whether game `n` is at `ply` with the engine seat `seat` to move.
     fn engine_to_move(&self, n: u64, ply: usize, seat: Player) -> bool {
         self.games.get(&n).is_some_and(|h| {
-            h.game.moves().len() == ply
-                && h.game.over().is_none()
-                && h.game.to_move() == seat
+            h.game.ply_count() == ply
+                && h.game.outcome_reason().is_none()
+                && h.game.side_to_move() == seat
                 && matches!(h.seats[idx(seat)], Seat::Engine(_))
         })
     }
 
     /// Applies the engine's move `mv` thought for game `n` at `ply`, if the game is still
     /// there, at that ply, with that engine seat to move.
-    pub(super) fn engine_moved(&mut self, n: u64, ply: usize, seat: Player, mv: Option<String>) {
+    pub(super) fn engine_moved(
+        &mut self,
+        n: u64,
+        ply: usize,
+        seat: Player,
+        mv: Result<String, String>,
+    ) {
         let Some(h) = self.games.get_mut(&n) else {
             return;
         };
         h.queued = false;
-        if let (true, Some(mv)) = (self.engine_to_move(n, ply, seat), mv) {
-            self.engine_move(n, ply, seat, mv, 0);
+        if !self.engine_to_move(n, ply, seat) {
+            return;
+        }
+        match mv {
+            Ok(mv) => self.engine_move(n, ply, seat, mv, 0),
+            // No stand-in move: the players and watchers are told, and the log keeps it.
+            Err(e) => {
+                self.notes.push(format!(
+                    "game {n}: the engine gave no move at ply {}: {e}",
+                    ply + 1
+                ));
+                self.notice(
+                    n,
+                    &format!("the engine gave no move (ply {}): {e}", ply + 1),
+                );
+            }
         }
     }
 
@@ -614,7 +634,7 @@ impl Server {
             .get_mut(&n)
             .ok_or_else(|| Refusal::Rejected(format!("no game {n}")))?;
         let mut save_error = None;
-        let played = h.game.play(mv, &mut |canon| {
+        let played = game::play(h.game.as_mut(), mv, &mut |canon| {
             save::append(path.as_deref(), &[canon]).inspect_err(|e| save_error = Some(e.clone()))
         });
         let canon = played.map_err(|e| match save_error.take() {
@@ -622,10 +642,10 @@ impl Server {
             None => Refusal::Rejected(e),
         })?;
         h.last_active = SystemTime::now();
-        let ply = h.game.moves().len();
+        let ply = h.game.ply_count();
         let status = h
             .game
-            .over()
+            .outcome_reason()
             .map_or_else(String::new, |r| format!(" over {r}"));
         let details = format!("{n} {ply} {canon}{status}");
         self.push(n, mover, &details);
@@ -644,7 +664,7 @@ impl Server {
             .iter()
             .filter(|(_, h)| {
                 let idle = now.duration_since(h.last_active).unwrap_or(Duration::ZERO);
-                idle >= if h.game.over().is_some() {
+                idle >= if h.game.outcome_reason().is_some() {
                     finished
                 } else {
                     abandoned
@@ -730,7 +750,7 @@ impl Server {
                     }
                 }
                 h.watchers.insert(conn);
-                Ok(format!("watching {n} {}", h.game.moves().len()))
+                Ok(format!("watching {n} {}", h.game.ply_count()))
             }
             ("unwatch", [id]) => {
                 let (n, h) = self.hosted(id)?;
@@ -868,7 +888,7 @@ impl Server {
                 })?,
         };
         let (n, h) = self.hosted(id)?;
-        if let Some(reason) = h.game.over() {
+        if let Some(reason) = h.game.outcome_reason() {
             return Err(format!("the game is over: {reason}"));
         }
         check_free(n, h, seat)?;
@@ -893,10 +913,10 @@ impl Server {
     ) -> Result<String, String> {
         let (n, h) = self.hosted(id)?;
         let seat = seat_of_token(h, token).ok_or("wrong token for this game")?;
-        if let Some(reason) = h.game.over() {
+        if let Some(reason) = h.game.outcome_reason() {
             return Err(format!("the game is over: {reason}"));
         }
-        let to_move = h.game.to_move();
+        let to_move = h.game.side_to_move();
         if to_move != seat {
             return Err(format!("not your turn: {} is to move", seat_name(to_move)));
         }

@@ -552,7 +552,7 @@ fn a_quick_engine_move_is_not_starved_by_long_ones() {
     s.job_done(two.owner);
     // Round robin inside the hostile peer: its other games come in turn.
     assert!(s.next_job().is_none());
-    s.engine_moved(one.game, one.ply, one.seat, None);
+    s.engine_moved(one.game, one.ply, one.seat, Err("no answer".into()));
     s.job_done(one.owner);
     let three = s.next_job().expect("next hostile game");
     assert_eq!(three.game.to_string(), long[1]);

@@ -105,14 +105,14 @@ pub(super) fn describe(n: u64, h: &Hosted) -> String {
             )
         })
         .join(" ");
-    let status = match h.game.over() {
+    let status = match h.game.outcome_reason() {
         Some(r) => format!("over {r}"),
-        None => format!("to-move {}", seat_name(h.game.to_move())),
+        None => format!("to-move {}", seat_name(h.game.side_to_move())),
     };
     format!(
         "game {n} {} {seats} ply {} moves {} ; {status}",
         h.game.spec(),
-        h.game.moves().len(),
+        h.game.ply_count(),
         h.game.moves().join(" ")
     )
 }

@@ -225,6 +225,31 @@ fn a_stale_engine_move_is_dropped() {
     assert!(s.handle(&format!("show {id}")).contains("ply 1 "));
 }
 
+#[test]
+fn an_engine_that_gives_no_move_is_reported_and_no_move_is_played_for_it() {
+    use std::sync::mpsc::sync_channel;
+    let (mut s, _) = Server::open(None).expect("open");
+    let (tx, rx) = sync_channel(64);
+    let watcher = s.attach(tx, None);
+    let id = ok(&s.handle("create gomoku:size=7"))[1].clone();
+    ok(&s.request(watcher, &format!("watch {id}")));
+    ok(&s.handle(&format!("engine {id} first 10")));
+    let job = s.pending.pop_front().expect("queued");
+    s.engine_moved(job.game, job.ply, job.seat, Err("out of memory".into()));
+    assert!(
+        s.handle(&format!("show {id}")).contains("ply 0 "),
+        "no stand-in move"
+    );
+    let told = drain(&rx);
+    assert!(
+        told.iter().any(
+            |l| l.starts_with(&format!("notice {id} the engine gave no move"))
+                && l.contains("out of memory")
+        ),
+        "{told:?}"
+    );
+}
+
 fn drain(rx: &std::sync::mpsc::Receiver<String>) -> Vec<String> {
     rx.try_iter().collect()
 }

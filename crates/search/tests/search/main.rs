@@ -1,5 +1,6 @@
 //! Integration tests of the search on toy games (one test binary).
 
+mod agents;
 mod differential;
 mod games;
 mod hooks;

@@ -114,9 +114,9 @@ fn start<P: View>(spec: &str) -> Result<Box<dyn Replica>, String> {
 /// A new copy of a game from its spec (as the server names it).
 fn replica(spec: &str) -> Result<Box<dyn Replica>, String> {
     let id = GameSpec::parse(spec)
-        .map(|s| s.id)
+        .and_then(|s| boardlab_games::GameId::of_spec(&s))
         .map_err(|e| format!("bad game spec: {e}"))?;
-    engines::with_game!(id.as_str(), start(spec)).map_err(|e| format!("bad game spec: {e}"))?
+    boardlab_games::with_game!(id, start(spec))
 }
 
 /// The terminal client's view of the games it follows (created, joined, watched or

@@ -1,10 +1,19 @@
-//! [`Agent`]: anything that picks moves — the engine, the baseline AI, a random player — so
-//! matches, self-play, the terminal UI and the protocols drive them all the same way.
+//! Players beside the search: [`Agent`] is anything that picks moves — a game's engine, its
+//! baseline AI, a random player — so matches, self-play, the terminal UI and the protocols
+//! drive them all the same way. [`SearchAgent`] turns any [`Evaluator`] into a player,
+//! [`RandomAgent`] needs nothing from the game, and [`AgentKind`] names the three kinds a
+//! game offers (the games table builds them).
+//!
+//! This module knows no game: a game defined outside the workspace gets its players from
+//! here without compiling any bundled game.
+
+use std::{fmt, str::FromStr};
 
 use board_core::{Notation, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use search::{
+
+use crate::{
     Evaluator, IterationReport, Limits, OptionsError, Score, SearchOptions, SearchResult,
     SearchStats, Searcher, StopReason,
 };
@@ -35,7 +44,7 @@ pub trait Agent<P: Position>: Send {
 
 /// An agent that searches a (possibly wrapped) position `W` with the generic search.
 ///
-/// `W` is the game's position or an engine position around it (e.g. [`search::Incremental`]
+/// `W` is the game's position or an engine position around it (e.g. [`crate::Incremental`]
 /// with evaluation state); `wrap` builds it from the game position.
 pub struct SearchAgent<P: Position, W: Notation<Move = P::Move>, E: Evaluator<W>> {
     name: String,
@@ -76,23 +85,21 @@ impl<P: Position, W: Notation<Move = P::Move>, E: Evaluator<W>> SearchAgent<P, W
 
 /// A source article's baseline player: `evaluator` searched with `options` (plain
 /// alpha-beta, [`SearchOptions::plain_alpha_beta`] or a variant of it) to exactly `depth`,
-/// named `baseline`. Plain alpha-beta allocates no table, so building it cannot fail in
-/// practice; if it ever did, the baseline would be a random player rather than a panic.
+/// named `baseline`. Options the searcher refuses are an error, never a different player.
 pub fn baseline_agent<P, W, E>(
     evaluator: E,
     options: SearchOptions,
     wrap: fn(&P) -> W,
     depth: u32,
-) -> Box<dyn Agent<P>>
+) -> Result<Box<dyn Agent<P>>, OptionsError>
 where
     P: Position + 'static,
     W: Notation<Move = P::Move> + 'static,
     E: Evaluator<W> + 'static,
 {
-    match SearchAgent::new("baseline", evaluator, options, wrap) {
-        Ok(agent) => Box::new(agent.with_fixed_depth(depth)),
-        Err(_) => Box::new(RandomAgent::new(0)),
-    }
+    Ok(Box::new(
+        SearchAgent::new("baseline", evaluator, options, wrap)?.with_fixed_depth(depth),
+    ))
 }
 
 impl<P, W, E> Agent<P> for SearchAgent<P, W, E>
@@ -140,6 +147,7 @@ pub struct RandomAgent {
 }
 
 impl RandomAgent {
+    /// A random player drawing from `seed`.
     pub fn new(seed: u64) -> RandomAgent {
         RandomAgent {
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -174,5 +182,120 @@ impl<P: Position> Agent<P> for RandomAgent {
             stats: SearchStats::default(),
             iterations: Vec::new(),
         }
+    }
+}
+
+/// An agent's answer that breaks its contract: a move the rules refuse, or no move in a
+/// game that is not over.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AgentError {
+    /// The agent chose a move that is not legal here.
+    #[error("{agent} chose {mv}, which is not legal here: {reason}")]
+    IllegalMove {
+        /// The agent's name.
+        agent: String,
+        /// The move, as the game prints it.
+        mv: String,
+        /// Why the rules refuse it.
+        reason: String,
+    },
+    /// The agent gave no move although the game goes on.
+    #[error("{agent} gave no move in a game that is not over")]
+    NoMove {
+        /// The agent's name.
+        agent: String,
+    },
+    /// The game is over: there is no move to ask for.
+    #[error("the game is over")]
+    GameOver,
+}
+
+/// Asks `agent` for its move in `pos` within `limits` and checks the answer against the
+/// rules. This is the one place an agent's move is checked: the protocols, matches and the
+/// front ends all play agents' moves through it, and a broken answer is an error for the
+/// caller to report — never replaced by some other move.
+pub fn think_checked<P: Position>(
+    agent: &mut dyn Agent<P>,
+    pos: &P,
+    limits: &Limits,
+    report: &mut dyn FnMut(&IterationReport<P::Move>),
+) -> Result<(P::Move, SearchResult<P::Move>), AgentError> {
+    if pos.outcome().is_some() {
+        return Err(AgentError::GameOver);
+    }
+    let result = agent.think(pos, limits, report);
+    let Some(mv) = result.best_move else {
+        return Err(AgentError::NoMove {
+            agent: agent.name().to_string(),
+        });
+    };
+    match pos.validate(&mv) {
+        Ok(()) => Ok((mv, result)),
+        Err(e) => Err(AgentError::IllegalMove {
+            agent: agent.name().to_string(),
+            mv: pos.format_move(mv),
+            reason: e.to_string(),
+        }),
+    }
+}
+
+/// Which player to build, as named on command lines (`engine`, `baseline`, `random`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AgentKind {
+    /// The game's strong engine.
+    Engine,
+    /// The source article's simple fixed-depth AI.
+    Baseline,
+    /// A seeded uniformly random player.
+    Random,
+}
+
+impl AgentKind {
+    /// Every kind, in the order command lines list them.
+    pub const ALL: [AgentKind; 3] = [AgentKind::Engine, AgentKind::Baseline, AgentKind::Random];
+}
+
+impl fmt::Display for AgentKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AgentKind::Engine => "engine",
+            AgentKind::Baseline => "baseline",
+            AgentKind::Random => "random",
+        })
+    }
+}
+
+/// An unknown player name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown player '{0}': expected engine, baseline or random")]
+pub struct UnknownAgent(pub String);
+
+impl FromStr for AgentKind {
+    type Err = UnknownAgent;
+    fn from_str(s: &str) -> Result<AgentKind, UnknownAgent> {
+        AgentKind::ALL
+            .into_iter()
+            .find(|k| k.to_string().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownAgent(s.chars().take(32).collect()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_kinds_parse_their_own_names_in_any_case() {
+        for kind in AgentKind::ALL {
+            assert_eq!(kind.to_string().parse::<AgentKind>(), Ok(kind));
+            assert_eq!(
+                kind.to_string().to_uppercase().parse::<AgentKind>(),
+                Ok(kind)
+            );
+        }
+        assert_eq!(
+            "grandmaster".parse::<AgentKind>(),
+            Err(UnknownAgent("grandmaster".into()))
+        );
     }
 }

@@ -32,7 +32,7 @@
 //!
 //! ```
 //! use board_core::{Bitboard128, Geometry, Player, SquareSet};
-//! use boardlab_eval::amazons::AmazonsDistances;
+//! use boardlab_engines::amazons::distances::AmazonsDistances;
 //!
 //! // 4x1 corridor: First's queen on a1, Second's on d1.  Q . . q
 //! let g = Geometry::new(4, 1)?;
@@ -51,7 +51,7 @@ use std::collections::VecDeque;
 
 use board_core::{Bitboard128, Direction, Geometry, Player, Square, SquareSet};
 
-use crate::{EvalError, util};
+use eval::{EvalError, check_pair, check_set};
 
 /// The stored distance of a square no queen of that player reaches.
 pub const UNREACHED: u8 = u8::MAX;
@@ -86,8 +86,8 @@ impl AmazonsDistances {
         occupied: &S,
         queens: [&S; 2],
     ) -> Result<(), EvalError> {
-        util::check_set(geometry, occupied)?;
-        util::check_pair(geometry, queens)?;
+        check_set(geometry, occupied)?;
+        check_pair(geometry, queens)?;
         let cells = geometry.cells();
         let blocked = *occupied | *queens[0] | *queens[1];
         for map in self.queen.iter_mut().chain(self.king.iter_mut()) {

@@ -4,10 +4,10 @@
 //! Fixed-depth alpha-beta to depth [`BASELINE_DEPTH`] (4), no table, no ordering, no
 //! quiescence ([`SearchOptions::plain_alpha_beta`]); evaluation, from the side to move's
 //! point of view, `material·100 + centre·4 + mobility·2`, each term own minus opponent's
-//! ([`eval::clamp::ClampTerms::baseline`]):
+//! ([`terms::ClampTerms::baseline`]):
 //! - **material**: pieces on the board;
 //! - **centre**: the sum over the pieces of their ring from the edge
-//!   ([`eval::clamp::centrality`]: 0 on the outer ring, 1 on the next, …, 3 on the four
+//!   ([`terms::centrality`]: 0 on the outer ring, 1 on the next, …, 3 on the four
 //!   centre squares of 8×8);
 //! - **mobility**: the number of legal moves the player would have if on move — steps of 1
 //!   or 2 squares along the 8 lines (the square between empty) plus, while the player has
@@ -46,12 +46,12 @@
 use board_core::{
     Bitboard64, Direction, Geometry, Player, Position as _, Rules as _, SquareSet, StepMasks,
 };
-use eval::clamp::ClampTerms;
 use rules_clamp::{ClampPosition, Move};
-use search::{Evaluator, OptionsError, SearchOptions};
+use search::{Agent, Evaluator, OptionsError, SearchAgent, SearchOptions};
 use std::sync::OnceLock;
+use terms::ClampTerms;
 
-use crate::{Agent, EngineGame, SearchAgent};
+use crate::EngineGame;
 
 /// The game's position type.
 pub type Position = rules_clamp::ClampPosition;
@@ -94,7 +94,7 @@ impl SmallTables {
                 let rings = (1..=max_ring)
                     .map(|r| {
                         g.squares()
-                            .filter(|&s| eval::clamp::centrality(g, s).unwrap_or(0) >= r)
+                            .filter(|&s| terms::centrality(g, s).unwrap_or(0) >= r)
                             .collect()
                     })
                     .collect();
@@ -201,147 +201,6 @@ impl Sides {
     }
 }
 
-// ---- baseline -----------------------------------------------------------------------------
-
-/// The article's evaluation `material·100 + centre·4 + mobility·2` from the point of view
-/// of `me` (see the module docs).
-pub fn baseline_value(pos: &ClampPosition, me: Player) -> i64 {
-    if let Some(s) = Sides::of(pos, me) {
-        let material = i64::from(s.own.count()) - i64::from(s.opp.count());
-        let centre = i64::from(s.b.centre(s.own) - s.b.centre(s.opp));
-        let mobility = pos.mobility(me) as i64 - pos.mobility(me.other()) as i64;
-        return material * 100 + centre * 4 + mobility * 2;
-    }
-    baseline_terms(pos).map_or(0, |t| t.baseline() * i64::from(me.sign()))
-}
-
-/// The baseline's terms computed by [`ClampTerms`] (First's point of view).
-pub fn baseline_terms(pos: &ClampPosition) -> Option<ClampTerms> {
-    let g = pos.geometry();
-    let pieces = [pos.pieces(Player::First), pos.pieces(Player::Second)];
-    let zones = [pos.drop_zone(Player::First), pos.drop_zone(Player::Second)];
-    let drops = [
-        pos.can_drop(Player::First).then_some(&zones[0]),
-        pos.can_drop(Player::Second).then_some(&zones[1]),
-    ];
-    ClampTerms::new(g, [&pieces[0], &pieces[1]], drops).ok()
-}
-
-/// The article's evaluator (side to move's view).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BaselineEval;
-
-impl Evaluator<ClampPosition> for BaselineEval {
-    fn evaluate(&self, pos: &ClampPosition) -> i32 {
-        baseline_value(pos, pos.side_to_move()).clamp(-800_000, 800_000) as i32
-    }
-}
-
-// ---- engine -------------------------------------------------------------------------------
-
-const MATERIAL: i32 = 120;
-const CENTRE: i32 = 3;
-const MOBILITY: i32 = 1;
-/// Per own piece the opponent can capture next move.
-const HANGING: i32 = 30;
-/// Extra when two or more own pieces hang (only one can be saved).
-const DOUBLE_HANGING: i32 = 60;
-/// When the side to move can capture (quiescence settles the rest).
-const CAN_CAPTURE: i32 = 15;
-/// Per own piece next to the opponent's drop zone, or inside it.
-const ZONE_GUARD: i32 = 4;
-/// Half-moves before the quiet limit from which the counter matters.
-const QUIET_HORIZON: i32 = 16;
-/// Per piece in hand more than the opponent, under a finite supply: a future drop, worth
-/// less than a piece on the board (it costs a move, and the board caps it), but a capture
-/// of a player with an empty hand is for good.
-const IN_HAND: i32 = 60;
-/// Per piece on the centre block (the adjudication's tie-break) more than the opponent,
-/// scaled up as the quiet limit nears under `adjudicate=true`.
-const CENTRE_BLOCK: i32 = 8;
-
-/// The engine's evaluator (see the module docs).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct EngineEval;
-
-impl EngineEval {
-    /// The static value for the side to move.
-    pub fn value(pos: &ClampPosition) -> i32 {
-        let me = pos.side_to_move();
-        let other = me.other();
-        let cfg = pos.config();
-        let material = pos.piece_count(me) as i32 - pos.piece_count(other) as i32;
-        let mut v;
-        if let Some(s) = Sides::of(pos, me) {
-            let b = s.b;
-            let centre = b.centre(s.own) - b.centre(s.opp);
-            let mobility = pos.mobility(me) as i32 - pos.mobility(other) as i32;
-            v = MATERIAL * material + CENTRE * centre + MOBILITY * mobility;
-            let (my_zone, their_zone) = (zone_mask(pos, me), zone_mask(pos, other));
-            // The opponent's capture chances against us (they move after us).
-            let (hanging, _) = s.threats(s.opp, s.own, their_zone, pos.can_drop(other));
-            let n = hanging.count() as i32;
-            if n > 0 {
-                v -= HANGING * n + if n >= 2 { DOUBLE_HANGING } else { 0 };
-            }
-            let (mine, best) = s.threats(s.own, s.opp, my_zone, pos.can_drop(me));
-            if !mine.is_empty() {
-                v += CAN_CAPTURE + 20 * best.saturating_sub(1) as i32;
-            }
-            // Guarding the opponent's drop zone: pieces in it or on the row next to it.
-            let guard = |own: Bitboard64, zone: Bitboard64| {
-                let near = zone | (0..8).fold(Bitboard64::EMPTY, |m, d| m | b.fwd(zone, d));
-                (own & near).count() as i32
-            };
-            v += ZONE_GUARD * (guard(s.own, their_zone) - guard(s.opp, my_zone));
-        } else {
-            let t = baseline_terms(pos).unwrap_or_default();
-            let sign = me.sign();
-            v = sign * (MATERIAL * t.material + CENTRE * t.centre + MOBILITY * t.mobility);
-        }
-        if let (Some(mine), Some(theirs)) = (pos.in_hand(me), pos.in_hand(other)) {
-            // Hands can reach a million: cap the difference far above any real game's.
-            let diff = (i64::from(mine) - i64::from(theirs)).clamp(-100, 100) as i32;
-            v += IN_HAND * diff;
-        }
-        let remaining = pos.quiet_remaining().min(i32::MAX as u32) as i32;
-        if remaining < QUIET_HORIZON {
-            if cfg.adjudicate() {
-                let near = QUIET_HORIZON - remaining;
-                v += material * MATERIAL * near / 4;
-                let centre_block = pos.centre_count(me) as i32 - pos.centre_count(other) as i32;
-                v += centre_block * CENTRE_BLOCK * near / 4;
-            } else {
-                v = v * (remaining + 1) / (QUIET_HORIZON + 1);
-            }
-        }
-        v
-    }
-}
-
-impl Evaluator<ClampPosition> for EngineEval {
-    fn evaluate(&self, pos: &ClampPosition) -> i32 {
-        EngineEval::value(pos)
-    }
-
-    fn move_hint(&self, pos: &ClampPosition, mv: Move) -> i32 {
-        let captures = pos.capture_count(mv) as i32;
-        if captures > 0 {
-            return 1_000 * captures;
-        }
-        0
-    }
-
-    fn noisy(&self, pos: &ClampPosition, moves: &mut Vec<Move>) {
-        pos.generate_moves(moves);
-        moves.retain(|&m| pos.capture_count(m) > 0);
-    }
-
-    fn repetition_is_draw(&self) -> bool {
-        true
-    }
-}
-
 impl EngineGame for Position {
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Position>>, OptionsError> {
         // Time is the caller's: a protocol's budget keeps its own reserve.
@@ -353,9 +212,9 @@ impl EngineGame for Position {
         )?))
     }
 
-    fn baseline() -> Box<dyn Agent<Position>> {
+    fn baseline() -> Result<Box<dyn Agent<Position>>, OptionsError> {
         // Quiescence is left on, but the baseline evaluator has no noisy moves.
-        crate::baseline_agent(
+        search::baseline_agent(
             BaselineEval,
             SearchOptions::plain_alpha_beta(),
             Position::clone,
@@ -363,6 +222,13 @@ impl EngineGame for Position {
         )
     }
 }
+
+mod baseline;
+mod engine;
+pub mod terms;
+
+pub use baseline::*;
+pub use engine::*;
 
 #[cfg(test)]
 mod tests;

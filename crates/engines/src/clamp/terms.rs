@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use board_core::{Bitboard64, Geometry, SquareSet};
-//! use boardlab_eval::clamp::ClampTerms;
+//! use boardlab_engines::clamp::terms::ClampTerms;
 //!
 //! let g = Geometry::square(8)?;
 //! let sqs = |names: &[&str]| -> Bitboard64 {
@@ -27,7 +27,7 @@
 
 use board_core::{Geometry, Square, SquareSet};
 
-use crate::{EvalError, mobility, util};
+use eval::{EvalError, check_pair, check_set, mobility};
 
 /// Pieces on the board: `|First| − |Second|`.
 pub fn material<S: SquareSet>(pieces: [&S; 2]) -> i32 {
@@ -51,7 +51,7 @@ pub fn centrality(geometry: &Geometry, sq: Square) -> Option<u32> {
 
 /// Centre control: the sum of [`centrality`] over First's pieces minus over Second's.
 pub fn centre<S: SquareSet>(geometry: &Geometry, pieces: [&S; 2]) -> Result<i32, EvalError> {
-    util::check_pair(geometry, pieces)?;
+    check_pair(geometry, pieces)?;
     let sum = |s: &S| -> i32 {
         s.squares()
             .map(|sq| centrality(geometry, sq).unwrap_or(0) as i32)
@@ -72,7 +72,7 @@ pub fn player_mobility<S: SquareSet>(
     let steps = mobility::step_mobility(geometry, occupied, own, 2)?;
     let drops = match drops {
         Some(zone) => {
-            util::check_set(geometry, zone)?;
+            check_set(geometry, zone)?;
             zone.without_all(*occupied).count()
         }
         None => 0,
@@ -87,7 +87,7 @@ pub fn mobility<S: SquareSet>(
     pieces: [&S; 2],
     drops: [Option<&S>; 2],
 ) -> Result<i32, EvalError> {
-    util::check_pair(geometry, pieces)?;
+    check_pair(geometry, pieces)?;
     let occupied = *pieces[0] | *pieces[1];
     let first = player_mobility(geometry, &occupied, pieces[0], drops[0])?;
     let second = player_mobility(geometry, &occupied, pieces[1], drops[1])?;

@@ -1,0 +1,244 @@
+//! The amazons engine: its evaluation state, its territory evaluation and its candidate
+//! generator.
+
+use super::*;
+
+// ---- evaluation state -----------------------------------------------------------------------
+
+/// The ply of the position the search started from (set when the agent wraps the game
+/// position; make/unmake leave it alone), so the candidate generator knows the ply of a
+/// node: `pos.ply() − root`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootPly {
+    pub root: u32,
+}
+
+impl EvalState<Position> for RootPly {
+    type Undo = ();
+    fn from_position(pos: &Position) -> RootPly {
+        RootPly { root: pos.ply() }
+    }
+    fn make(&mut self, _: &Position, _: AmazonsMove, _: &rules_amazons::AmazonsUndo) {}
+    fn unmake(&mut self, _: ()) {}
+}
+
+thread_local! {
+    static DIST: RefCell<AmazonsDistances> = RefCell::new(AmazonsDistances::default());
+}
+
+/// Tie weight κ for the side to move in `t1` and `t2`.
+pub(super) const KAPPA: f64 = 0.2;
+/// Opening weights (t1, t2, c1, c2) and ending weights.
+pub(super) const OPEN_W: [f64; 4] = [0.20, 0.35, 0.15, 0.15];
+pub(super) const END_W: [f64; 4] = [0.80, 0.10, 0.05, 0.05];
+
+/// The engine's static value from the side to move's view (see the module docs).
+pub fn engine_value(pos: &Position) -> i32 {
+    DIST.with(|d| match d.try_borrow_mut() {
+        Ok(mut d) => engine_value_with(pos, &mut d),
+        Err(_) => engine_value_with(pos, &mut AmazonsDistances::default()),
+    })
+}
+
+pub(super) fn engine_value_with(pos: &Position, d: &mut AmazonsDistances) -> i32 {
+    let q = [pos.queens(Player::First), pos.queens(Player::Second)];
+    if d.compute(pos.geometry(), &pos.arrows(), [&q[0], &q[1]])
+        .is_err()
+    {
+        return 0;
+    }
+    let me = pos.side_to_move();
+    let sign = me.sign() as f64;
+    let t = d.terms();
+    if t.w == 0.0 {
+        // Separated: filling. Every empty square a player reaches is theirs alone.
+        let own = t.queen.owned[me.index()] as i32;
+        let opp = t.queen.owned[me.other().index()] as i32;
+        return 100 * (own - opp) - 50;
+    }
+    let cells = pos.geometry().cells() as f64;
+    let p = (t.w / (0.3 * cells)).min(1.0);
+    let wt = |i: usize| END_W[i] + (OPEN_W[i] - END_W[i]) * p;
+    // Territory terms from First's view, the tie term already for the side to move.
+    let first = wt(0) * t.t1(me, KAPPA) + wt(1) * t.t2(me, KAPPA) + wt(2) * t.c1 + wt(3) * t.c2;
+    let mob = |pl: Player| -> f64 {
+        squares(pos.queens(pl))
+            .map(|s| 12.0 * f64::from(pos.queen_mobility(s)).sqrt())
+            .sum()
+    };
+    let mobility = (mob(me) - mob(me.other())) * (0.3 + 0.7 * p);
+    (100.0 * first * sign + mobility).round() as i32
+}
+
+/// The engine's evaluator.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EngineEval;
+
+impl Evaluator<EnginePosition> for EngineEval {
+    fn evaluate(&self, pos: &EnginePosition) -> i32 {
+        engine_value(pos.position())
+    }
+
+    fn candidates(&self, pos: &EnginePosition, moves: &mut Vec<AmazonsMove>) {
+        let ply = pos.position().ply().saturating_sub(pos.state().root) as usize;
+        if ply == 0 {
+            root_candidates(pos.position(), moves);
+        } else {
+            let k = K_BY_PLY[(ply - 1).min(K_BY_PLY.len() - 1)];
+            interior_candidates(pos.position(), k, moves);
+        }
+    }
+}
+
+/// Every legal move scored by the static value after it; the best [`ROOT_K`], best first.
+pub(super) fn root_candidates(pos: &Position, moves: &mut Vec<AmazonsMove>) {
+    pos.generate_moves(moves);
+    let mut p = pos.clone();
+    let mut scored: Vec<(i32, AmazonsMove)> = moves
+        .iter()
+        .map(|&mv| {
+            let undo = p.make_move(mv);
+            let v = if p.has_legal_move(p.side_to_move()) {
+                -engine_value(&p)
+            } else {
+                i32::MAX
+            };
+            p.unmake_move(mv, undo);
+            (v, mv)
+        })
+        .collect();
+    scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.truncate(ROOT_K);
+    moves.clear();
+    moves.extend(scored.into_iter().map(|(_, m)| m));
+}
+
+/// The best `k` moves by the cheap pre-score (see the module docs), best first.
+pub(super) fn interior_candidates(pos: &Position, k: usize, moves: &mut Vec<AmazonsMove>) {
+    let ctx = PreScore::new(pos);
+    let mut qms = queen_moves(pos, &ctx);
+    qms.sort_unstable_by(|a, b| b.2.cmp(&a.2).then((a.0, a.1).cmp(&(b.0, b.1))));
+    qms.truncate(QUEEN_MOVES);
+    let mut out: Vec<(i32, AmazonsMove)> = Vec::with_capacity(QUEEN_MOVES * 3);
+    for (from, to, qs) in qms {
+        let blockers = Bitboard128((pos.occupied().0 & !bit(from)) | bit(to));
+        let mut best: [(i32, Square); ARROWS_PER_QUEEN_MOVE] =
+            [(i32::MIN, Square(0)); ARROWS_PER_QUEEN_MOVE];
+        for arrow in squares(pos.queen_reach_in(to, blockers)) {
+            let s = ctx.arrow(from, to, arrow);
+            // Insertion into the small sorted array (ties: lower square first).
+            if s > best[ARROWS_PER_QUEEN_MOVE - 1].0 {
+                let mut i = ARROWS_PER_QUEEN_MOVE - 1;
+                while i > 0 && s > best[i - 1].0 {
+                    best[i] = best[i - 1];
+                    i -= 1;
+                }
+                best[i] = (s, arrow);
+            }
+        }
+        out.extend(
+            best.iter()
+                .filter(|b| b.0 != i32::MIN)
+                .map(|&(s, a)| (qs + s, AmazonsMove::new(from, to, a))),
+        );
+    }
+    out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    out.truncate(k);
+    moves.clear();
+    moves.extend(out.into_iter().map(|(_, m)| m));
+}
+
+// ---- cheap move pre-score -------------------------------------------------------------------
+
+#[inline]
+pub(super) fn bit(sq: Square) -> u128 {
+    1u128 << (sq.index() & 127)
+}
+
+pub(super) fn squares(b: Bitboard128) -> impl Iterator<Item = Square> {
+    let mut bits = b.0;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let s = Square(bits.trailing_zeros() as u16);
+            bits &= bits - 1;
+            s
+        })
+    })
+}
+
+/// Per-node data for the cheap pre-score of the side to move's moves.
+pub(super) struct PreScore<'a> {
+    pos: &'a Position,
+    own: u128,
+    /// Opponent queens and their empty-neighbour counts.
+    opp: [(Square, u32); 4],
+    opp_n: usize,
+    /// Squares in the opponent queens' lines.
+    opp_reach: u128,
+}
+
+impl<'a> PreScore<'a> {
+    pub(super) fn new(pos: &'a Position) -> PreScore<'a> {
+        let me = pos.side_to_move();
+        let empty = pos.empty_squares().0;
+        let mut opp = [(Square(0), 0); 4];
+        let mut opp_n = 0;
+        let mut opp_reach = 0;
+        for q in squares(pos.queens(me.other())).take(4) {
+            opp[opp_n] = (q, (pos.neighbours(q).0 & empty).count_ones());
+            opp_n += 1;
+            opp_reach |= pos.queen_reach(q).0;
+        }
+        PreScore {
+            pos,
+            own: pos.queens(me).0,
+            opp,
+            opp_n,
+            opp_reach,
+        }
+    }
+
+    /// Blocking value of occupying `sq` next to opponent queens (more when few liberties).
+    #[inline]
+    fn block(&self, sq: Square) -> i32 {
+        let mut s = 0;
+        for &(q, libs) in &self.opp[..self.opp_n] {
+            if self.pos.neighbours(q).0 & bit(sq) != 0 {
+                s += 24 / libs.max(1) as i32 + 2;
+            }
+        }
+        s
+    }
+
+    /// The queen move `from → to`.
+    #[inline]
+    fn queen(&self, from: Square, to: Square) -> i32 {
+        let m_to = self.pos.queen_mobility(to) as i32;
+        let m_from = self.pos.queen_mobility(from) as i32;
+        (m_to - m_from) + self.block(to) - self.block(from) / 2
+    }
+
+    /// The arrow shot from `to` (queen moved from `from`) onto `arrow`.
+    #[inline]
+    pub(super) fn arrow(&self, from: Square, to: Square, arrow: Square) -> i32 {
+        let mut s = self.block(arrow) * 2;
+        if self.opp_reach & bit(arrow) != 0 {
+            s += 3;
+        }
+        let own_near = (self.own & !bit(from)) | bit(to);
+        let n = self.pos.neighbours(arrow).0;
+        s -= 4 * (n & own_near).count_ones() as i32;
+        s
+    }
+}
+
+/// Every queen move of the side to move with its pre-score.
+pub(super) fn queen_moves(pos: &Position, ctx: &PreScore) -> Vec<(Square, Square, i32)> {
+    let mut out = Vec::with_capacity(160);
+    for from in squares(pos.queens(pos.side_to_move())) {
+        for to in squares(pos.queen_reach(from)) {
+            out.push((from, to, ctx.queen(from, to)));
+        }
+    }
+    out
+}

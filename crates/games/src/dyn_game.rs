@@ -1,0 +1,540 @@
+//! One erased game: [`DynGame`] is an object-safe handle on a position with its history and
+//! its player, so front ends and protocols hold "a game" without being generic over its
+//! type; [`Registry`] maps game ids (the bundled games and a user's own) to constructors.
+
+use std::marker::PhantomData;
+
+use board_core::{
+    GameConfig, GameSpec, MoveInputError, NotationError, Outcome, Player, SpecError, savefile,
+    view::BoardView,
+};
+use search::{Agent, AgentError, AgentKind, Limits, OptionsError, Score, SearchOptions};
+
+use crate::{Game, GameId};
+
+/// Why a move text was refused; the game is left as it was.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The text is not a move in the game's notation.
+    #[error("'{text}' is not a move: {reason}")]
+    Notation {
+        /// The text given (at most 32 characters of it).
+        text: String,
+        /// What is wrong with it.
+        reason: NotationError,
+    },
+    /// The move is not legal in this position.
+    #[error("illegal move '{text}': {reason}")]
+    Illegal {
+        /// The text given (at most 32 characters of it).
+        text: String,
+        /// The rules' reason.
+        reason: String,
+    },
+}
+
+impl PlayError {
+    /// The text that was refused.
+    pub fn text(&self) -> &str {
+        match self {
+            PlayError::Notation { text, .. } | PlayError::Illegal { text, .. } => text,
+        }
+    }
+
+    /// Why, without the text.
+    pub fn reason(&self) -> String {
+        match self {
+            PlayError::Notation { reason, .. } => reason.to_string(),
+            PlayError::Illegal { reason, .. } => reason.clone(),
+        }
+    }
+}
+
+/// Why a saved game could not be opened.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpenError {
+    /// The game spec names no registered game or has bad parameters.
+    #[error("bad game spec: {0}")]
+    Spec(#[from] SpecError),
+    /// The save file is malformed or a move in it is illegal (the message names the line).
+    #[error("{0}")]
+    Save(String),
+}
+
+/// Why a position could not be set; the game is left as it was.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// The spec is malformed, names another game or has bad parameters.
+    #[error("bad game spec: {0}")]
+    Spec(#[from] SpecError),
+    /// Move `index` (1-based) of the list is refused.
+    #[error("move {index}: {error}")]
+    Move {
+        /// 1-based index of the move in the list.
+        index: usize,
+        /// Why it is refused.
+        error: PlayError,
+    },
+}
+
+/// An agent's move with what it found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thought {
+    /// The move, in canonical notation.
+    pub mv: String,
+    /// Its score for the side to move.
+    pub score: Score,
+    /// The depth reached.
+    pub depth: u32,
+    /// The principal variation in canonical notation, space-separated.
+    pub pv: String,
+}
+
+/// A game position with its history and its player, behind a trait object.
+pub trait DynGame: Send {
+    /// The game id (`gomoku`).
+    fn id(&self) -> &'static str;
+    /// The rules, as their canonical spec (`gomoku:size=15,rule=freestyle`).
+    fn spec(&self) -> String;
+    /// The player to move.
+    fn side_to_move(&self) -> Player;
+    /// A player's display name ("Black").
+    fn player_name(&self, player: Player) -> &'static str;
+    /// The moves played from the start, in canonical notation.
+    fn moves(&self) -> Vec<String>;
+    /// How many moves were played from the start.
+    fn ply_count(&self) -> usize;
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// Why the game ended, for people.
+    fn outcome_reason(&self) -> Option<String>;
+    /// Every legal move, in canonical notation.
+    fn legal_moves(&self) -> Vec<String>;
+    /// The canonical notation of the legal move `text`, without playing it.
+    fn check_move(&self, text: &str) -> Result<String, PlayError>;
+    /// Plays the legal move `text`; its canonical notation.
+    fn play(&mut self, text: &str) -> Result<String, PlayError>;
+    /// Sets the position to the start of `spec` (a spec of this game) plus `moves`, keeping
+    /// the player (told of a new game when the rules change). On error nothing changes.
+    fn set_position(&mut self, spec: &str, moves: &[&str]) -> Result<(), PositionError>;
+    /// Takes back the last move; `false` at the start.
+    fn undo(&mut self) -> bool;
+    /// The position's hash.
+    fn hash(&self) -> u64;
+    /// The position string.
+    fn position_string(&self) -> String;
+    /// The board diagram.
+    fn diagram(&self) -> String;
+    /// What the board shows.
+    fn view(&self) -> BoardView;
+    /// The game in the save format.
+    fn save(&self) -> String;
+    /// Builds the player that [`DynGame::think`] asks (replacing the previous one; on
+    /// error there is no player until one builds).
+    fn set_player(&mut self, kind: AgentKind, options: SearchOptions) -> Result<(), OptionsError>;
+    /// Tells the player a new game starts (forgets its tables).
+    fn new_game(&mut self);
+    /// A copy of the position and its history, without the player (to think on elsewhere,
+    /// for example off a server's lock).
+    fn snapshot(&self) -> Box<dyn DynGame>;
+    /// Asks the player for its move here (not played), reporting each finished iteration as
+    /// an `info ...` line to `info`. A player's broken answer is an error.
+    fn think(
+        &mut self,
+        limits: &Limits,
+        info: &mut dyn FnMut(String),
+    ) -> Result<Thought, ThinkError>;
+}
+
+/// Why [`DynGame::think`] gave no move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ThinkError {
+    /// No player was built (or the last build failed).
+    #[error("no player: {0}")]
+    NoPlayer(String),
+    /// The player's answer broke the rules, or the game is over.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+}
+
+/// The [`DynGame`] of a game type `G`.
+pub struct Handle<G: Game> {
+    pos: G,
+    /// Every move played, oldest first.
+    history: Vec<G::Move>,
+    /// Hashes of every position from the start to `pos` (repetition rules).
+    hashes: Vec<u64>,
+    player: Result<Box<dyn Agent<G>>, String>,
+}
+
+impl<G: Game> Handle<G> {
+    /// The start position of `config`, without a player.
+    pub fn new(config: G::Config) -> Handle<G> {
+        let pos = G::new(config);
+        let hashes = vec![pos.hash()];
+        Handle {
+            pos,
+            history: Vec::new(),
+            hashes,
+            player: Err("no player was chosen".into()),
+        }
+    }
+
+    /// A game replayed from the text of its save file.
+    pub fn load(text: &str) -> Result<Handle<G>, OpenError> {
+        let loaded = savefile::load::<G>(text).map_err(|e| OpenError::Save(e.to_string()))?;
+        let mut game = Handle::<G>::new(loaded.position.config().clone());
+        for mv in loaded.moves {
+            game.push(mv);
+        }
+        Ok(game)
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &G {
+        &self.pos
+    }
+
+    fn push(&mut self, mv: G::Move) {
+        self.pos.make_move(mv);
+        self.history.push(mv);
+        self.hashes.push(self.pos.hash());
+    }
+
+    fn parse(&self, text: &str) -> Result<G::Move, PlayError> {
+        let quoted = || text.chars().take(32).collect::<String>();
+        self.pos.parse_legal_move(text).map_err(|e| match e {
+            MoveInputError::Notation(reason) => PlayError::Notation {
+                text: quoted(),
+                reason,
+            },
+            MoveInputError::Illegal(reason) => PlayError::Illegal {
+                text: quoted(),
+                reason: reason.to_string(),
+            },
+        })
+    }
+}
+
+impl<G: Game> DynGame for Handle<G> {
+    fn id(&self) -> &'static str {
+        <G::Config as GameConfig>::GAME_ID
+    }
+    fn spec(&self) -> String {
+        self.pos.config().to_string()
+    }
+    fn side_to_move(&self) -> Player {
+        self.pos.side_to_move()
+    }
+    fn player_name(&self, player: Player) -> &'static str {
+        self.pos.player_name(player)
+    }
+    fn moves(&self) -> Vec<String> {
+        let mut pos = G::new(self.pos.config().clone());
+        self.history
+            .iter()
+            .map(|&mv| {
+                let text = pos.format_move(mv);
+                pos.make_move(mv);
+                text
+            })
+            .collect()
+    }
+    fn ply_count(&self) -> usize {
+        self.history.len()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.pos.outcome()
+    }
+    fn outcome_reason(&self) -> Option<String> {
+        self.pos.outcome_reason()
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.pos.generate_moves(&mut moves);
+        moves.into_iter().map(|m| self.pos.format_move(m)).collect()
+    }
+    fn check_move(&self, text: &str) -> Result<String, PlayError> {
+        self.parse(text).map(|mv| self.pos.format_move(mv))
+    }
+    fn play(&mut self, text: &str) -> Result<String, PlayError> {
+        let mv = self.parse(text)?;
+        let canonical = self.pos.format_move(mv);
+        self.push(mv);
+        Ok(canonical)
+    }
+    fn set_position(&mut self, spec: &str, moves: &[&str]) -> Result<(), PositionError> {
+        let mut next = Handle::<G>::new(spec.parse()?);
+        for (i, text) in moves.iter().enumerate() {
+            let mv = next.parse(text).map_err(|error| PositionError::Move {
+                index: i + 1,
+                error,
+            })?;
+            next.push(mv);
+        }
+        if next.pos.config() != self.pos.config() {
+            self.new_game();
+        }
+        self.pos = next.pos;
+        self.history = next.history;
+        self.hashes = next.hashes;
+        Ok(())
+    }
+    fn undo(&mut self) -> bool {
+        // Replayed from the start: undo records need not be kept (nor be `Send`).
+        let Some(_) = self.history.pop() else {
+            return false;
+        };
+        self.hashes.pop();
+        let mut pos = G::new(self.pos.config().clone());
+        for &mv in &self.history {
+            pos.make_move(mv);
+        }
+        self.pos = pos;
+        true
+    }
+    fn hash(&self) -> u64 {
+        self.pos.hash()
+    }
+    fn position_string(&self) -> String {
+        self.pos.to_position_string()
+    }
+    fn diagram(&self) -> String {
+        self.pos.diagram()
+    }
+    fn view(&self) -> BoardView {
+        self.pos.board_view()
+    }
+    fn save(&self) -> String {
+        savefile::save::<G>(self.pos.config(), &self.history)
+    }
+    fn set_player(&mut self, kind: AgentKind, options: SearchOptions) -> Result<(), OptionsError> {
+        // Drop the old player (and its table) before building the new one.
+        self.player = Err("the player is being rebuilt".into());
+        match G::player(kind, options) {
+            Ok(player) => {
+                self.player = Ok(player);
+                Ok(())
+            }
+            Err(e) => {
+                self.player = Err(format!("it could not be built: {e}"));
+                Err(e)
+            }
+        }
+    }
+    fn new_game(&mut self) {
+        if let Ok(player) = self.player.as_mut() {
+            player.new_game();
+        }
+    }
+    fn snapshot(&self) -> Box<dyn DynGame> {
+        Box::new(Handle::<G> {
+            pos: self.pos.clone(),
+            history: self.history.clone(),
+            hashes: self.hashes.clone(),
+            player: Err("a snapshot has no player until one is set".into()),
+        })
+    }
+    fn think(
+        &mut self,
+        limits: &Limits,
+        info: &mut dyn FnMut(String),
+    ) -> Result<Thought, ThinkError> {
+        let player = self
+            .player
+            .as_mut()
+            .map_err(|e| ThinkError::NoPlayer(e.clone()))?;
+        player.set_game_history(&self.hashes);
+        let pos = &self.pos;
+        let (mv, result) = search::think_checked(player.as_mut(), pos, limits, &mut |it| {
+            info(it.info_line(pos))
+        })?;
+        Ok(Thought {
+            mv: pos.format_move(mv),
+            score: result.score,
+            depth: result.depth,
+            pv: result.pv_string(pos),
+        })
+    }
+}
+
+/// What a registry knows of one game: its id and how to open it.
+pub trait GameEntry: Send + Sync {
+    /// The game id.
+    fn id(&self) -> &'static str;
+    /// The game's name for people.
+    fn title(&self) -> &'static str;
+    /// The start position of the parsed `spec` (whose id is this game's).
+    fn start(&self, spec: &str) -> Result<Box<dyn DynGame>, SpecError>;
+    /// A game replayed from the text of its save file.
+    fn load(&self, text: &str) -> Result<Box<dyn DynGame>, OpenError>;
+}
+
+/// The [`GameEntry`] of a game type `G`.
+pub struct Entry<G>(PhantomData<fn() -> G>);
+
+impl<G> Default for Entry<G> {
+    fn default() -> Self {
+        Entry(PhantomData)
+    }
+}
+
+impl<G: Game> GameEntry for Entry<G> {
+    fn id(&self) -> &'static str {
+        <G::Config as GameConfig>::GAME_ID
+    }
+    fn title(&self) -> &'static str {
+        G::TITLE
+    }
+    fn start(&self, spec: &str) -> Result<Box<dyn DynGame>, SpecError> {
+        Ok(Box::new(Handle::<G>::new(spec.parse()?)))
+    }
+    fn load(&self, text: &str) -> Result<Box<dyn DynGame>, OpenError> {
+        Ok(Box::new(Handle::<G>::load(text)?))
+    }
+}
+
+/// The games a program offers, by id: the bundled ones ([`Registry::bundled`]) plus any a
+/// user registers ([`Registry::with`]).
+pub struct Registry {
+    entries: Vec<Box<dyn GameEntry>>,
+}
+
+impl Registry {
+    /// No games.
+    pub fn empty() -> Registry {
+        Registry {
+            entries: Vec::new(),
+        }
+    }
+
+    /// Every bundled game, in the table's order.
+    pub fn bundled() -> Registry {
+        fn entry<G: Game>() -> Box<dyn GameEntry> {
+            Box::new(Entry::<G>::default())
+        }
+        Registry {
+            entries: GameId::ALL
+                .iter()
+                .map(|&id| with_game!(id, entry()))
+                .collect(),
+        }
+    }
+
+    /// Adds the game `G` (a game with an id already registered replaces it).
+    pub fn with<G: Game>(mut self) -> Registry {
+        let id = <G::Config as GameConfig>::GAME_ID;
+        self.entries.retain(|e| e.id() != id);
+        self.entries.push(Box::new(Entry::<G>::default()));
+        self
+    }
+
+    /// The registered ids, in order.
+    pub fn ids(&self) -> Vec<&'static str> {
+        self.entries.iter().map(|e| e.id()).collect()
+    }
+
+    /// The entry of game `id`.
+    pub fn get(&self, id: &str) -> Result<&dyn GameEntry, SpecError> {
+        let id = id.trim();
+        self.entries
+            .iter()
+            .find(|e| e.id().eq_ignore_ascii_case(id))
+            .map(|e| e.as_ref())
+            .ok_or_else(|| SpecError::UnknownGame {
+                id: id.chars().take(32).collect(),
+                known: self.ids().join(", "),
+            })
+    }
+
+    /// The start position of a spec string (`gomoku:size=15`).
+    pub fn start(&self, spec: &str) -> Result<Box<dyn DynGame>, SpecError> {
+        let parsed = GameSpec::parse(spec)?;
+        self.get(&parsed.id)?.start(spec)
+    }
+
+    /// A game replayed from the text of its save file.
+    pub fn load(&self, text: &str) -> Result<Box<dyn DynGame>, OpenError> {
+        let file = savefile::SaveFile::parse::<std::fmt::Error>(text)
+            .map_err(|e| OpenError::Save(e.to_string()))?;
+        self.get(&file.spec.id)?.load(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_is_played_undone_and_refused_with_its_reason() {
+        let registry = Registry::bundled();
+        let mut game = registry.start("gomoku:size=9").unwrap();
+        assert_eq!(game.id(), "gomoku");
+        assert_eq!(game.legal_moves().len(), 81);
+        assert_eq!(game.play(" e5 ").unwrap(), "e5");
+        let before = game.hash();
+        assert!(matches!(
+            game.play("e5"),
+            Err(PlayError::Illegal { ref text, .. }) if text == "e5"
+        ));
+        assert!(matches!(game.play("zz"), Err(PlayError::Notation { .. })));
+        assert_eq!(game.hash(), before, "a refused move changes nothing");
+        assert_eq!(game.moves(), ["e5"]);
+        assert!(game.undo());
+        assert!(!game.undo());
+        assert_eq!(game.moves(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_refused_position_leaves_the_game_as_it_was() {
+        let mut game = Registry::bundled().start("gomoku:size=9").unwrap();
+        game.set_position("gomoku:size=7", &["a1", "b2"]).unwrap();
+        assert_eq!(game.moves(), ["a1", "b2"]);
+        assert_eq!(game.spec(), "gomoku:size=7,rule=freestyle");
+        let err = game.set_position("gomoku", &["a1", "a1"]).unwrap_err();
+        assert!(matches!(err, PositionError::Move { index: 2, .. }), "{err}");
+        assert!(matches!(
+            game.set_position("amazons", &[]),
+            Err(PositionError::Spec(SpecError::UnknownGame { .. }))
+        ));
+        assert_eq!(game.moves(), ["a1", "b2"]);
+    }
+
+    #[test]
+    fn a_saved_game_loads_back_to_the_same_position() {
+        let registry = Registry::bundled();
+        let mut game = registry.start("connect6:size=9").unwrap();
+        for mv in ["e5", "a1,b2", "c3,d4"] {
+            game.play(mv).unwrap();
+        }
+        let loaded = registry.load(&game.save()).unwrap();
+        assert_eq!(loaded.hash(), game.hash());
+        assert_eq!(loaded.moves(), game.moves());
+        assert_eq!(loaded.spec(), game.spec());
+    }
+
+    #[test]
+    fn unknown_games_and_bad_saves_are_errors_naming_the_problem() {
+        let registry = Registry::bundled();
+        let err = registry.start("chess").err().unwrap();
+        assert!(matches!(err, SpecError::UnknownGame { ref id, .. } if id == "chess"));
+        assert!(matches!(
+            registry.load("not a save"),
+            Err(OpenError::Save(_))
+        ));
+    }
+
+    #[test]
+    fn the_player_is_asked_and_its_move_is_checked_but_not_played() {
+        let mut game = Registry::bundled().start("gomoku:size=7").unwrap();
+        assert!(matches!(
+            game.think(&Limits::new(), &mut |_| {}),
+            Err(ThinkError::NoPlayer(_))
+        ));
+        game.set_player(AgentKind::Random, SearchOptions::default().with_seed(5))
+            .unwrap();
+        let thought = game.think(&Limits::new(), &mut |_| {}).unwrap();
+        assert!(game.legal_moves().contains(&thought.mv));
+        assert!(game.moves().is_empty());
+    }
+}

@@ -1,0 +1,160 @@
+//! The one table of boardlab's bundled games, and what any game — bundled or a user's own —
+//! offers the tools above the rules.
+//!
+//! - [`Game`]: what the command line, the protocols, self-play and the front ends need of a
+//!   game beyond its rules and its [`View`]: its players (engine, baseline, random), its
+//!   bench positions, its balance statistics, its display title and the keys of its spec.
+//!   The bundled games implement it in [`table`]; a user's game implements it itself.
+//! - [`GameId`]: the bundled games as a typed id ([`FromStr`](std::str::FromStr),
+//!   [`Display`](std::fmt::Display), [`GameId::ALL`]).
+//! - [`with_game!`]: the one dispatch from a [`GameId`] to its position type, so code written
+//!   once generically over [`Game`] runs for every bundled game.
+//! - [`DynGame`]: one erased game — a position with its history and its player behind a
+//!   trait object (play and undo moves with typed errors, legal moves, ask the player,
+//!   save and load, the view); [`Registry`] opens one by id, for the bundled games and a
+//!   user's own alike.
+//!
+//! The table is the only list of bundled games: adding a game means its rules and engine
+//! crates plus one entry in [`table`] (see `docs/adding-a-game.md`).
+//!
+//! ```
+//! use boardlab_games::{Game, GameId, with_game};
+//!
+//! fn bench_size<G: Game>() -> usize {
+//!     G::BENCH_POSITIONS.len()
+//! }
+//!
+//! let id: GameId = "gomoku".parse()?;
+//! assert_eq!(id.to_string(), "gomoku");
+//! assert!(with_game!(id, bench_size()) > 0);
+//! # Ok::<(), board_core::SpecError>(())
+//! ```
+
+use board_core::{Outcome, view::View};
+use search::{Agent, AgentKind, OptionsError, RandomAgent, SearchOptions};
+
+#[macro_use]
+pub mod table;
+pub mod dyn_game;
+
+pub use dyn_game::{
+    DynGame, Entry, GameEntry, Handle, OpenError, PlayError, PositionError, Registry, ThinkError,
+    Thought,
+};
+pub use table::{Amazons, Clamp, Connect6, Fourshift, GameId, Gomoku};
+
+/// A game the boardlab tools can run: its rules and view, plus its players and the figures
+/// the tools print about it.
+pub trait Game: View + 'static {
+    /// The game's name for people ("Gomoku"); its id is `Self::Config::GAME_ID`.
+    const TITLE: &'static str;
+
+    /// Positions `boardlab bench` searches, as (spec, moves) pairs; empty: not benched.
+    const BENCH_POSITIONS: &'static [(&'static str, &'static str)] = &[];
+
+    /// The depth `boardlab bench` searches [`Game::BENCH_POSITIONS`] to.
+    const BENCH_DEPTH: u32 = 1;
+
+    /// Spec strings worth playing in fuzzing and tests: the default, small boards (so
+    /// playouts reach the end game quickly) and odd parameters. Empty: only the default.
+    const SAMPLE_SPECS: &'static [&'static str] = &[];
+
+    /// The strong engine, searching under `options` (hash size, threads, seed).
+    fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Self>>, OptionsError>;
+
+    /// The simple fixed-depth AI of the game's source (the yardstick the engine is measured
+    /// against).
+    fn baseline() -> Result<Box<dyn Agent<Self>>, OptionsError>;
+
+    /// Builds the player of `kind`. `options` configures the engine; its seed also seeds the
+    /// random player. A player that cannot be built is an error, never a stand-in.
+    fn player(
+        kind: AgentKind,
+        options: SearchOptions,
+    ) -> Result<Box<dyn Agent<Self>>, OptionsError> {
+        match kind {
+            AgentKind::Engine => Self::engine(options),
+            AgentKind::Baseline => Self::baseline(),
+            AgentKind::Random => Ok(Box::new(RandomAgent::new(options.seed()))),
+        }
+    }
+
+    /// Game-specific statistics of a finished game (`moves` from the start position under
+    /// `config`, ending in `outcome`), as `(name, value)` pairs that self-play averages to
+    /// judge a rule set's balance. Default: none.
+    fn balance_stats(
+        config: &Self::Config,
+        moves: &[Self::Move],
+        outcome: Outcome,
+    ) -> Vec<(&'static str, f64)> {
+        let _ = (config, moves, outcome);
+        Vec::new()
+    }
+
+    /// The keys of the game's spec string with the values the rules accept, in the order
+    /// of the canonical spec, for forms that build a spec (the web's new-game form). The
+    /// rules crate's parser stays the authority. Default: none.
+    fn spec_keys() -> Vec<SpecKey> {
+        Vec::new()
+    }
+}
+
+/// One key of a game spec and the values it takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecKey {
+    /// The key as the spec writes it (`size`).
+    pub key: &'static str,
+    /// The kind of value.
+    pub kind: KeyKind,
+    /// The allowed values for people ("an integer from 2 to size").
+    pub range: &'static str,
+}
+
+impl SpecKey {
+    /// An integer key from `min` to `max` in steps of `step`.
+    pub const fn int(
+        key: &'static str,
+        min: u32,
+        max: u32,
+        step: u32,
+        range: &'static str,
+    ) -> SpecKey {
+        SpecKey {
+            key,
+            kind: KeyKind::Int { min, max, step },
+            range,
+        }
+    }
+}
+
+/// The kind of value a spec key takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyKind {
+    /// An integer from `min` to `max` (the bounds that do not depend on other keys) in steps
+    /// of `step`.
+    Int {
+        /// The smallest value.
+        min: u32,
+        /// The largest value.
+        max: u32,
+        /// The step between allowed values.
+        step: u32,
+    },
+    /// An integer from `min` to `max`, or the one word `word` (clamp's
+    /// `supply=N|unlimited`).
+    IntOr {
+        /// The smallest value.
+        min: u32,
+        /// The largest value.
+        max: u32,
+        /// The word allowed instead of a number.
+        word: &'static str,
+    },
+    /// `true` or `false`.
+    Bool,
+    /// One of `values`.
+    Choice {
+        /// The allowed values.
+        values: &'static [&'static str],
+    },
+}
