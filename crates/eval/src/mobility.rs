@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use board_core::{Bitboard64, Geometry, SquareSet};
-//! use eval::mobility::{queen_moves, step_moves};
+//! use boardlab_eval::mobility::{queen_moves, step_moves};
 //!
 //! let g = Geometry::square(4)?;
 //! let sq = |s| g.parse_square(s).unwrap();

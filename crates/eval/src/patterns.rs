@@ -280,7 +280,7 @@ pub struct LineReport {
 /// let r = analyze_line(0b0110110, 0, 7, 5, Rule::Freestyle)?;
 /// assert_eq!(r.counts[Pattern::Four], 1);
 /// assert_eq!(r.five_points, 0b0001000);
-/// # Ok::<(), eval::EvalError>(())
+/// # Ok::<(), boardlab_eval::EvalError>(())
 /// ```
 pub fn analyze_line(
     own: u32,

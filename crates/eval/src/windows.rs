@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use board_core::{Geometry, Player};
-//! use eval::{KWindows, WindowScorer, WindowWeights};
+//! use boardlab_eval::{KWindows, WindowScorer, WindowWeights};
 //!
 //! let g = Geometry::square(6)?;
 //! let windows = KWindows::new(g, 4)?;
@@ -34,9 +34,9 @@ use crate::{EvalError, util};
 /// `k > S`; for `k = 1` only the first term (each square once).
 ///
 /// ```
-/// assert_eq!(eval::window_count(6, 6, 4), 54);
-/// assert_eq!(eval::window_count(15, 15, 5), 572);
-/// assert_eq!(eval::window_count(19, 19, 6), 924);
+/// assert_eq!(boardlab_eval::window_count(6, 6, 4), 54);
+/// assert_eq!(boardlab_eval::window_count(15, 15, 5), 572);
+/// assert_eq!(boardlab_eval::window_count(19, 19, 6), 924);
 /// ```
 pub const fn window_count(width: u32, height: u32, k: u32) -> u64 {
     if k == 0 {
