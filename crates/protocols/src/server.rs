@@ -8,7 +8,7 @@
 //! thread per connection and [`ENGINE_THREADS`] engine threads.
 //!
 //! # Engine seats
-//! `engine ID SEAT [MS]` gives a seat to [`engines::Game::engine`] (one thread,
+//! `engine ID SEAT [MS]` gives a seat to [`boardlab_games::Game::engine`] (one thread,
 //! [`ENGINE_HASH_MB`] MB). When it is that seat's turn a job (a snapshot of the position)
 //! is queued; an engine thread takes it, thinks without the state lock, re-locks and
 //! applies the move only if the game is still at the same ply, through the same
