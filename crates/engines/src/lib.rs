@@ -11,6 +11,8 @@
 //! [`search::SearchAgent`], [`search::RandomAgent`]) lives beside the search; the list of
 //! games and the dispatch over it live in the games table (`boardlab-games`).
 
+#![deny(missing_docs)]
+
 pub mod amazons;
 pub mod clamp;
 pub mod connect6;

@@ -30,6 +30,8 @@
 //! # Ok::<(), board_core::SpecError>(())
 //! ```
 
+#![deny(missing_docs)]
+
 use board_core::{Outcome, view::View};
 use search::{Agent, AgentKind, OptionsError, RandomAgent, SearchOptions};
 

@@ -6,6 +6,8 @@
 //! `docs/adding-a-game.md`). Sessions read lines from any [`std::io::BufRead`] and write to
 //! any [`std::io::Write`], so tests drive them in-process and the binary wires stdin/stdout.
 
+#![deny(missing_docs)]
+
 pub mod render;
 pub mod replay;
 pub mod session;

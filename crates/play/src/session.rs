@@ -19,8 +19,11 @@ pub enum Humans {
     /// People play the first player; the computer the second.
     #[default]
     First,
+    /// People play the second player; the computer the first.
     Second,
+    /// People play both sides (the computer only gives hints).
     Both,
+    /// The computer plays both sides.
     None,
 }
 

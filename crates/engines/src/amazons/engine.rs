@@ -10,6 +10,7 @@ use super::*;
 /// node: `pos.ply() − root`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RootPly {
+    /// The root position's ply.
     pub root: u32,
 }
 

@@ -44,6 +44,7 @@ pub struct GomokuEval {
 }
 
 impl GomokuEval {
+    /// The evaluator, with the shared pattern tables built.
     pub fn new() -> GomokuEval {
         // Build the shared tables now, not during the first move's time.
         ClassTable::get(rules_gomoku::Rule::Freestyle);
