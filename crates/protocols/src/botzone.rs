@@ -78,8 +78,11 @@ pub enum BotzoneError {
     History {
         /// 1-based index of the move in the history (requests and responses interleaved).
         index: usize,
+        /// The move as the platform sent it.
         text: String,
+        /// Whose move it was: a request (the opponent's) or a response (ours).
         role: &'static str,
+        /// Why the rules refused it.
         reason: String,
     },
     /// The history is legal but the game is already over.
@@ -106,13 +109,16 @@ fn input_err(msg: impl Into<String>) -> BotzoneError {
 /// Which interaction the platform speaks (fixed by the first turn's input).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// Simple interaction: a count, then one move per line.
     Simple,
+    /// JSON interaction: one object with `requests` and `responses`.
     Json,
 }
 
 /// One complete turn's input (restart mode, or the first turn of keep-running).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TurnInput {
+    /// The interaction the input came in (the reply uses the same).
     pub format: Format,
     /// The platform's requests: opponent moves (`requests[0]` may be [`FIRST_MOVE`]).
     pub requests: Vec<Wire>,
@@ -368,7 +374,9 @@ fn play_wire(
 /// What a turn produces: the stdout lines and a one-line log for stderr.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
+    /// The lines for stdout, in the turn's interaction format.
     pub lines: Vec<String>,
+    /// One line for stderr: the search's summary of the turn (depth, score, time).
     pub log: String,
     /// The move played, in boardlab notation (`c8-c6/e6`).
     pub notation: String,
@@ -424,6 +432,7 @@ impl BotzoneBot {
         self.pos.is_some()
     }
 
+    /// Whether the bot asks the platform to keep it running between turns.
     pub fn keep_running(&self) -> bool {
         self.keep_running
     }

@@ -7,6 +7,8 @@
 //! - [`server`]: the TCP game server and its terminal client (`boardlab serve` / `connect`);
 //! - [`lines`]: length-capped line reading shared by the protocols.
 
+#![deny(missing_docs)]
+
 pub mod botzone;
 pub mod lines;
 pub mod pbrain;

@@ -54,6 +54,7 @@ use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capp
 
 /// Smallest and largest board side accepted by `START`.
 pub const MIN_SIZE: u32 = GomokuConfig::MIN_SIZE;
+/// Largest board side accepted by `START`.
 pub const MAX_SIZE: u32 = GomokuConfig::MAX_SIZE;
 /// Per-move time when the manager never sends `INFO timeout_turn`, in ms.
 pub const DEFAULT_TIMEOUT_TURN_MS: u64 = 5_000;

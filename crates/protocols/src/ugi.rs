@@ -41,6 +41,7 @@ use crate::lines::{Line, MAX_LINE_BYTES, parse_saturating, quote, read_line_capp
 pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
 
 impl Output {
+    /// Output to `w`, shared by the reader loop and the search thread.
     pub fn new(w: impl Write + Send + 'static) -> Output {
         Output(Arc::new(Mutex::new(Box::new(w))))
     }
@@ -55,16 +56,23 @@ impl Output {
 /// What `go` asked for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoParams {
+    /// `depth N`: search to this many plies.
     pub depth: Option<u32>,
+    /// `nodes N`: stop after about this many nodes.
     pub nodes: Option<u64>,
+    /// `movetime MS`: the time for this move, in milliseconds.
     pub movetime: Option<u64>,
-    /// The first player's clock and increment (ms).
+    /// The first player's clock (ms).
     pub wtime: Option<i64>,
+    /// The first player's increment per move (ms).
     pub winc: Option<i64>,
-    /// The second player's.
+    /// The second player's clock (ms).
     pub btime: Option<i64>,
+    /// The second player's increment per move (ms).
     pub binc: Option<i64>,
+    /// `movestogo N`: moves until the next time control.
     pub movestogo: Option<u32>,
+    /// `infinite`: search until `stop`.
     pub infinite: bool,
 }
 
@@ -235,8 +243,11 @@ fn position_error(spec: &str, e: PositionError) -> String {
 /// The engine options (`setoption`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
+    /// `Hash`: transposition table size in MiB.
     pub hash_mb: usize,
+    /// `Threads`: search threads.
     pub threads: usize,
+    /// `Seed`: the seed of the random player and the search's tie-breaks.
     pub seed: u64,
 }
 
@@ -279,7 +290,9 @@ enum Collect {
 /// Whether the reader loop goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
+    /// Read the next line.
     Continue,
+    /// `quit`: stop reading.
     Quit,
 }
 

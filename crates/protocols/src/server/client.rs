@@ -346,15 +346,26 @@ pub struct ConnectOptions {
 /// Why the client stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum ConnectError {
+    /// The server could not be reached.
     #[error("cannot connect to {addr}: {source}")]
-    Connect { addr: String, source: io::Error },
+    Connect {
+        /// The address as given.
+        addr: String,
+        /// The connection error.
+        source: io::Error,
+    },
+    /// The server closed the connection before the client was done.
     #[error("the server at {addr} closed the connection{}", .reason.as_ref().map_or(String::new(), |r| format!(": {r}")))]
     ServerGone {
+        /// The server's address as given.
         addr: String,
+        /// The read error that ended the connection (none: the server closed it).
         reason: Option<String>,
     },
+    /// `--rejoin` could not be done (no saved token, or the seat is ambiguous).
     #[error("{0}")]
     Rejoin(String),
+    /// Reading the terminal or the tokens file failed.
     #[error("{0}")]
     Io(#[from] io::Error),
 }
