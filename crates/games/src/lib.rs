@@ -129,8 +129,10 @@ impl SpecKey {
     }
 }
 
-/// The kind of value a spec key takes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The kind of value a spec key takes. Serialised as the web form reads it: a `type` tag
+/// (`int`, `int_or`, `bool`, `choice`) beside the variant's fields.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
 pub enum KeyKind {
     /// An integer from `min` to `max` (the bounds that do not depend on other keys) in steps
     /// of `step`.

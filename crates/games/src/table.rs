@@ -70,6 +70,24 @@ bundled_games! {$
     Connect6 = "connect6", rules_connect6::Connect6Position;
 }
 
+/// The items every bundled game takes from its `engines` module: the bench positions and
+/// depth, and the engine and baseline players of its [`EngineGame`] impl.
+macro_rules! engine_players {
+    ($module:ident) => {
+        const BENCH_POSITIONS: &'static [(&'static str, &'static str)] =
+            engines::$module::BENCH_POSITIONS;
+        const BENCH_DEPTH: u32 = engines::$module::BENCH_DEPTH;
+
+        fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Self>>, OptionsError> {
+            <Self as EngineGame>::engine(options)
+        }
+
+        fn baseline() -> Result<Box<dyn Agent<Self>>, OptionsError> {
+            <Self as EngineGame>::baseline()
+        }
+    };
+}
+
 impl Game for Fourshift {
     const TITLE: &'static str = "Fourshift";
     const SAMPLE_SPECS: &'static [&'static str] = &[
@@ -77,17 +95,7 @@ impl Game for Fourshift {
         "fourshift:size=4,k=3,pieces=3,max_plies=40",
         "fourshift:size=5,pieces=12",
     ];
-    const BENCH_POSITIONS: &'static [(&'static str, &'static str)] =
-        engines::fourshift::BENCH_POSITIONS;
-    const BENCH_DEPTH: u32 = engines::fourshift::BENCH_DEPTH;
-
-    fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Self>>, OptionsError> {
-        <Self as EngineGame>::engine(options)
-    }
-
-    fn baseline() -> Result<Box<dyn Agent<Self>>, OptionsError> {
-        <Self as EngineGame>::baseline()
-    }
+    engine_players!(fourshift);
 
     /// Whether a win came during the placing phase (the last placement included).
     fn balance_stats(
@@ -129,17 +137,7 @@ impl Game for Clamp {
         "clamp:size=6,zone=2,quiet_limit=12,adjudicate=true",
         "clamp:max_on_board=4,quiet_limit=20",
     ];
-    const BENCH_POSITIONS: &'static [(&'static str, &'static str)] =
-        engines::clamp::BENCH_POSITIONS;
-    const BENCH_DEPTH: u32 = engines::clamp::BENCH_DEPTH;
-
-    fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Self>>, OptionsError> {
-        <Self as EngineGame>::engine(options)
-    }
-
-    fn baseline() -> Result<Box<dyn Agent<Self>>, OptionsError> {
-        <Self as EngineGame>::baseline()
-    }
+    engine_players!(clamp);
 
     /// Pieces captured in the game (both sides).
     fn balance_stats(
@@ -186,17 +184,7 @@ impl Game for Clamp {
 impl Game for Amazons {
     const TITLE: &'static str = "Amazons";
     const SAMPLE_SPECS: &'static [&'static str] = &["amazons", "amazons:size=8"];
-    const BENCH_POSITIONS: &'static [(&'static str, &'static str)] =
-        engines::amazons::BENCH_POSITIONS;
-    const BENCH_DEPTH: u32 = engines::amazons::BENCH_DEPTH;
-
-    fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Self>>, OptionsError> {
-        <Self as EngineGame>::engine(options)
-    }
-
-    fn baseline() -> Result<Box<dyn Agent<Self>>, OptionsError> {
-        <Self as EngineGame>::baseline()
-    }
+    engine_players!(amazons);
 
     /// How many moves the game lasted.
     fn balance_stats(
@@ -222,17 +210,7 @@ impl Game for Gomoku {
     const TITLE: &'static str = "Gomoku";
     const SAMPLE_SPECS: &'static [&'static str] =
         &["gomoku", "gomoku:size=5", "gomoku:size=7,rule=exact5"];
-    const BENCH_POSITIONS: &'static [(&'static str, &'static str)] =
-        engines::gomoku::BENCH_POSITIONS;
-    const BENCH_DEPTH: u32 = engines::gomoku::BENCH_DEPTH;
-
-    fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Self>>, OptionsError> {
-        <Self as EngineGame>::engine(options)
-    }
-
-    fn baseline() -> Result<Box<dyn Agent<Self>>, OptionsError> {
-        <Self as EngineGame>::baseline()
-    }
+    engine_players!(gomoku);
 
     fn spec_keys() -> Vec<SpecKey> {
         vec![
@@ -252,17 +230,7 @@ impl Game for Connect6 {
     const TITLE: &'static str = "Connect6";
     const SAMPLE_SPECS: &'static [&'static str] =
         &["connect6", "connect6:size=6", "connect6:size=7"];
-    const BENCH_POSITIONS: &'static [(&'static str, &'static str)] =
-        engines::connect6::BENCH_POSITIONS;
-    const BENCH_DEPTH: u32 = engines::connect6::BENCH_DEPTH;
-
-    fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Self>>, OptionsError> {
-        <Self as EngineGame>::engine(options)
-    }
-
-    fn baseline() -> Result<Box<dyn Agent<Self>>, OptionsError> {
-        <Self as EngineGame>::baseline()
-    }
+    engine_players!(connect6);
 
     fn spec_keys() -> Vec<SpecKey> {
         vec![SpecKey::int("size", 6, 26, 1, "6 to 26")]

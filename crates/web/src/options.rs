@@ -27,57 +27,11 @@ pub struct OptionInfo {
     /// The key as the spec writes it (`size`, `quiet_limit`).
     pub key: &'static str,
     /// The values it takes, for the form's input.
-    pub kind: OptionKind,
+    pub kind: KeyKind,
     /// The default value, as the canonical default spec prints it.
     pub default: String,
     /// The allowed values for people ("an integer from 2 to size").
     pub range: &'static str,
-}
-
-/// The kind of value a key takes.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "snake_case", tag = "type")]
-pub enum OptionKind {
-    /// An integer from `min` to `max` (the bounds that do not depend on other keys) in
-    /// steps of `step`.
-    Int {
-        /// The smallest value.
-        min: u32,
-        /// The largest value.
-        max: u32,
-        /// The step between allowed values from `min` (2 for clamp's even sizes).
-        step: u32,
-    },
-    /// An integer from `min` to `max`, or the one word `word` (clamp's
-    /// `supply=N|unlimited`).
-    IntOr {
-        /// The smallest number.
-        min: u32,
-        /// The largest number.
-        max: u32,
-        /// The word accepted instead of a number (`unlimited`).
-        word: &'static str,
-    },
-    /// `true` or `false`.
-    Bool,
-    /// One word out of a fixed list.
-    Choice {
-        /// The allowed words, in the order the form lists them.
-        values: Vec<&'static str>,
-    },
-}
-
-impl From<KeyKind> for OptionKind {
-    fn from(kind: KeyKind) -> OptionKind {
-        match kind {
-            KeyKind::Int { min, max, step } => OptionKind::Int { min, max, step },
-            KeyKind::IntOr { min, max, word } => OptionKind::IntOr { min, max, word },
-            KeyKind::Bool => OptionKind::Bool,
-            KeyKind::Choice { values } => OptionKind::Choice {
-                values: values.to_vec(),
-            },
-        }
-    }
 }
 
 fn info<P: Game>() -> GameInfo {
@@ -91,7 +45,7 @@ fn info<P: Game>() -> GameInfo {
         .into_iter()
         .map(|SpecKey { key, kind, range }| OptionInfo {
             key,
-            kind: kind.into(),
+            kind,
             default: defaults
                 .iter()
                 .find(|(k, _)| k == key)
@@ -174,7 +128,7 @@ mod tests {
                     with_game!(id, parses(&spec))
                 };
                 match &o.kind {
-                    OptionKind::Int { min, max, step } => {
+                    KeyKind::Int { min, max, step } => {
                         assert!(ok(min.to_string()), "{} {} min", g.id, o.key);
                         assert!(ok(max.to_string()), "{} {} max", g.id, o.key);
                         assert!(!ok((min - 1).to_string()), "{} {} below", g.id, o.key);
@@ -183,17 +137,17 @@ mod tests {
                             assert!(!ok((min + 1).to_string()), "{} {} step", g.id, o.key);
                         }
                     }
-                    OptionKind::IntOr { min, max, word } => {
+                    KeyKind::IntOr { min, max, word } => {
                         assert!(ok(min.to_string()) && ok(max.to_string()) && ok(word.to_string()));
                         assert!(!ok((max + 1).to_string()), "{} {} above", g.id, o.key);
                         assert!(!ok("lots".into()), "{} {}", g.id, o.key);
                     }
-                    OptionKind::Bool => {
+                    KeyKind::Bool => {
                         assert!(ok("true".into()) && ok("false".into()));
                         assert!(!ok("maybe".into()));
                     }
-                    OptionKind::Choice { values } => {
-                        for v in values {
+                    KeyKind::Choice { values } => {
+                        for v in values.iter() {
                             assert!(ok(v.to_string()), "{} {} {v}", g.id, o.key);
                         }
                         assert!(!ok("9".into()), "{} {}", g.id, o.key);
