@@ -127,6 +127,8 @@
 //! # Ok::<(), boardlab_search::OptionsError>(())
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod agent;
 mod evaluator;
 mod incremental;

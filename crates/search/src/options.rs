@@ -18,14 +18,36 @@ pub const MAX_DEPTH: u32 = 128;
 /// Why an option value was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum OptionsError {
+    /// [`SearchOptions::with_hash_mb`] was given a size outside
+    /// [`SearchOptions::MIN_HASH_MB`]`..=`[`SearchOptions::MAX_HASH_MB`].
     #[error("hash size {value} MB is out of range: expected 1-65536")]
-    HashMb { value: usize },
+    HashMb {
+        /// The refused size, in MiB.
+        value: usize,
+    },
+    /// [`SearchOptions::with_threads`] was given a count outside
+    /// [`SearchOptions::MIN_THREADS`]`..=`[`SearchOptions::MAX_THREADS`].
     #[error("thread count {value} is out of range: expected 1-256")]
-    Threads { value: usize },
+    Threads {
+        /// The refused thread count.
+        value: usize,
+    },
+    /// [`SearchOptions::with_aspiration_window`] was given a half-width outside
+    /// `1..=`[`Score::MAX_EVAL`].
     #[error("aspiration window {value} is out of range: expected 1-{max}", max = Score::MAX_EVAL)]
-    AspirationWindow { value: i32 },
+    AspirationWindow {
+        /// The refused half-width, in evaluation units.
+        value: i32,
+    },
+    /// The size was in range but the memory for the table could not be had (the
+    /// allocation failed, or the bucket count overflows `usize` on this target). Returned
+    /// by [`crate::Searcher::new`] and [`crate::Searcher::set_options`], which leave any
+    /// existing table as it was.
     #[error("could not allocate a {mb} MB transposition table")]
-    HashAllocation { mb: usize },
+    HashAllocation {
+        /// The requested size, in MiB.
+        mb: usize,
+    },
 }
 
 /// How the search runs: table size, threads, seed, default limits and the switchable
@@ -86,10 +108,16 @@ impl Default for SearchOptions {
 }
 
 impl SearchOptions {
+    /// The transposition-table size of [`SearchOptions::default`], in MiB.
     pub const DEFAULT_HASH_MB: usize = 16;
+    /// The smallest table [`SearchOptions::with_hash_mb`] accepts, in MiB.
     pub const MIN_HASH_MB: usize = 1;
+    /// The largest table [`SearchOptions::with_hash_mb`] accepts, in MiB (64 GiB).
     pub const MAX_HASH_MB: usize = 65_536;
+    /// The fewest search threads [`SearchOptions::with_threads`] accepts (the main thread
+    /// alone, no helpers).
     pub const MIN_THREADS: usize = 1;
+    /// The most search threads [`SearchOptions::with_threads`] accepts.
     pub const MAX_THREADS: usize = 256;
 
     /// Plain fixed-depth alpha-beta: no PVS, TT, iterative deepening, aspiration, killers,
@@ -225,48 +253,65 @@ impl SearchOptions {
         self
     }
 
+    /// The requested transposition-table size in MiB (the table itself may be smaller:
+    /// the largest power of two of buckets that fits).
     pub fn hash_mb(&self) -> usize {
         self.hash_mb
     }
+    /// Search threads, the main one included (`1`: no helper threads).
     pub fn threads(&self) -> usize {
         self.threads
     }
+    /// Seed of the root tie-break (default 0).
     pub fn seed(&self) -> u64 {
         self.seed
     }
+    /// The limits [`crate::Searcher::search`] uses (default: none).
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
+    /// Whether iterations after the first search the root in an aspiration window.
     pub fn aspiration(&self) -> bool {
         self.aspiration
     }
+    /// Initial half-width of the aspiration window, in evaluation units, `1..=Score::MAX_EVAL`.
     pub fn aspiration_window(&self) -> i32 {
         self.aspiration_window
     }
+    /// Whether the horizon runs a quiescence search over noisy moves.
     pub fn quiescence(&self) -> bool {
         self.quiescence
     }
+    /// Whether principal-variation search (null windows after the first move) is on.
     pub fn pvs(&self) -> bool {
         self.pvs
     }
+    /// Whether the transposition table is probed and stored.
     pub fn transposition_table(&self) -> bool {
         self.transposition_table
     }
+    /// Whether iterative deepening is on (off: only the final depth is searched).
     pub fn iterative_deepening(&self) -> bool {
         self.iterative_deepening
     }
+    /// Whether killer moves are tried early.
     pub fn killers(&self) -> bool {
         self.killers
     }
+    /// Whether the countermove is tried right after the killers.
     pub fn countermoves(&self) -> bool {
         self.countermoves
     }
+    /// Whether quiet moves are ordered by the history heuristic.
     pub fn history(&self) -> bool {
         self.history
     }
+    /// Whether late-move reductions are on (default off: they make the search differ
+    /// from fixed-depth minimax).
     pub fn late_move_reductions(&self) -> bool {
         self.late_move_reductions
     }
+    /// Whether equal-score root moves are searched exactly and one drawn with the seed.
     pub fn root_tie_break(&self) -> bool {
         self.root_tie_break
     }
@@ -404,15 +449,22 @@ impl Limits {
         self
     }
 
+    /// The depth limit in turns, already clamped to `1..=`[`MAX_DEPTH`]; `None`: no limit
+    /// (the search may still stop at `MAX_DEPTH`).
     pub fn depth(&self) -> Option<u32> {
         self.depth
     }
+    /// The node limit over all threads, at least 1; `None`: no limit.
     pub fn nodes(&self) -> Option<u64> {
         self.nodes
     }
+    /// After this time from [`Limits::start`] no new iteration starts; `None`: no limit.
+    /// Set directly or from a budget's target.
     pub fn soft_time(&self) -> Option<Duration> {
         self.soft_time
     }
+    /// At this time from [`Limits::start`] the search is interrupted; `None`: no limit.
+    /// Set directly or from a budget's hard stop.
     pub fn hard_time(&self) -> Option<Duration> {
         self.hard_time
     }
@@ -430,6 +482,8 @@ impl Limits {
         let start = self.start.unwrap_or(default_start);
         self.hard_time.and_then(|t| start.checked_add(t))
     }
+    /// The external stop flag, if one was given: the search stops soon after it reads
+    /// `true`, and never lowers it.
     pub fn stop_flag(&self) -> Option<&Arc<AtomicBool>> {
         self.stop.as_ref()
     }

@@ -20,22 +20,27 @@ pub struct SearchStats {
     pub nps: u64,
     /// Deepest ply reached by any thread (quiescence included).
     pub seldepth: u32,
-    /// Transposition-table probes and hits (an entry for the position was found).
+    /// Transposition-table probes (0 with the table switched off).
     pub tt_probes: u64,
+    /// Probes that found an entry for the position (its move or bounds may still have
+    /// been of no use at this depth).
     pub tt_hits: u64,
     /// Nodes settled by a table entry alone.
     pub tt_cutoffs: u64,
-    /// Beta cutoffs, and how many of them came from the first move searched (the
-    /// move-ordering quality).
+    /// Beta cutoffs: nodes where a move scored at least beta and the remaining moves were
+    /// skipped.
     pub beta_cutoffs: u64,
+    /// Of those, cutoffs by the first move searched: the move-ordering quality (see
+    /// [`SearchStats::first_move_cutoff_rate`]).
     pub first_move_cutoffs: u64,
     /// Null-window searches that had to be repeated with the full window.
     pub pvs_researches: u64,
     /// Root searches repeated after failing outside the aspiration window.
     pub aspiration_researches: u64,
-    /// Late-move reductions made, and how many of the reduced searches had to be repeated
-    /// at full depth (both 0 unless the option is on).
+    /// Late-move reductions made (0 unless the option is on, see
+    /// [`crate::SearchOptions::with_late_move_reductions`]).
     pub reductions: u64,
+    /// Of those, reduced searches that beat alpha and were repeated at full depth.
     pub reduction_researches: u64,
     /// Per mille of sampled table entries written by this search.
     pub hashfull: u32,
@@ -78,6 +83,7 @@ pub struct IterationReport<M> {
     pub nodes: u64,
     /// Time since the search started.
     pub time: Duration,
+    /// Nodes per second so far (`nodes / time`, all threads).
     pub nps: u64,
     /// Transposition-table hit rate so far, `0.0..=1.0`.
     pub tt_hit_rate: f64,
@@ -145,7 +151,11 @@ pub struct SearchResult<M> {
     pub depth: u32,
     /// Principal variation, starting with `best_move`.
     pub pv: Vec<M>,
+    /// Why the search stopped.
     pub stop_reason: StopReason,
+    /// Counters of the whole search, summed over all threads. When the root was decided
+    /// without a search they are zero but `threads` (a finished game, no legal move), or
+    /// but `threads`, `time` and one node (a [`crate::Evaluator::forced_win`] at the root).
     pub stats: SearchStats,
     /// Every completed iteration, shallowest first.
     pub iterations: Vec<IterationReport<M>>,

@@ -76,6 +76,7 @@ impl<P: Notation, E: Evaluator<P>> Searcher<P, E> {
         })
     }
 
+    /// The options in force (change them with [`Searcher::set_options`]).
     pub fn options(&self) -> &SearchOptions {
         &self.options
     }
@@ -92,10 +93,13 @@ impl<P: Notation, E: Evaluator<P>> Searcher<P, E> {
         Ok(())
     }
 
+    /// The evaluator the search calls.
     pub fn evaluator(&self) -> &E {
         &self.evaluator
     }
 
+    /// The evaluator, to retune or reconfigure between searches. The transposition table
+    /// is kept: call [`Searcher::new_game`] if the change makes its stored scores wrong.
     pub fn evaluator_mut(&mut self) -> &mut E {
         &mut self.evaluator
     }

@@ -55,6 +55,8 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// A clock with `remaining` left, `increment` added per move and `moves_to_go` until
+    /// the next time control (`None`: sudden death).
     pub fn new(remaining: Duration, increment: Duration, moves_to_go: Option<u32>) -> Clock {
         Clock {
             remaining,
@@ -221,8 +223,13 @@ pub struct IterationEnd {
     pub elapsed: Duration,
     /// Whether the best move differs from the previous iteration's.
     pub best_changed: bool,
-    /// The root score (heuristic units) and whether it is a forced win or loss.
+    /// The root score for the side to move, on [`Score::raw`](crate::Score::raw)'s scale
+    /// (heuristic units unless `decisive`); a drop between iterations stretches the target.
     pub score: i32,
+    /// Whether `score` is a forced win or loss
+    /// ([`Score::is_decisive`](crate::Score::is_decisive)): two decisive iterations in a
+    /// row with the same sign end the search ([`Decision::Proven`]), and score drops are
+    /// not read into them.
     pub decisive: bool,
 }
 
@@ -255,6 +262,7 @@ pub struct IterationClock {
 }
 
 impl IterationClock {
+    /// The clock of a search under `budget`, before its first iteration.
     pub fn new(budget: TimeBudget) -> IterationClock {
         IterationClock {
             budget,
@@ -266,6 +274,7 @@ impl IterationClock {
         }
     }
 
+    /// The budget the clock decides against.
     pub fn budget(&self) -> TimeBudget {
         self.budget
     }

@@ -13,6 +13,7 @@ use crate::{Evaluator, Limits, Searcher};
 /// When an iteration completed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DepthTime {
+    /// The nominal depth of the completed iteration.
     pub depth: u32,
     /// Since the start of the search.
     pub time: Duration,
