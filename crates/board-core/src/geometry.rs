@@ -14,17 +14,27 @@ use crate::square::{Coord, MAX_SIDE, Square, SquareError};
 /// One of the eight compass directions. `North` is towards higher ranks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Direction {
+    /// Up the board: same column, next row (`a1` to `a2`).
     North,
+    /// One column right and one row up (`a1` to `b2`).
     NorthEast,
+    /// Right: next column, same row (`a1` to `b1`).
     East,
+    /// One column right and one row down (`a2` to `b1`).
     SouthEast,
+    /// Down the board: same column, previous row (`a2` to `a1`).
     South,
+    /// One column left and one row down (`b2` to `a1`).
     SouthWest,
+    /// Left: previous column, same row (`b1` to `a1`).
     West,
+    /// One column left and one row up (`b1` to `a2`).
     NorthWest,
 }
 
 impl Direction {
+    /// All eight, clockwise from `North`, in [`Direction::index`] order (so
+    /// `ALL[d.index()] == d`).
     pub const ALL: [Direction; 8] = [
         Direction::North,
         Direction::NorthEast,
@@ -35,12 +45,14 @@ impl Direction {
         Direction::West,
         Direction::NorthWest,
     ];
+    /// The four rook directions, clockwise from `North`.
     pub const ORTHOGONAL: [Direction; 4] = [
         Direction::North,
         Direction::East,
         Direction::South,
         Direction::West,
     ];
+    /// The four bishop directions, clockwise from `NorthEast`.
     pub const DIAGONAL: [Direction; 4] = [
         Direction::NorthEast,
         Direction::SouthEast,
@@ -56,6 +68,8 @@ impl Direction {
         Direction::SouthEast,
     ];
 
+    /// Position in [`Direction::ALL`], `0..8` (`North` is 0, clockwise): the index of
+    /// per-direction tables.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -76,6 +90,7 @@ impl Direction {
         }
     }
 
+    /// The direction pointing back (`North` ↔ `South`, `NorthEast` ↔ `SouthWest`, ...).
     #[inline]
     pub const fn opposite(self) -> Direction {
         Direction::ALL[(self as usize + 4) % 8]
@@ -109,7 +124,9 @@ impl Eq for Geometry {}
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("board size {width}x{height} is out of range: each side must be 1-{MAX_SIDE}")]
 pub struct GeometryError {
+    /// The refused width, in columns.
     pub width: u32,
+    /// The refused height, in rows.
     pub height: u32,
 }
 
@@ -165,11 +182,13 @@ impl Geometry {
         }
     }
 
+    /// Number of columns, `1..=26` (files `a` to `z`).
     #[inline]
     pub fn width(&self) -> u32 {
         self.width as u32
     }
 
+    /// Number of rows, `1..=26` (ranks `1` to `26`).
     #[inline]
     pub fn height(&self) -> u32 {
         self.height as u32
@@ -186,6 +205,8 @@ impl Geometry {
         (0..self.cells() as u16).map(Square)
     }
 
+    /// Whether `sq` is on this board (its index is below [`Geometry::cells`]). A
+    /// [`Square`] is a bare index, so one made for a larger board may be off this one.
     #[inline]
     pub fn contains(&self, sq: Square) -> bool {
         sq.index() < self.cells()
@@ -219,11 +240,15 @@ impl Geometry {
         Coord::new((sq.0 % w) as u8, (sq.0 / w) as u8)
     }
 
+    /// The 0-based column of `sq` (`a` is 0), `< width`. Unchecked: for a square off the
+    /// board it is still `index % width` (see [`Geometry::coord`] for a checked form).
     #[inline]
     pub fn col(&self, sq: Square) -> u32 {
         sq.0 as u32 % self.width as u32
     }
 
+    /// The 0-based row of `sq` (rank `1` is 0). Unchecked: for a square off the board it
+    /// is `index / width`, at least `height`.
     #[inline]
     pub fn row(&self, sq: Square) -> u32 {
         sq.0 as u32 / self.width as u32

@@ -5,11 +5,15 @@ use std::fmt;
 /// One of the two players. `First` moves first in every boardlab game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Player {
+    /// The player who makes the first move (index 0, sign +1). Which colour that is
+    /// (Black, White, ...) is the game's to name.
     First,
+    /// The player who replies (index 1, sign -1).
     Second,
 }
 
 impl Player {
+    /// Both players in [`Player::index`] order, to loop over per-player state.
     pub const BOTH: [Player; 2] = [Player::First, Player::Second];
 
     /// The other player.
@@ -49,7 +53,10 @@ impl fmt::Display for Player {
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// The game was won by this player.
     Win(Player),
+    /// Neither player won (a full board, a move or quiet-move limit, a repetition:
+    /// whatever the game's rules call a draw).
     Draw,
 }
 

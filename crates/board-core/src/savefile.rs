@@ -30,29 +30,60 @@ pub const MAX_BYTES: usize = 4 << 20;
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("line {line}: {kind}")]
 pub struct LoadError<E: std::error::Error> {
+    /// The 1-based line of the file the problem is on (comment and blank lines count);
+    /// 0 for [`LoadErrorKind::TooLarge`], which concerns the whole file.
     pub line: usize,
+    /// What was wrong.
     pub kind: LoadErrorKind<E>,
 }
 
 /// What was wrong with a save file.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum LoadErrorKind<E: std::error::Error> {
+    /// The text is longer than [`MAX_BYTES`]; nothing of it was read.
     #[error("save file is larger than {MAX_BYTES} bytes")]
     TooLarge,
+    /// The first non-blank, non-comment line is not `boardlab-save <version>` (or the file
+    /// has no such line at all).
     #[error("expected the header '{MAGIC} {VERSION}', found '{0}'")]
-    BadHeader(String),
+    BadHeader(
+        /// The line found, comment removed, cut to 40 characters (empty for an empty file).
+        String,
+    ),
+    /// The header names a format version other than [`VERSION`] (or has words after it).
     #[error("unsupported save format version {0}: this build reads version {VERSION}")]
-    UnsupportedVersion(String),
+    UnsupportedVersion(
+        /// The version word found, cut to 40 characters.
+        String,
+    ),
+    /// The line after the header is not `game <spec>`.
     #[error("expected 'game <spec>', found '{0}'")]
-    MissingGame(String),
+    MissingGame(
+        /// The line found, comment removed, cut to 40 characters (empty at the end of the
+        /// file).
+        String,
+    ),
+    /// The spec after `game` does not parse, or the game's config refuses it.
     #[error("bad game spec: {0}")]
     Spec(#[from] SpecError),
+    /// The file is for another game than the one it is being replayed as.
     #[error("this save file is for '{found}', not '{expected}'")]
-    WrongGame { expected: String, found: String },
+    WrongGame {
+        /// The game id of the position type replaying the file.
+        expected: String,
+        /// The game id the file's spec names.
+        found: String,
+    },
+    /// A move line does not read as a move, or names a move that is illegal in the
+    /// position reached by the moves before it.
     #[error("move {number} '{text}': {error}")]
     Move {
+        /// The 1-based number of the move among the file's moves (not its line number,
+        /// which is [`LoadError::line`]).
         number: usize,
+        /// The move's text, comment removed, cut to 40 characters.
         text: String,
+        /// Why the move was refused: unreadable notation or an illegal move.
         error: MoveInputError<E>,
     },
 }
@@ -60,13 +91,16 @@ pub enum LoadErrorKind<E: std::error::Error> {
 /// A replayed save file: the final position and the moves that led to it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoadedGame<P: Position> {
+    /// The position after the last move of the file.
     pub position: P,
+    /// Every move of the file in the order played, each one legal where it was played.
     pub moves: Vec<P::Move>,
 }
 
 /// A save file split into its parts but not yet replayed: enough to see which game it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SaveFile {
+    /// The spec of the `game` line: which game, and its rule parameters.
     pub spec: GameSpec,
     /// Each move's text with its 1-based line number.
     pub moves: Vec<(usize, String)>,

@@ -18,11 +18,14 @@ pub const MAX_CELLS: usize = MAX_SIDE as usize * MAX_SIDE as usize;
 pub struct Square(pub u16);
 
 impl Square {
+    /// The square with flat index `index` (`row * width + col`). Unchecked: whether it is
+    /// on a board is [`crate::Geometry::contains`]'s question.
     #[inline]
     pub const fn new(index: u16) -> Square {
         Square(index)
     }
 
+    /// The flat index, for indexing per-square arrays and bit sets.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -75,12 +78,21 @@ impl fmt::Display for Coord {
 /// Why a square could not be parsed or placed on a board.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SquareError {
+    /// The text is not a square in `a1` notation: not one letter followed by a row number
+    /// of one or two digits from 1 to 26.
     #[error("'{0}' is not a square: expected a column letter a-z and a row number, like c3")]
-    Syntax(String),
+    Syntax(
+        /// The refused text, trimmed and cut to its first 16 characters.
+        String,
+    ),
+    /// The square is well formed but outside the board it was placed on.
     #[error("{square} is off the {width}x{height} board")]
     OffBoard {
+        /// The square in `a1` notation, as given.
         square: String,
+        /// The board's width, in columns.
         width: u8,
+        /// The board's height, in rows.
         height: u8,
     },
 }

@@ -26,8 +26,12 @@ use crate::position::{Notation, Position};
 /// A broken invariant: what, at which ply, after which moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConformanceError {
+    /// How many moves had been played from the start position when the check failed.
     pub ply: usize,
+    /// Those moves in the game's notation, separated by spaces, to replay the failure
+    /// (only the last 40, after `...`, in a longer game).
     pub moves: String,
+    /// The invariant that broke, with the values seen (e.g. both hashes).
     pub what: String,
 }
 
@@ -46,9 +50,17 @@ impl std::error::Error for ConformanceError {}
 /// What a batch of playouts covered.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlayoutStats {
+    /// Games played.
     pub playouts: usize,
+    /// Positions checked over all games, the start positions included.
     pub positions: usize,
+    /// Games that reached a finished position (every game, for the `check_random_*`
+    /// functions, which fail on a game that runs past its ply limit; 0 or 1 for
+    /// [`check_playout`], whose choices may run out first).
     pub finished: usize,
+    /// Moves not generated in the position they were tried in (moves legal earlier, and
+    /// the sampler's) that were checked to be refused without changing the position: how
+    /// much the refusal paths were exercised.
     pub illegal_probes: usize,
 }
 
