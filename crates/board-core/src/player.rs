@@ -55,8 +55,8 @@ impl fmt::Display for Player {
 pub enum Outcome {
     /// The game was won by this player.
     Win(Player),
-    /// Neither player won (a full board, a move or quiet-move limit, a repetition:
-    /// whatever the game's rules call a draw).
+    /// Neither player won: whatever the game's rules call a draw (a full board, a ply
+    /// limit, a quiet-move limit, no legal move; some games have none).
     Draw,
 }
 

@@ -31,7 +31,9 @@ pub const MAX_BYTES: usize = 4 << 20;
 #[error("line {line}: {kind}")]
 pub struct LoadError<E: std::error::Error> {
     /// The 1-based line of the file the problem is on (comment and blank lines count);
-    /// 0 for [`LoadErrorKind::TooLarge`], which concerns the whole file.
+    /// 0 for [`LoadErrorKind::TooLarge`], which concerns the whole file. The spec errors of
+    /// [`SaveFile::replay`] say 2, the `game` line of a file without leading comments: a
+    /// [`SaveFile`] keeps no line number for its spec.
     pub line: usize,
     /// What was wrong.
     pub kind: LoadErrorKind<E>,

@@ -88,7 +88,7 @@ pub enum SquareError {
     /// The square is well formed but outside the board it was placed on.
     #[error("{square} is off the {width}x{height} board")]
     OffBoard {
-        /// The square in `a1` notation, as given.
+        /// The square in lower-case `a1` notation.
         square: String,
         /// The board's width, in columns.
         width: u8,

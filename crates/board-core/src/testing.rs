@@ -54,9 +54,9 @@ pub struct PlayoutStats {
     pub playouts: usize,
     /// Positions checked over all games, the start positions included.
     pub positions: usize,
-    /// Games that reached a finished position (every game, for the `check_random_*`
-    /// functions, which fail on a game that runs past its ply limit; 0 or 1 for
-    /// [`check_playout`], whose choices may run out first).
+    /// Games that reached a finished position: every game for the functions that play
+    /// random games, which fail on a game that runs past its ply limit; 0 or 1 for
+    /// [`check_playout`], whose choices may run out first.
     pub finished: usize,
     /// Moves not generated in the position they were tried in (moves legal earlier, and
     /// the sampler's) that were checked to be refused without changing the position: how

@@ -270,7 +270,8 @@ impl SearchOptions {
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
-    /// Whether iterations after the first search the root in an aspiration window.
+    /// Whether the root is searched in a window around the previous iteration's score
+    /// (from depth 3 on, and not around a forced result).
     pub fn aspiration(&self) -> bool {
         self.aspiration
     }
@@ -458,13 +459,14 @@ impl Limits {
     pub fn nodes(&self) -> Option<u64> {
         self.nodes
     }
-    /// After this time from [`Limits::start`] no new iteration starts; `None`: no limit.
-    /// Set directly or from a budget's target.
+    /// After this time no new iteration starts; `None`: no limit. Counted from
+    /// [`Limits::start`] (else from the start of the search); set directly or from a
+    /// budget's target.
     pub fn soft_time(&self) -> Option<Duration> {
         self.soft_time
     }
-    /// At this time from [`Limits::start`] the search is interrupted; `None`: no limit.
-    /// Set directly or from a budget's hard stop.
+    /// At this time the search is interrupted, mid-iteration if need be; `None`: no limit.
+    /// Counted like [`Limits::soft_time`]; set directly or from a budget's hard stop.
     pub fn hard_time(&self) -> Option<Duration> {
         self.hard_time
     }
