@@ -47,9 +47,8 @@ impl Budget {
     /// The search limits for one move.
     pub fn limits(self) -> Limits {
         match self {
-            Budget::Time(t) => Limits::new()
-                .with_soft_time(t * 6 / 10)
-                .with_hard_time(t * 95 / 100),
+            // The search's shared time manager, as for every in-process player.
+            Budget::Time(t) => Limits::new().with_move_time(t),
             Budget::Depth(d) => Limits::new().with_depth(d),
             Budget::Nodes(n) => Limits::new().with_nodes(n),
         }

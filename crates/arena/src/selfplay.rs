@@ -21,7 +21,7 @@ use search::{AgentKind, SearchOptions};
 
 use crate::{
     Budget,
-    external::{ExternalLimits, WireGame, check_protocol, external_player},
+    external::{ExternalLimits, check_protocol, external_player},
     game::{GameRecord, play_players, random_opening},
     player::{Contestant, OwnedAgent, PlayerSpec},
     report::Tally,
@@ -30,10 +30,11 @@ use crate::{
 };
 
 /// Everything a tournament needs of a game: its players and balance figures (the games
-/// table's [`Game`]) and the wire formats of external engines.
-pub trait ArenaGame: Game + WireGame {}
+/// table's [`Game`]). The wire formats of external engines come with their protocols
+/// ([`external::pbrain_codec`](crate::external::pbrain_codec)), so every [`Game`] is one.
+pub trait ArenaGame: Game {}
 
-impl<P: Game + WireGame> ArenaGame for P {}
+impl<P: Game> ArenaGame for P {}
 
 /// Which part of a tournament one process plays: shard `index` of `count` (1-based) plays
 /// the games numbered `index`, `index + count`, … (numbering from 1).

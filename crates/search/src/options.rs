@@ -400,9 +400,12 @@ impl Limits {
         self
     }
 
-    /// Soft and hard time both `t`, used to the full (no reserve, no management).
+    /// A managed budget of `t` for a player in this process ([`TimeBudget::in_process`]):
+    /// the whole of `t` with no reserve, and the manager's early stop on a forced move or
+    /// a proven result. Protocol engines use [`Limits::with_time_control`], which keeps
+    /// back their overhead.
     pub fn with_move_time(self, t: Duration) -> Limits {
-        self.with_soft_time(t).with_hard_time(t)
+        self.with_budget(TimeBudget::in_process(t))
     }
 
     /// A managed budget: its target and hard stop become the soft and hard times.

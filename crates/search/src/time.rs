@@ -148,6 +148,18 @@ impl TimeControl {
 }
 
 impl TimeBudget {
+    /// The budget of a per-move limit `limit` for a player that answers in-process (the
+    /// game server's and the web board's engine seats, terminal play, the arena's own
+    /// players): no pipe or referee stands between it and the clock, so nothing is kept
+    /// back and the whole limit is both target and hard stop.
+    pub fn in_process(limit: Duration) -> TimeBudget {
+        TimeBudget {
+            target: limit,
+            hard: limit,
+            saves_time: false,
+        }
+    }
+
     /// The budget of a per-move limit, and of a clock as well if there is one (see
     /// [`TimeControl::budget`]).
     pub fn per_move(limit: Duration, clock: Option<Clock>) -> TimeBudget {

@@ -15,7 +15,7 @@ mod pbrain;
 mod process;
 mod ugi;
 
-use std::{fmt, time::Duration};
+use std::{any::Any, fmt, time::Duration};
 
 use board_core::Position;
 
@@ -86,35 +86,32 @@ impl ExternalLimits {
     }
 }
 
-/// How each game's moves look on the wire of the protocols that are not generic.
-pub trait WireGame: Position {
-    /// The Gomocup coordinates of this game, if it is one a pbrain brain can play.
-    fn pbrain_codec(config: &Self::Config) -> Option<PbrainCodec<Self>> {
-        let _ = config;
-        None
-    }
-
-    /// The Botzone coordinates of this game, if it is one a Botzone bot can play.
-    fn botzone_codec(config: &Self::Config) -> Option<BotzoneCodec<Self>> {
-        let _ = config;
-        None
-    }
+/// The Gomocup coordinates of `P`'s games of `config`, if `P` is the game pbrain brains
+/// play (gomoku). pbrain and Botzone are single-game protocols, so each codec belongs to
+/// its protocol's game and is found from the config's type: no per-game table here.
+pub fn pbrain_codec<P: Position + 'static>(config: &P::Config) -> Option<PbrainCodec<P>>
+where
+    P::Config: 'static,
+{
+    let config = (config as &dyn Any).downcast_ref::<rules_gomoku::GomokuConfig>()?;
+    same_type(pbrain::gomoku_codec(config))
 }
 
-impl WireGame for rules_fourshift::Fourshift {}
-impl WireGame for rules_clamp::ClampPosition {}
-impl WireGame for rules_connect6::Connect6Position {}
-
-impl WireGame for rules_gomoku::GomokuPosition {
-    fn pbrain_codec(config: &Self::Config) -> Option<PbrainCodec<Self>> {
-        Some(pbrain::gomoku_codec(config))
-    }
+/// The Botzone coordinates of `P`'s games of `config`, if `P` is the game Botzone bots
+/// play here (amazons, on the 8×8 board).
+pub fn botzone_codec<P: Position + 'static>(config: &P::Config) -> Option<BotzoneCodec<P>>
+where
+    P::Config: 'static,
+{
+    let config = (config as &dyn Any).downcast_ref::<rules_amazons::AmazonsConfig>()?;
+    same_type(botzone::amazons_codec(config)?)
 }
 
-impl WireGame for rules_amazons::AmazonsPosition {
-    fn botzone_codec(config: &Self::Config) -> Option<BotzoneCodec<Self>> {
-        botzone::amazons_codec(config)
-    }
+/// `value` as a `T`: `Some` exactly when its type is `T` (here: when the config's type named
+/// the protocol's game, the game's codec is `P`'s).
+fn same_type<T: 'static>(value: impl Any) -> Option<T> {
+    let boxed: Box<dyn Any> = Box::new(value);
+    boxed.downcast::<T>().ok().map(|value| *value)
 }
 
 /// Why an external engine cannot play this game at all.
@@ -123,18 +120,18 @@ impl WireGame for rules_amazons::AmazonsPosition {
 pub struct UnsupportedGame(pub String);
 
 /// Checks that `protocol` can play the game of `config` (before any game starts).
-pub fn check_protocol<P: WireGame>(
+pub fn check_protocol<P: Position + 'static>(
     protocol: Protocol,
     config: &P::Config,
 ) -> Result<(), UnsupportedGame> {
     match protocol {
         Protocol::Ugi => Ok(()),
-        Protocol::Pbrain => P::pbrain_codec(config).map(|_| ()).ok_or_else(|| {
+        Protocol::Pbrain => pbrain_codec::<P>(config).map(|_| ()).ok_or_else(|| {
             UnsupportedGame(format!(
                 "pbrain brains play gomoku only, not {config} (use ugi: for other games)"
             ))
         }),
-        Protocol::Botzone => P::botzone_codec(config).map(|_| ()).ok_or_else(|| {
+        Protocol::Botzone => botzone_codec::<P>(config).map(|_| ()).ok_or_else(|| {
             UnsupportedGame(format!(
                 "Botzone bots play amazons:size=8 only, not {config} (use ugi: for other games)"
             ))
@@ -143,7 +140,7 @@ pub fn check_protocol<P: WireGame>(
 }
 
 /// An external engine for one game of `config`.
-pub fn external_player<P: WireGame>(
+pub fn external_player<P: Position + 'static>(
     protocol: Protocol,
     command: &str,
     config: &P::Config,
@@ -153,11 +150,11 @@ pub fn external_player<P: WireGame>(
     let name = format!("{protocol}:{command}");
     Ok(match protocol {
         Protocol::Ugi => Box::new(ugi::UgiPlayer::new(name, command, limits)),
-        Protocol::Pbrain => match P::pbrain_codec(config) {
+        Protocol::Pbrain => match pbrain_codec::<P>(config) {
             Some(codec) => Box::new(pbrain::PbrainPlayer::new(name, command, limits, codec)),
             None => return Err(UnsupportedGame(format!("no pbrain codec for {config}"))),
         },
-        Protocol::Botzone => match P::botzone_codec(config) {
+        Protocol::Botzone => match botzone_codec::<P>(config) {
             Some(codec) => Box::new(botzone::BotzonePlayer::new(name, command, limits, codec)),
             None => return Err(UnsupportedGame(format!("no Botzone codec for {config}"))),
         },

@@ -271,6 +271,23 @@ fn a_managed_search_plays_a_forced_reply_at_once() {
 }
 
 #[test]
+fn an_in_process_move_time_keeps_nothing_back_and_stops_on_a_forced_reply() {
+    let limits = Limits::new().with_move_time(Duration::from_millis(30));
+    // A 30 ms seat gets its 30 ms: the protocol reserve (30 ms + 1/32) would leave nothing.
+    assert_eq!(limits.hard_time(), Some(Duration::from_millis(30)));
+    let budget = limits.budget().expect("managed");
+    assert_eq!(budget.target, Duration::from_millis(30));
+    let opts = SearchOptions::default().with_hash_mb(1).expect("in range");
+    let mut s = Searcher::new(Forced(TreeEval::default()), opts).expect("valid options");
+    let r = s.search_with(
+        &big(),
+        &Limits::new().with_move_time(Duration::from_secs(20)),
+        |_| {},
+    );
+    assert_eq!((r.stop_reason, r.depth), (StopReason::Forced, 1));
+}
+
+#[test]
 fn a_per_move_budget_is_searched_to_its_hard_stop() {
     let pos = big();
     let limits = Limits::new().with_time_control(TimeControl::per_move(Duration::from_millis(200)));
