@@ -15,7 +15,7 @@ mod pbrain;
 mod process;
 mod ugi;
 
-use std::{fmt, time::Duration};
+use std::{any::Any, fmt, time::Duration};
 
 use board_core::Position;
 
@@ -86,35 +86,35 @@ impl ExternalLimits {
     }
 }
 
-/// How each game's moves look on the wire of the protocols that are not generic.
+/// How each game's moves look on the wire of the protocols that are not generic. Each of
+/// those protocols is one bundled game's (pbrain gomoku's, Botzone amazons'), so every
+/// position type has this trait: the codec is there for that game's type and `None` for
+/// every other one, a user's game included, with no impl to write.
 pub trait WireGame: Position {
     /// The Gomocup coordinates of this game, if it is one a pbrain brain can play.
-    fn pbrain_codec(config: &Self::Config) -> Option<PbrainCodec<Self>> {
-        let _ = config;
-        None
-    }
+    fn pbrain_codec(config: &Self::Config) -> Option<PbrainCodec<Self>>;
 
     /// The Botzone coordinates of this game, if it is one a Botzone bot can play.
-    fn botzone_codec(config: &Self::Config) -> Option<BotzoneCodec<Self>> {
-        let _ = config;
-        None
+    fn botzone_codec(config: &Self::Config) -> Option<BotzoneCodec<Self>>;
+}
+
+impl<P: Position + 'static> WireGame for P {
+    fn pbrain_codec(config: &P::Config) -> Option<PbrainCodec<P>> {
+        let config = (config as &dyn Any).downcast_ref::<rules_gomoku::GomokuConfig>()?;
+        same_type(pbrain::gomoku_codec(config))
+    }
+
+    fn botzone_codec(config: &P::Config) -> Option<BotzoneCodec<P>> {
+        let config = (config as &dyn Any).downcast_ref::<rules_amazons::AmazonsConfig>()?;
+        same_type(botzone::amazons_codec(config)?)
     }
 }
 
-impl WireGame for rules_fourshift::Fourshift {}
-impl WireGame for rules_clamp::ClampPosition {}
-impl WireGame for rules_connect6::Connect6Position {}
-
-impl WireGame for rules_gomoku::GomokuPosition {
-    fn pbrain_codec(config: &Self::Config) -> Option<PbrainCodec<Self>> {
-        Some(pbrain::gomoku_codec(config))
-    }
-}
-
-impl WireGame for rules_amazons::AmazonsPosition {
-    fn botzone_codec(config: &Self::Config) -> Option<BotzoneCodec<Self>> {
-        botzone::amazons_codec(config)
-    }
+/// `value` as a `U` when `T` is `U` (the codec of the one game a protocol serves, asked
+/// for by the generic code of that same game).
+fn same_type<T: 'static, U: 'static>(value: T) -> Option<U> {
+    let boxed: Box<dyn Any> = Box::new(value);
+    boxed.downcast::<U>().ok().map(|b| *b)
 }
 
 /// Why an external engine cannot play this game at all.
