@@ -420,6 +420,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
                 no_color,
                 std::io::IsTerminal::is_terminal(&std::io::stdout()),
             ),
+            boards: registry.boards().clone(),
         }),
         Command::Web { listen, data, open } => serve::web(&listen, data.as_deref(), open),
         Command::Play {

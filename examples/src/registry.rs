@@ -34,6 +34,8 @@ use crate::{
 pub struct Registry {
     /// The erased games, for the protocols (`engine`, `serve`).
     games: boardlab_games::Registry,
+    /// The boards `connect` draws.
+    boards: protocols::server::Boards,
     /// The commands of each game, in the order of `games`.
     commands: Vec<Box<dyn GameCommands>>,
 }
@@ -43,6 +45,7 @@ impl Registry {
     pub fn empty() -> Registry {
         Registry {
             games: boardlab_games::Registry::empty(),
+            boards: protocols::server::Boards::empty(),
             commands: Vec::new(),
         }
     }
@@ -65,6 +68,7 @@ impl Registry {
         self.commands.retain(|c| c.id() != id);
         self.commands.push(Box::new(Commands::<G>(PhantomData)));
         self.games = self.games.with::<G>();
+        self.boards = self.boards.with::<G>();
         self
     }
 
@@ -76,6 +80,11 @@ impl Registry {
     /// The erased games, as the engine protocol, the server and other front ends take them.
     pub fn games(&self) -> &boardlab_games::Registry {
         &self.games
+    }
+
+    /// The games whose boards `connect` draws.
+    pub fn boards(&self) -> &protocols::server::Boards {
+        &self.boards
     }
 
     /// The commands of the game a spec string names; an unknown game is an error listing

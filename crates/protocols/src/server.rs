@@ -71,7 +71,7 @@ mod net;
 mod save;
 
 pub use client::{
-    ConnectError, ConnectOptions, Followed, Follower, GameState, Reaction, SavedSeat, Sent,
+    Boards, ConnectError, ConnectOptions, Followed, Follower, GameState, Reaction, SavedSeat, Sent,
     Session, TokenFile, connect,
 };
 pub use handler::{ConnId, Server};

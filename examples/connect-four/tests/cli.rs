@@ -236,19 +236,24 @@ impl Session {
 
     /// Lines up to and including the first that starts with `prefix`.
     fn until(&self, prefix: &str) -> Vec<String> {
+        self.until_line(|l| l.starts_with(prefix), prefix)
+    }
+
+    /// Lines up to and including the first that `done` accepts (`what` says which).
+    fn until_line(&self, done: impl Fn(&str) -> bool, what: &str) -> Vec<String> {
         let deadline = Instant::now() + CAP;
         let mut seen = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
-                    let done = line.starts_with(prefix);
+                    let last = done(&line);
                     seen.push(line);
-                    if done {
+                    if last {
                         return seen;
                     }
                 }
-                Err(_) => panic!("no line starting with '{prefix}' within {CAP:?}: {seen:?}"),
+                Err(_) => panic!("no line '{what}' within {CAP:?}: {seen:?}"),
             }
         }
     }
@@ -322,6 +327,38 @@ fn the_server_hosts_connect_four_games() {
         ask("create chess").contains("connect4"),
         "the error names the games"
     );
+}
+
+#[test]
+fn the_terminal_client_draws_connect_four_boards() {
+    let server = Session::start(&["serve", "--listen", "127.0.0.1:0"]);
+    let listening = server.until("listening ");
+    let addr = listening
+        .last()
+        .and_then(|l| l.strip_prefix("listening "))
+        .expect("the address")
+        .to_string();
+    let dir = std::env::temp_dir().join(format!("connect-four-client-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tokens = dir.join("tokens");
+    let tokens = tokens.to_str().expect("utf-8 path");
+    let mut client = Session::start(&["connect", &addr, "--tokens", tokens, "--no-color"]);
+    client.send("create connect4");
+    client.until("ok created 1 connect4");
+    client.until_line(|l| l == "x Red · o Yellow", "the legend");
+    client.send("join first");
+    client.until("ok joined 1 first");
+    client.send("d");
+    client.until("ok moved 1 1 d");
+    // The board drawn after the move marks it: d1 holds Red's disc.
+    let board = client.until_line(|l| l == "x Red · o Yellow", "the legend");
+    assert!(board.iter().any(|l| l == "1 . . .[x]. . .  1"), "{board:?}");
+    client.send("quit");
+    assert_eq!(
+        wait_capped(&mut client.child, "connect after quit"),
+        Some(0)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
