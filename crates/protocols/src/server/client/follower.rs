@@ -117,8 +117,11 @@ fn start<P: View>(spec: &str) -> Result<Box<dyn Replica>, String> {
 /// the server hosts but that is missing here is played all the same, without its board.
 #[derive(Clone)]
 pub struct Boards {
-    starts: Vec<(&'static str, fn(&str) -> Result<Box<dyn Replica>, String>)>,
+    starts: Vec<(&'static str, StartReplica)>,
 }
+
+/// A game's [`start`]: its copy from a spec.
+type StartReplica = fn(&str) -> Result<Box<dyn Replica>, String>;
 
 impl Boards {
     /// No games.
