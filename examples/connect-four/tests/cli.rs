@@ -386,7 +386,11 @@ fn a_saved_game_replays() {
     .ok();
     let replayed = run(&["replay", save_arg, "--no-color"], "\n\n\n");
     let out = replayed.ok();
-    assert!(out.contains("Yellow"), "{out}");
+    assert!(out.contains("1 . . . x[o]. .  1"), "{out}");
+    assert!(
+        out.contains("after 2 of 2 moves · move 3 · Red to move · last move e"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -400,4 +404,33 @@ fn bench_searches_the_games_with_bench_positions() {
         "Connect Four has no bench positions: {out}"
     );
     assert!(out.contains(" nodes ") && out.contains(" nps"), "{out}");
+}
+
+#[test]
+fn an_external_engine_plays_connect_four_over_the_engine_protocol() {
+    // The binary's own `engine` command, driven as an external UGI engine by `match`.
+    let a = format!("ugi:{BIN} engine");
+    let matched = run(
+        &[
+            "match", "connect4", "--a", &a, "--b", "random", "--games", "2", "--depth", "2",
+        ],
+        "",
+    );
+    let out = matched.ok();
+    assert!(
+        out.starts_with(&format!("{a} (A) vs random (B)\n")),
+        "{out}"
+    );
+    let faults = [
+        "timed out",
+        "crashed",
+        "illegal move",
+        "no move",
+        "broke the protocol",
+    ];
+    assert!(
+        !faults.iter().any(|f| matched.stderr.contains(f)),
+        "the external engine plays legal moves in time: {}",
+        matched.stderr
+    );
 }
