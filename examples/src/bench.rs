@@ -1,4 +1,5 @@
-//! `boardlab bench`: a fixed set of positions from every game searched at fixed depth,
+//! `boardlab bench`: a fixed set of positions from every registered game (its
+//! [`Game::BENCH_POSITIONS`]; a game with none is not benched) searched at fixed depth,
 //! single-threaded with a fresh table. The total node count is a signature of the search's
 //! behaviour (it changes only when the search or an evaluator changes); nps is the speed.
 //! With `--threads N` the same searches run on N threads: the total time against the
@@ -7,25 +8,25 @@
 
 use std::time::{Duration, Instant};
 
-use boardlab_games::{Game, GameId, with_game};
+use boardlab_games::Game;
 use search::{AgentKind, Limits, SearchOptions};
 
-use crate::{cli_error::CliError, setup};
+use crate::{Registry, cli_error::CliError, setup};
 
 /// Totals of one game's positions.
 #[derive(Default)]
-struct Totals {
+pub struct Totals {
     nodes: u64,
     time: Duration,
 }
 
-/// Searches `P`'s bench positions to its bench depth shifted by `depth`.
-fn bench_game<P: Game>(
-    depth: impl Fn(u32) -> u32,
+/// Searches `P`'s bench positions to its bench depth shifted by `depth_delta` (at least 1).
+pub fn bench_game<P: Game>(
+    depth_delta: i32,
     threads: usize,
     totals: &mut Totals,
 ) -> Result<(), CliError> {
-    let depth = depth(P::BENCH_DEPTH);
+    let depth = (P::BENCH_DEPTH as i32 + depth_delta).max(1) as u32;
     for (spec, moves) in P::BENCH_POSITIONS {
         let pos = setup::position::<P>(spec, moves)?;
         let options = SearchOptions::default()
@@ -59,11 +60,10 @@ fn bench_game<P: Game>(
 }
 
 /// Runs the bench; `depth_delta` shifts every game's depth (negative for a quick run).
-pub fn run_bench(depth_delta: i32, threads: usize) -> Result<(), CliError> {
+pub fn run_bench(registry: &Registry, depth_delta: i32, threads: usize) -> Result<(), CliError> {
     let mut totals = Totals::default();
-    let depth = |d: u32| (d as i32 + depth_delta).max(1) as u32;
-    for &id in GameId::ALL {
-        with_game!(id, bench_game(depth, threads, &mut totals))?;
+    for game in registry.all() {
+        game.bench(depth_delta, threads, &mut totals)?;
     }
     let nps = totals.nodes as f64 / totals.time.as_secs_f64().max(1e-9);
     outln!(

@@ -1,7 +1,10 @@
-//! `boardlab engine`: the UCI-style engine protocol (every game) on stdin/stdout.
+//! `boardlab engine`: the UCI-style engine protocol (every registered game) on stdin/stdout.
 
-use crate::cli_error::CliError;
+use std::sync::Arc;
 
-pub fn run() -> Result<(), CliError> {
-    protocols::ugi::run_stdio().map_err(|e| CliError::usage(format!("engine: {e}")))
+use crate::{Registry, cli_error::CliError};
+
+pub fn run(registry: &Registry) -> Result<(), CliError> {
+    protocols::ugi::run_stdio_with(Arc::new(registry.games().clone()))
+        .map_err(|e| CliError::usage(format!("engine: {e}")))
 }

@@ -8,10 +8,11 @@ use std::{
 
 use ::play::{Humans, Progress, Replay, SaveSnapshot, Session, Settings};
 use board_core::{Position, View, savefile, savefile::SaveFile};
-use boardlab_games::{Game, GameId, with_game};
+use boardlab_games::Game;
 use search::AgentKind;
 
 use crate::{
+    Registry,
     cli_error::CliError,
     commands::{EngineArgs, Think},
     setup,
@@ -43,7 +44,10 @@ pub struct PlayArgs {
     pub verbose: bool,
 }
 
-pub fn run(args: PlayArgs) -> Result<(), CliError> {
+/// A save file given with `--load`: its path, its text and the spec it names.
+pub type Loaded = (String, String, String);
+
+pub fn run(registry: &Registry, args: PlayArgs) -> Result<(), CliError> {
     let loaded = match &args.load {
         Some(path) => {
             let text = read(path)?;
@@ -58,18 +62,17 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         (None, Some((_, _, file_spec))) => file_spec.clone(),
         (None, None) => return Err(CliError::usage("play needs a game spec or --load FILE")),
     };
-    let id = setup::game_id(&spec)?;
-    with_game!(id, run_play(&spec, &args, loaded.as_ref()))
+    registry.of_spec(&spec)?.play(&spec, &args, loaded.as_ref())
 }
 
 fn read(path: &str) -> Result<String, CliError> {
     std::fs::read_to_string(path).map_err(|e| CliError::usage(format!("cannot read {path}: {e}")))
 }
 
-fn run_play<P: Game + View>(
+pub fn run_play<P: Game + View>(
     spec: &str,
     args: &PlayArgs,
-    loaded: Option<&(String, String, String)>,
+    loaded: Option<&Loaded>,
 ) -> Result<(), CliError> {
     let config = setup::config::<P>(spec)?;
     if let (Some((path, text, _)), Some(_)) = (loaded, &args.spec) {
@@ -174,15 +177,20 @@ fn install_autosave<P: Position>(snapshot: SaveSnapshot) -> Result<(), CliError>
 }
 
 /// The game id of a save file's text.
-pub fn save_game_id(text: &str) -> Result<GameId, CliError> {
+fn save_game_id(text: &str) -> Result<String, CliError> {
     let file =
         SaveFile::parse::<std::fmt::Error>(text).map_err(|e| CliError::usage(e.to_string()))?;
-    Ok(GameId::of_spec(&file.spec)?)
+    Ok(file.spec.id)
 }
 
 /// `boardlab replay FILE [--game N]`: one save file, or game N of a records file (a file of
 /// several games lists them when no game is chosen).
-pub fn run_replay_file(path: &str, game: Option<usize>, no_color: bool) -> Result<(), CliError> {
+pub fn run_replay_file(
+    registry: &Registry,
+    path: &str,
+    game: Option<usize>,
+    no_color: bool,
+) -> Result<(), CliError> {
     let text = read(path)?;
     let games = savefile::split_records(&text);
     let chosen = match (game, games.len()) {
@@ -209,10 +217,10 @@ pub fn run_replay_file(path: &str, game: Option<usize>, no_color: bool) -> Resul
         (Some(k), _) => games.into_iter().nth(k - 1).unwrap_or_default(),
     };
     let id = save_game_id(&chosen)?;
-    with_game!(id, run_replay(&chosen, path, no_color))
+    registry.of_id(&id)?.replay(&chosen, path, no_color)
 }
 
-fn run_replay<P: View>(text: &str, path: &str, no_color: bool) -> Result<(), CliError> {
+pub fn run_replay<P: View>(text: &str, path: &str, no_color: bool) -> Result<(), CliError> {
     let color = ::play::use_color(no_color, io::stdout().is_terminal());
     let mut replay = Replay::<P>::from_save(text, color)
         .map_err(|e| CliError::usage(format!("{path}: {e}")))?

@@ -8,10 +8,10 @@ use arena::{
     run_tournament,
 };
 use board_core::GameSpec;
-use boardlab_games::with_game;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::{
+    Registry,
     cli_error::CliError,
     match_cmd::{threads_phrase, tournament_info, write_file},
     setup,
@@ -75,15 +75,15 @@ fn combinations(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
     combos
 }
 
-pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
-    let id = setup::game_id(&args.spec)?;
+pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
+    let game = registry.of_spec(&args.spec)?;
     if args.sweep.is_empty() {
         if args.plot.is_some() {
             return Err(CliError::usage(
                 "--plot draws a sweep: give --sweep key=v1,v2,...",
             ));
         }
-        return with_game!(id, tournament(&args, &args.spec, true)).map(|_| ());
+        return game.tournament(&args, &args.spec, true).map(|_| ());
     }
     let axes = args
         .sweep
@@ -104,7 +104,7 @@ pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
             spec.params.push((key.clone(), value.clone()));
         }
         let spec = spec.to_string();
-        let row = with_game!(id, tournament(&args, &spec, false))?;
+        let row = game.tournament(&args, &spec, false)?;
         rows.push((setting, row));
     }
     if let Some(path) = &args.plot {
@@ -145,7 +145,7 @@ fn setting_label(setting: &[(String, String)]) -> String {
 }
 
 /// Plays one tournament; gives its summary and its JSON report.
-fn tournament<P: ArenaGame>(
+pub fn tournament<P: ArenaGame>(
     args: &SelfplayArgs,
     spec: &str,
     print: bool,

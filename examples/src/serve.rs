@@ -7,7 +7,7 @@ use board_core::Player;
 use clap::Args;
 use protocols::server::{ConnectOptions, ServeOptions};
 
-use crate::cli_error::CliError;
+use crate::{Registry, cli_error::CliError};
 
 /// The server's limits and expiry times (defaults: [`ServeOptions::default`]).
 #[derive(Args, Debug)]
@@ -69,9 +69,19 @@ impl ServeLimits {
     }
 }
 
-pub fn serve(listen: &str, data: Option<&str>, limits: &ServeLimits) -> Result<(), CliError> {
-    protocols::server::run_with(listen, data.map(Path::new), limits.options()?)
-        .map_err(|e| CliError::usage(format!("serve: {e}")))
+pub fn serve(
+    registry: &Registry,
+    listen: &str,
+    data: Option<&str>,
+    limits: &ServeLimits,
+) -> Result<(), CliError> {
+    protocols::server::run_with_games(
+        listen,
+        data.map(Path::new),
+        limits.options()?,
+        registry.games().clone(),
+    )
+    .map_err(|e| CliError::usage(format!("serve: {e}")))
 }
 
 pub fn connect(options: ConnectOptions) -> Result<(), CliError> {
@@ -87,6 +97,8 @@ pub fn parse_seat(text: &str) -> Result<Player, String> {
     }
 }
 
+/// The bundled games only: the page and its erased game need what a [`crate::Registry`]
+/// game does not give (`boardlab_web::view::ViewOf`, and moves written as square names).
 pub fn web(listen: &str, data: Option<&str>, open: bool) -> Result<(), CliError> {
     boardlab_web::run(listen, data.map(Path::new), open)
         .map_err(|e| CliError::usage(format!("web: {e}")))

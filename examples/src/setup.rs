@@ -2,8 +2,6 @@
 
 use board_core::Position;
 
-use boardlab_games::GameId;
-
 use crate::cli_error::CliError;
 
 /// The rules named by `spec` (whose id has already picked `P`).
@@ -22,11 +20,6 @@ pub fn position<P: Position>(spec: &str, moves: &str) -> Result<P, CliError> {
         pos.make_move(mv);
     }
     Ok(pos)
-}
-
-/// The bundled game a spec string names.
-pub fn game_id(spec: &str) -> Result<GameId, CliError> {
-    Ok(GameId::of_spec(&board_core::GameSpec::parse(spec)?)?)
 }
 
 /// Quotes at most 32 characters of user text in an error.

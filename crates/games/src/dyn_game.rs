@@ -2,7 +2,7 @@
 //! its player, so front ends and protocols hold "a game" without being generic over its
 //! type; [`Registry`] maps game ids (the bundled games and a user's own) to constructors.
 
-use std::marker::PhantomData;
+use std::{marker::PhantomData, sync::Arc};
 
 use board_core::{
     GameConfig, GameSpec, MoveInputError, NotationError, Outcome, Player, SpecError, savefile,
@@ -395,9 +395,10 @@ impl<G: Game> GameEntry for Entry<G> {
 }
 
 /// The games a program offers, by id: the bundled ones ([`Registry::bundled`]) plus any a
-/// user registers ([`Registry::with`]).
+/// user registers ([`Registry::with`]). A clone shares the entries.
+#[derive(Clone)]
 pub struct Registry {
-    entries: Vec<Box<dyn GameEntry>>,
+    entries: Vec<Arc<dyn GameEntry>>,
 }
 
 impl Registry {
@@ -410,8 +411,8 @@ impl Registry {
 
     /// Every bundled game, in the table's order.
     pub fn bundled() -> Registry {
-        fn entry<G: Game>() -> Box<dyn GameEntry> {
-            Box::new(Entry::<G>::default())
+        fn entry<G: Game>() -> Arc<dyn GameEntry> {
+            Arc::new(Entry::<G>::default())
         }
         Registry {
             entries: GameId::ALL
@@ -425,7 +426,7 @@ impl Registry {
     pub fn with<G: Game>(mut self) -> Registry {
         let id = <G::Config as GameConfig>::GAME_ID;
         self.entries.retain(|e| e.id() != id);
-        self.entries.push(Box::new(Entry::<G>::default()));
+        self.entries.push(Arc::new(Entry::<G>::default()));
         self
     }
 

@@ -54,8 +54,8 @@
 //! - `save`: the save files (create, append, trailers, lock, modes, archive, seats
 //!   recorded in comments);
 //! - `handler`: [`Server`], the protocol as functions from a request line to a reply;
-//! - `net`: the TCP server ([`serve`], [`run`], [`run_with`]), its engine threads and
-//!   janitor;
+//! - `net`: the TCP server ([`serve`], [`run`], [`run_with`], [`run_with_games`]), its
+//!   engine threads and janitor;
 //! - `client`: the terminal client ([`connect`], [`Session`], [`Follower`], [`TokenFile`]).
 
 use std::{
@@ -71,11 +71,11 @@ mod net;
 mod save;
 
 pub use client::{
-    ConnectError, ConnectOptions, Followed, Follower, GameState, Reaction, SavedSeat, Sent,
+    Boards, ConnectError, ConnectOptions, Followed, Follower, GameState, Reaction, SavedSeat, Sent,
     Session, TokenFile, connect,
 };
 pub use handler::{ConnId, Server};
-pub use net::{run, run_with, serve};
+pub use net::{run, run_with, run_with_games, serve};
 pub use save::{ARCHIVE_DIR, DIR_MODE, FILE_MODE, LOCK_FILE};
 
 /// Longest request line.

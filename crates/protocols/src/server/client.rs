@@ -30,7 +30,7 @@ use crate::lines::{Line, escape_controls, quote, read_line_capped, write_line};
 mod follower;
 mod tokens;
 
-pub use follower::{Followed, Follower, GameState};
+pub use follower::{Boards, Followed, Follower, GameState};
 pub use tokens::{SavedSeat, TokenFile};
 
 /// The protocol's commands: a typed line starting with one of these is sent as it is
@@ -90,6 +90,12 @@ impl Session {
             sent: VecDeque::new(),
             said_bye: false,
         }
+    }
+
+    /// The same session drawing the games of `boards` (instead of the bundled ones).
+    pub fn with_boards(mut self, boards: Boards) -> Session {
+        self.follower = self.follower.with_boards(boards);
+        self
     }
 
     /// The request for a line the user typed, or why there is none (blank lines are
@@ -341,6 +347,8 @@ pub struct ConnectOptions {
     pub seat: Option<Player>,
     /// Boards in colour.
     pub color: bool,
+    /// The games whose boards are drawn (default: the bundled ones).
+    pub boards: Boards,
 }
 
 /// Why the client stopped with an error.
@@ -464,7 +472,7 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
     let (to_server, outgoing) = mpsc::channel();
     let shared = Arc::new((
         Mutex::new(Shared {
-            session: Session::new(addr, tokens, options.color),
+            session: Session::new(addr, tokens, options.color).with_boards(options.boards.clone()),
             to_server,
             closed: false,
             input_ended: false,

@@ -8,7 +8,7 @@
 //! shared by the server and the client (which keeps its own copies of the games it
 //! follows, drawn from their typed view: `client::follower`).
 
-use std::{sync::OnceLock, time::Duration};
+use std::time::Duration;
 
 use board_core::Player;
 use boardlab_games::{OpenError, PlayError, Registry};
@@ -78,22 +78,16 @@ impl Think for EngineJob {
     }
 }
 
-/// The games the server hosts.
-fn registry() -> &'static Registry {
-    static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(Registry::bundled)
-}
-
-/// A new game from a game spec (`gomoku:size=15`).
-pub(super) fn create_game(spec: &str) -> Result<Box<dyn Game>, String> {
-    registry()
+/// A new game of `registry` from a game spec (`gomoku:size=15`).
+pub(super) fn create_game(registry: &Registry, spec: &str) -> Result<Box<dyn Game>, String> {
+    registry
         .start(spec)
         .map_err(|e| format!("bad game spec: {e}"))
 }
 
-/// A game replayed from the text of its save file.
-pub(super) fn restore_game(text: &str) -> Result<Box<dyn Game>, String> {
-    registry().load(text).map_err(|e| match e {
+/// A game of `registry` replayed from the text of its save file.
+pub(super) fn restore_game(registry: &Registry, text: &str) -> Result<Box<dyn Game>, String> {
+    registry.load(text).map_err(|e| match e {
         OpenError::Spec(e) => e.to_string(),
         OpenError::Save(e) => e,
     })

@@ -19,6 +19,7 @@ use std::{
 };
 
 use board_core::{Player, savefile};
+use boardlab_games::Registry;
 use rand::{TryRngCore, rngs::OsRng};
 
 use super::{
@@ -114,6 +115,8 @@ pub struct Server {
     /// The data directory's lock, held as long as the server lives.
     _lock: Option<File>,
     pub(super) options: ServeOptions,
+    /// The games `create` and the save files may name.
+    registry: Registry,
     /// Engine moves waiting for a thinking thread (at most one per game); taken fairly
     /// between owners by [`Server::next_job`].
     pub(super) pending: VecDeque<Job>,
@@ -148,6 +151,16 @@ impl Server {
         data: Option<&Path>,
         options: ServeOptions,
     ) -> io::Result<(Server, Vec<String>)> {
+        Server::open_with_games(data, options, Registry::bundled())
+    }
+
+    /// [`Server::open_with`] hosting the games of `registry` (a user's own included)
+    /// instead of the bundled ones.
+    pub fn open_with_games(
+        data: Option<&Path>,
+        options: ServeOptions,
+        registry: Registry,
+    ) -> io::Result<(Server, Vec<String>)> {
         let mut notes = Vec::new();
         let lock = match data {
             Some(dir) => {
@@ -162,6 +175,7 @@ impl Server {
             data: data.map(Path::to_path_buf),
             _lock: lock,
             options,
+            registry,
             pending: VecDeque::new(),
             running: BTreeMap::new(),
             served: BTreeMap::new(),
@@ -253,7 +267,7 @@ impl Server {
         let text = String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
         let checked = save::check_records(&text)?;
         let intact = &text[..checked.intact];
-        let game = restore_game(intact)?;
+        let game = restore_game(&self.registry, intact)?;
         let mut notes = Vec::new();
         if let Some(torn) = &checked.torn {
             save::truncate(path, checked.intact).map_err(|e| format!("cannot cut: {e}"))?;
@@ -817,7 +831,7 @@ impl Server {
                 self.options.max_games_per_peer
             ));
         }
-        let game = create_game(spec)?;
+        let game = create_game(&self.registry, spec)?;
         let spec = game.spec();
         let id = self.new_id(&spec)?;
         self.games.insert(

@@ -24,6 +24,8 @@ use std::{
     time::{Duration, Instant, SystemTime},
 };
 
+use boardlab_games::Registry;
+
 use super::{
     ENGINE_THREADS, MAX_REQUEST_BYTES, OUTBOX_LINES, ServeOptions, WRITE_TIMEOUT,
     handler::{ConnId, Job, Server},
@@ -390,7 +392,18 @@ pub fn run(addr: &str, data: Option<&Path>) -> io::Result<()> {
 /// Restores the games in `data` (notes of skipped files and changes made on stderr),
 /// binds `addr`, prints `listening <addr>` on stdout and serves forever.
 pub fn run_with(addr: &str, data: Option<&Path>, options: ServeOptions) -> io::Result<()> {
-    let (server, notes) = Server::open_with(data, options)?;
+    run_with_games(addr, data, options, Registry::bundled())
+}
+
+/// [`run_with`] hosting the games of `registry` (a user's own included) instead of the
+/// bundled ones.
+pub fn run_with_games(
+    addr: &str,
+    data: Option<&Path>,
+    options: ServeOptions,
+    registry: Registry,
+) -> io::Result<()> {
+    let (server, notes) = Server::open_with_games(data, options, registry)?;
     for note in notes {
         eprintln!("serve: {note}");
     }

@@ -7,12 +7,13 @@
 use std::collections::BTreeMap;
 
 use board_core::{
-    GameSpec, Outcome, Player, Square,
+    GameConfig, GameSpec, Outcome, Player, Square,
     view::{View, captured},
 };
 use play::render;
 
 use super::super::game::seat_name;
+use crate::lines::quote;
 
 /// Most games the terminal client keeps boards for.
 const MAX_FOLLOWED: usize = 1000;
@@ -27,7 +28,7 @@ pub enum GameState {
 }
 
 /// One followed game, whatever the rules.
-trait Replica: Send {
+pub(crate) trait Replica: Send {
     fn spec(&self) -> String;
     fn moves(&self) -> &[String];
     /// Plays `text` if it is legal here; otherwise nothing changes.
@@ -111,12 +112,72 @@ fn start<P: View>(spec: &str) -> Result<Box<dyn Replica>, String> {
     }))
 }
 
-/// A new copy of a game from its spec (as the server names it).
-fn replica(spec: &str) -> Result<Box<dyn Replica>, String> {
-    let id = GameSpec::parse(spec)
-        .and_then(|s| boardlab_games::GameId::of_spec(&s))
-        .map_err(|e| format!("bad game spec: {e}"))?;
-    boardlab_games::with_game!(id, start(spec))
+/// The games whose boards the client can draw, by id: the bundled ones
+/// ([`Boards::bundled`], the default) plus any a program adds ([`Boards::with`]). A game
+/// the server hosts but that is missing here is played all the same, without its board.
+#[derive(Clone)]
+pub struct Boards {
+    starts: Vec<(&'static str, StartReplica)>,
+}
+
+/// A game's [`start`]: its copy from a spec.
+type StartReplica = fn(&str) -> Result<Box<dyn Replica>, String>;
+
+impl Boards {
+    /// No games.
+    pub fn empty() -> Boards {
+        Boards { starts: Vec::new() }
+    }
+
+    /// Every bundled game.
+    pub fn bundled() -> Boards {
+        fn add<P: boardlab_games::Game>(boards: Boards) -> Boards {
+            boards.with::<P>()
+        }
+        boardlab_games::GameId::ALL
+            .iter()
+            .fold(Boards::empty(), |boards, &id| {
+                boardlab_games::with_game!(id, add(boards))
+            })
+    }
+
+    /// Adds the game `P` (a game with an id already there replaces it).
+    pub fn with<P: View>(mut self) -> Boards {
+        let id = <P::Config as GameConfig>::GAME_ID;
+        self.starts.retain(|(known, _)| *known != id);
+        self.starts.push((id, start::<P>));
+        self
+    }
+
+    /// The game ids, in order.
+    pub fn ids(&self) -> Vec<&'static str> {
+        self.starts.iter().map(|(id, _)| *id).collect()
+    }
+
+    /// A new copy of a game from its spec (as the server names it).
+    fn replica(&self, spec: &str) -> Result<Box<dyn Replica>, String> {
+        let id = GameSpec::parse(spec)
+            .map_err(|e| format!("bad game spec: {e}"))?
+            .id;
+        let (_, start) = self
+            .starts
+            .iter()
+            .find(|(known, _)| known.eq_ignore_ascii_case(id.trim()))
+            .ok_or_else(|| format!("no board for game '{}'", quote(&id, 32)))?;
+        start(spec)
+    }
+}
+
+impl Default for Boards {
+    fn default() -> Boards {
+        Boards::bundled()
+    }
+}
+
+impl std::fmt::Debug for Boards {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Boards").field(&self.ids()).finish()
+    }
 }
 
 /// The terminal client's view of the games it follows (created, joined, watched or
@@ -126,6 +187,8 @@ pub struct Follower {
     games: BTreeMap<u64, Box<dyn Replica>>,
     /// Boards in colour (a terminal).
     color: bool,
+    /// The games it can draw.
+    boards: Boards,
 }
 
 /// What the client does with one server line.
@@ -154,6 +217,12 @@ impl Follower {
         }
     }
 
+    /// The same follower drawing the games of `boards` (instead of the bundled ones).
+    pub fn with_boards(mut self, boards: Boards) -> Follower {
+        self.boards = boards;
+        self
+    }
+
     /// Where game `n` stands, if it is followed.
     pub fn state(&self, n: u64) -> Option<GameState> {
         self.games.get(&n).map(|g| g.state())
@@ -173,7 +242,7 @@ impl Follower {
         let id = |i: usize| w.get(i).and_then(|t| t.parse::<u64>().ok());
         match w.as_slice() {
             ["ok", "created", _, spec, ..] => {
-                if let (Some(n), Ok(game)) = (id(2), replica(spec)) {
+                if let (Some(n), Ok(game)) = (id(2), self.boards.replica(spec)) {
                     self.follow(n, game, &mut out);
                 }
             }
@@ -189,7 +258,7 @@ impl Follower {
                     .split_once(" moves ")
                     .and_then(|(_, m)| m.split_once(" ;"))
                     .map_or("", |(m, _)| m);
-                if let (Some(n), Ok(mut game)) = (id(2), replica(spec)) {
+                if let (Some(n), Ok(mut game)) = (id(2), self.boards.replica(spec)) {
                     let replayed = moves.split_whitespace().all(|mv| game.play(mv).is_ok());
                     let known = self
                         .games

@@ -1,18 +1,14 @@
-//! The tutorial game (`examples/connect_four`) through every generic tool: conformance,
+//! The tutorial game (`examples/connect-four`) through every generic tool: conformance,
 //! perft, search, play and self-play.
-
-#[path = "../examples/connect_four/eval.rs"]
-mod eval;
-#[path = "../examples/connect_four/game.rs"]
-mod game;
-#[path = "../examples/connect_four/players.rs"]
-mod players;
 
 use board_core::{
     Notation, Outcome, Player, Position, Rules, perft, testing::check_random_playouts,
 };
-use boardlab_play::{Humans, Session, Settings};
-use game::{Config, ConnectFour};
+use connect_four::{
+    game::{Config, ConnectFour},
+    players,
+};
+use play::{Humans, Session, Settings};
 use search::{Agent, Limits, ScoreKind};
 
 fn start() -> ConnectFour {

@@ -1,0 +1,58 @@
+//! `boardlab`: the command line that wires the boardlab crates together, as a library so a
+//! game of your own gets every command. No game logic lives here: every command is generic
+//! over the game ([`boardlab_games::Game`]) and finds its game in a [`Registry`].
+//!
+//! The `boardlab` binary runs the bundled games:
+//!
+//! ```no_run
+//! use std::process::ExitCode;
+//!
+//! fn main() -> ExitCode {
+//!     boardlab::run_cli(&boardlab::Registry::bundled())
+//! }
+//! ```
+//!
+//! A program of your own adds its game with [`Registry::with`], and then has `play`,
+//! `perft`, `show`, `analyze`, `match`, `selfplay`, `replay`, `bench`, `engine` and `serve`
+//! for it beside the bundled games (`docs/adding-a-game.md`, "Every boardlab command for
+//! your game"). `pbrain` stays gomoku's and `botzone` amazons': those protocols are those
+//! games'.
+
+#![deny(missing_docs)]
+
+#[macro_use]
+mod out;
+
+mod bench;
+mod botzone;
+mod cli;
+mod cli_error;
+mod commands;
+mod engine;
+mod match_cmd;
+mod pbrain;
+mod play_cmd;
+mod registry;
+mod selfplay;
+mod serve;
+mod setup;
+
+use std::{ffi::OsString, process::ExitCode};
+
+pub use registry::Registry;
+
+/// Runs the command line (`std::env::args`) over `registry`'s games and gives the exit
+/// status: 0 on success, 2 on a usage error (the error is on stderr).
+pub fn run_cli(registry: &Registry) -> ExitCode {
+    cli::run_from(std::env::args_os(), registry)
+}
+
+/// [`run_cli`] on the given arguments, the program name first
+/// (`["boardlab", "perft", "gomoku", "2"]`).
+pub fn run_cli_from<I, T>(args: I, registry: &Registry) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    cli::run_from(args, registry)
+}
