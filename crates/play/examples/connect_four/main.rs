@@ -8,8 +8,9 @@ mod players;
 use std::io::{self, IsTerminal};
 
 use board_core::Position;
+use boardlab_games::Game;
 use boardlab_play::{Humans, Session, Settings};
-use search::Limits;
+use search::{Limits, SearchOptions};
 
 fn main() -> io::Result<()> {
     let settings = Settings {
@@ -20,7 +21,8 @@ fn main() -> io::Result<()> {
         ..Settings::default()
     };
     let start = game::ConnectFour::new(game::Config);
-    let computer = players::computer(8).map_err(io::Error::other)?;
+    let options = SearchOptions::default().with_limits(settings.limits.clone());
+    let computer = game::ConnectFour::engine(options).map_err(io::Error::other)?;
     let mut session = Session::new(start, Some(computer), settings);
     session.run(
         &mut io::stdin().lock(),

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use board_core::{
-    GameSpec, Outcome, Player, Square,
+    GameConfig, GameSpec, Outcome, Player, Square,
     view::{View, captured},
 };
 use play::render;
@@ -101,8 +101,8 @@ impl<P: View> Replica for Typed<P> {
     }
 }
 
-fn start<P: View>(spec: &str) -> Result<Box<dyn Replica>, String> {
-    let config: P::Config = spec.parse().map_err(|e| format!("bad game spec: {e}"))?;
+fn start<P: View>(spec: &GameSpec) -> Result<Box<dyn Replica>, String> {
+    let config = P::Config::from_spec(spec).map_err(|e| format!("bad game spec: {e}"))?;
     Ok(Box::new(Typed {
         pos: P::new(config),
         moves: Vec::new(),
@@ -113,10 +113,9 @@ fn start<P: View>(spec: &str) -> Result<Box<dyn Replica>, String> {
 
 /// A new copy of a game from its spec (as the server names it).
 fn replica(spec: &str) -> Result<Box<dyn Replica>, String> {
-    let id = GameSpec::parse(spec)
-        .and_then(|s| boardlab_games::GameId::of_spec(&s))
-        .map_err(|e| format!("bad game spec: {e}"))?;
-    boardlab_games::with_game!(id, start(spec))
+    let spec = GameSpec::parse(spec).map_err(|e| format!("bad game spec: {e}"))?;
+    let id = boardlab_games::GameId::of_spec(&spec).map_err(|e| format!("bad game spec: {e}"))?;
+    boardlab_games::with_game!(id, start(&spec))
 }
 
 /// The terminal client's view of the games it follows (created, joined, watched or
