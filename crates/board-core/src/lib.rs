@@ -43,7 +43,10 @@ pub mod perft;
 /// The game traits, for code that calls their methods on a concrete type:
 /// `use board_core::prelude::*;`.
 pub mod prelude {
-    pub use crate::position::{Notation, Position, Rules};
+    pub use crate::{
+        position::{Notation, Position, Rules},
+        view::View,
+    };
 }
 mod player;
 mod position;

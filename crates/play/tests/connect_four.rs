@@ -9,7 +9,8 @@ mod game;
 mod players;
 
 use board_core::{
-    Notation, Outcome, Player, Position, Rules, perft, testing::check_random_playouts,
+    Notation, Outcome, Player, Position, Rules, View, perft, testing::check_random_playouts,
+    view::Cell,
 };
 use boardlab_games::Game;
 use boardlab_play::{Humans, Session, Settings};
@@ -83,7 +84,6 @@ fn wins_along_every_line_and_draws_on_a_full_board() {
 
 #[test]
 fn the_view_shows_the_stones_and_the_square_a_move_lands_on() {
-    use board_core::{View, view::Cell};
     let pos = after("dd");
     let g = pos.geometry();
     let sq = |s: &str| g.parse_square(s).expect("square");

@@ -9,6 +9,7 @@
 use board_core::{Notation, Outcome, Player, Position, Rules, divide, perft};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use board_core::View as _;
 use rules_connect6::{Connect6Config, Connect6Position};
 
 mod naive {

@@ -7,6 +7,7 @@ use board_core::{
     BoardSet, Direction, Notation, NotationError, Outcome, Player, Position, Rules, SpecError,
     Square, SquareSet, perft,
 };
+use board_core::View as _;
 use rules_connect6::{Connect6Config, Connect6Position, Move, MoveError};
 
 // ----- helpers --------------------------------------------------------------------------

@@ -7,6 +7,7 @@ use board_core::{
     Direction, Notation, Outcome, Player, Position, PositionStringError, Rules, Square, SquareSet,
     perft,
 };
+use board_core::View as _;
 use rules_gomoku::{GomokuConfig, GomokuPosition, Move, MoveError, Rule, WinningLine};
 
 fn cfg(spec: &str) -> GomokuConfig {

@@ -13,7 +13,7 @@ const CENTRE: u64 = 0x3f << 21;
 /// Every window of four squares in a line (69 of them): four bits a step apart (1, 6, 7
 /// or 8, as in `has_four`), kept when none falls on a sentinel or off the board.
 static WINDOWS: LazyLock<Vec<u64>> = LazyLock::new(|| {
-    let window = |start: u32, step: u32| (0..4).map(|i| 1u64.checked_shl(start + i * step));
+    let window = |start: u32, step: u32| (0..4).map(move |i| 1u64.checked_shl(start + i * step));
     (0..49)
         .flat_map(|start| [1, 6, 7, 8].map(|step| window(start, step).sum::<Option<u64>>()))
         .flatten()
