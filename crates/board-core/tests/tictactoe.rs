@@ -357,7 +357,10 @@ fn the_view_defaults_draw_the_board_and_find_the_square_a_move_touches() {
     let mut pos = start();
     pos.play(Square(4)).unwrap();
     pos.play(Square(0)).unwrap();
-    assert_eq!(pos.diagram(), "  a b c\n3 . . .  3\n2 . X .  2\n1 O . .  1\n  a b c\n");
+    assert_eq!(
+        pos.diagram(),
+        "  a b c\n3 . . .  3\n2 . X .  2\n1 O . .  1\n  a b c\n"
+    );
     assert_eq!(pos.move_squares(Square(8)), [Square(8)]);
     // An occupied square is no move: it touches nothing.
     assert_eq!(pos.move_squares(Square(4)), []);

@@ -462,8 +462,8 @@ impl Registry {
     /// entry, which replays the same parsed file.
     pub fn load(&self, text: &str) -> Result<Box<dyn DynGame>, OpenError> {
         // `parse` reports no move errors, so any error type serves for its `E`.
-        let file = SaveFile::parse::<std::fmt::Error>(text)
-            .map_err(|e| OpenError::Save(e.to_string()))?;
+        let file =
+            SaveFile::parse::<std::fmt::Error>(text).map_err(|e| OpenError::Save(e.to_string()))?;
         self.get(&file.spec.id)?.load(&file)
     }
 }
@@ -499,10 +499,13 @@ mod tests {
     #[test]
     fn a_refused_position_leaves_the_game_as_it_was() {
         let mut game = Registry::bundled().start("gomoku:size=9").unwrap();
-        game.set_position(&spec("gomoku:size=7"), &["a1", "b2"]).unwrap();
+        game.set_position(&spec("gomoku:size=7"), &["a1", "b2"])
+            .unwrap();
         assert_eq!(game.moves(), ["a1", "b2"]);
         assert_eq!(game.spec(), "gomoku:size=7,rule=freestyle");
-        let err = game.set_position(&spec("gomoku"), &["a1", "a1"]).unwrap_err();
+        let err = game
+            .set_position(&spec("gomoku"), &["a1", "a1"])
+            .unwrap_err();
         assert!(matches!(err, PositionError::Move { index: 2, .. }), "{err}");
         assert!(matches!(
             game.set_position(&spec("amazons"), &[]),

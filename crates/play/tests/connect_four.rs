@@ -39,7 +39,9 @@ fn computer(depth: u32) -> Box<dyn Agent<ConnectFour>> {
 fn rules_and_notation() {
     assert_eq!("connect4".parse::<Config>(), Ok(Config));
     assert_eq!(
-        "connect4:size=8".parse::<Config>().map_err(|e| e.to_string()),
+        "connect4:size=8"
+            .parse::<Config>()
+            .map_err(|e| e.to_string()),
         Err("unknown key 'size': connect4 has no parameters".to_string())
     );
     let pos = after("dddddd");
@@ -64,16 +66,32 @@ fn rules_and_notation() {
         err.to_string(),
         "bad position string: move 7 'd': column d is full"
     );
-    assert!(won.diagram().contains("3 . . . X O . .  3"), "{}", won.diagram());
+    assert!(
+        won.diagram().contains("3 . . . X O . .  3"),
+        "{}",
+        won.diagram()
+    );
 }
 
 #[test]
 fn wins_along_every_line_and_draws_on_a_full_board() {
     let win = |moves: &str| after(moves).outcome();
     assert_eq!(win("aabbccd"), Some(Outcome::Win(Player::First)), "a row");
-    assert_eq!(win("gaabbccd"), Some(Outcome::Win(Player::Second)), "a row, by Yellow");
-    assert_eq!(win("abbccdcddgd"), Some(Outcome::Win(Player::First)), "a diagonal");
-    assert_eq!(win("gffeededdad"), Some(Outcome::Win(Player::First)), "the other diagonal");
+    assert_eq!(
+        win("gaabbccd"),
+        Some(Outcome::Win(Player::Second)),
+        "a row, by Yellow"
+    );
+    assert_eq!(
+        win("abbccdcddgd"),
+        Some(Outcome::Win(Player::First)),
+        "a diagonal"
+    );
+    assert_eq!(
+        win("gffeededdad"),
+        Some(Outcome::Win(Player::First)),
+        "the other diagonal"
+    );
     // Red's a4 a5 a6 and b1 are next to each other in the bits, but not on one line.
     assert_eq!(win("bagagaagaca"), None);
     // A full board without four in a row (found by random play).

@@ -660,7 +660,6 @@ impl Position for ClampPosition {
         position_string::parse(config, s)
     }
 
-
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "Black",

@@ -5,8 +5,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-use board_core::{Notation, Outcome, Player, Position, Rules, perft};
 use board_core::View as _;
+use board_core::{Notation, Outcome, Player, Position, Rules, perft};
 use rules_clamp::{ClampConfig, ClampPosition, EndReason, MoveError};
 
 fn config(spec: &str) -> ClampConfig {

@@ -6,10 +6,10 @@
 
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
+use board_core::View as _;
 use board_core::{Notation, Outcome, Player, Position, Rules, divide, perft};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use board_core::View as _;
 use rules_connect6::{Connect6Config, Connect6Position};
 
 mod naive {

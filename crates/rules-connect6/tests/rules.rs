@@ -3,11 +3,11 @@
 
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
+use board_core::View as _;
 use board_core::{
     BoardSet, Direction, Notation, NotationError, Outcome, Player, Position, Rules, SpecError,
     Square, SquareSet, perft,
 };
-use board_core::View as _;
 use rules_connect6::{Connect6Config, Connect6Position, Move, MoveError};
 
 // ----- helpers --------------------------------------------------------------------------

@@ -3,11 +3,11 @@
 
 #![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
 
+use board_core::View as _;
 use board_core::{
     Direction, Notation, Outcome, Player, Position, PositionStringError, Rules, Square, SquareSet,
     perft,
 };
-use board_core::View as _;
 use rules_gomoku::{GomokuConfig, GomokuPosition, Move, MoveError, Rule, WinningLine};
 
 fn cfg(spec: &str) -> GomokuConfig {

@@ -11,13 +11,14 @@ const BOARD: u64 = 0x408_1020_4081 * 0x3f;
 const CENTRE: u64 = 0x3f << 21;
 
 /// Every window of four squares in a line (69 of them): four bits a step apart (1, 6, 7
-/// or 8, as in `has_four`), kept when none falls on a sentinel or off the board.
+/// or 8, as in `has_four`; drawn in 128 bits so that none is lost off the end), kept when
+/// all four are squares of the board.
 static WINDOWS: LazyLock<Vec<u64>> = LazyLock::new(|| {
-    let window = |start: u32, step: u32| (0..4).map(move |i| 1u64.checked_shl(start + i * step));
-    (0..49)
-        .flat_map(|start| [1, 6, 7, 8].map(|step| window(start, step).sum::<Option<u64>>()))
-        .flatten()
-        .filter(|&w| w.count_ones() == 4 && w & !BOARD == 0)
+    let line = |start: u32, step: u32| (0..4).fold(0u128, |w, i| w | 1 << (start + i * step));
+    let lines = (0..49).flat_map(|start| [1, 6, 7, 8].map(|step| line(start, step)));
+    lines
+        .filter(|&w| w & !u128::from(BOARD) == 0)
+        .map(|w| w as u64)
         .collect()
 });
 

@@ -94,13 +94,10 @@ impl Rules for ConnectFour {
     }
 
     fn generate_moves(&self, moves: &mut Vec<u8>) {
-        moves.clear();
         // Centre columns first: a better order for the search.
-        moves.extend(
-            [3, 2, 4, 1, 5, 0, 6]
-                .into_iter()
-                .filter(|c| self.validate(c).is_ok()),
-        );
+        moves.clear();
+        moves.extend_from_slice(&[3, 2, 4, 1, 5, 0, 6]);
+        moves.retain(|c| self.validate(c).is_ok());
     }
 
     fn validate(&self, &col: &u8) -> Result<(), MoveError> {
