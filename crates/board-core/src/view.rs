@@ -177,7 +177,7 @@ pub trait View: Position {
             .collect()
     }
 
-    /// A plain-text board with column letters and row numbers: by default [`diagram`],
+    /// A plain-text board with column letters and row numbers: by default [`diagram()`],
     /// drawn from the cells and [`glyph`](View::glyph). A game overrides it only to add
     /// lines the board cannot show (clamp's pieces in hand).
     fn diagram(&self) -> String {
