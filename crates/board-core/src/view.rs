@@ -162,10 +162,10 @@ pub trait View: Position {
     /// nothing.
     ///
     /// The default plays `mv` on a copy and lists the squares whose [`cell`](View::cell)
-    /// changed, in index order: exactly right when a move changes only the squares it
-    /// names and their order carries no meaning (a stone dropped or placed, gomoku's,
-    /// connect6's pair). A game whose move names squares in an order (from, to, arrow) or
-    /// changes others too (captures, which [`captured`] finds) overrides it.
+    /// changed, in index order: exactly right when a move changes only the square it
+    /// names (a stone dropped or placed). A game whose move names several squares in an
+    /// order (from, to, arrow; a pair) or changes others too (captures, which [`captured`]
+    /// finds) overrides it.
     fn move_squares(&self, mv: Self::Move) -> Vec<Square> {
         let mut after = self.clone();
         if after.play(mv).is_err() {
