@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use arena::Budget;
-use board_core::{Outcome, Player, Position, divide, perft};
+use board_core::{Outcome, Player, Position, View, divide, perft};
 use boardlab_games::Game;
 use search::{AgentKind, Limits, SearchOptions, TimeControl};
 
@@ -42,7 +42,7 @@ pub fn run_perft<P: Position>(
     Ok(())
 }
 
-pub fn run_show<P: Position>(spec: &str, moves: &str) -> Result<(), CliError> {
+pub fn run_show<P: View>(spec: &str, moves: &str) -> Result<(), CliError> {
     let pos = setup::position::<P>(spec, moves)?;
     out!("{}", pos.diagram());
     outln!("game: {}", pos.config());

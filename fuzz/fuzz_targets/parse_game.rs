@@ -4,10 +4,10 @@
 
 mod common;
 
-use board_core::{GameConfig, Position, savefile, testing};
+use board_core::{GameConfig, View, savefile, testing};
 use libfuzzer_sys::fuzz_target;
 
-fn run<P: Position>(spec: &str, text: &str) {
+fn run<P: View>(spec: &str, text: &str) {
     if let Ok(config) = text.parse::<P::Config>() {
         let again: P::Config = config.to_string().parse().expect("printed spec reads back");
         assert_eq!(again, config);

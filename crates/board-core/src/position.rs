@@ -7,14 +7,27 @@ use thiserror::Error;
 use crate::{
     player::{Outcome, Player},
     setup::PositionStringError,
-    spec::SpecError,
+    spec::{GameSpec, SpecError},
     square::SquareError,
 };
 
 /// A game's rule parameters, named by a game spec string.
 ///
 /// `Display` prints the canonical spec string (`gomoku:size=20,rule=exact5`, keys in a fixed
-/// order, defaults included) and `FromStr` reads any spec string for this game.
+/// order, defaults included); [`from_spec`](GameConfig::from_spec) interprets an
+/// already-parsed [`GameSpec`], and `FromStr` reads spec text (parse, then `from_spec`:
+/// [`GameConfig::parse_spec`] is that wrapper, ready to call from a `FromStr` impl).
+///
+/// Why a required `from_spec` rather than `TryFrom<&GameSpec>`: code that holds a parsed
+/// spec (a registry that looked up its id, a save file's header) names the constructor as
+/// `P::Config::from_spec(&spec)` under a plain `P: Position` bound, where `TryFrom` would
+/// need a higher-ranked `for<'a> TryFrom<&'a GameSpec>` bound repeated at every use and an
+/// error type pinned beside it; and the contract (check the id, take keys through a
+/// [`SpecReader`](crate::SpecReader), finish) is written here once. `FromStr` stays a
+/// supertrait so that generic code holding text keeps writing `text.parse::<P::Config>()`.
+///
+/// A game without parameters declares its config in one line with
+/// [`config_without_parameters!`](crate::config_without_parameters).
 pub trait GameConfig:
     Clone
     + fmt::Debug
@@ -28,16 +41,79 @@ pub trait GameConfig:
 {
     /// The game id that starts its spec strings (`"gomoku"`).
     const GAME_ID: &'static str;
+
+    /// The config a parsed spec names: checks that `spec.id` is [`GAME_ID`](Self::GAME_ID)
+    /// ([`crate::spec::expect_id`]), reads every key with its default and range through
+    /// [`GameSpec::reader`], and refuses keys nobody took.
+    fn from_spec(spec: &GameSpec) -> Result<Self, SpecError>;
+
+    /// Parses spec text, then [`from_spec`](GameConfig::from_spec): what a config's
+    /// `FromStr` impl calls.
+    fn parse_spec(text: &str) -> Result<Self, SpecError> {
+        Self::from_spec(&GameSpec::parse(text)?)
+    }
+}
+
+/// Declares the config of a game without parameters: a unit struct whose spec string is
+/// just the game id, with every trait [`GameConfig`] needs.
+///
+/// ```
+/// board_core::config_without_parameters!(
+///     /// The rules of noughts and crosses: none to choose.
+///     pub struct TicTacToeConfig = "tictactoe"
+/// );
+/// use board_core::GameConfig;
+/// assert_eq!("TicTacToe".parse::<TicTacToeConfig>(), Ok(TicTacToeConfig));
+/// assert_eq!(TicTacToeConfig.to_string(), "tictactoe");
+/// let e = "tictactoe:size=4".parse::<TicTacToeConfig>().unwrap_err();
+/// assert_eq!(e.to_string(), "unknown key 'size': tictactoe has no parameters");
+/// assert!(TicTacToeConfig::parse_spec("gomoku").is_err());
+/// ```
+#[macro_export]
+macro_rules! config_without_parameters {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident = $id:literal $(;)?) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        $vis struct $name;
+
+        impl $crate::GameConfig for $name {
+            const GAME_ID: &'static str = $id;
+
+            fn from_spec(spec: &$crate::GameSpec) -> ::std::result::Result<Self, $crate::SpecError> {
+                $crate::spec::expect_id(spec, $id)?;
+                spec.reader(&[]).finish()?;
+                Ok($name)
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str($id)
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = $crate::SpecError;
+
+            fn from_str(text: &str) -> ::std::result::Result<Self, $crate::SpecError> {
+                <$name as $crate::GameConfig>::parse_spec(text)
+            }
+        }
+    };
 }
 
 /// Why a move's text could not be read (before any question of legality).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum NotationError {
+    /// A square that does not read or is off the board.
     #[error(transparent)]
     Square(#[from] SquareError),
+    /// Text that is not a move of this game's shape.
     #[error("'{text}' is not a move: expected {expected}")]
     Syntax {
+        /// The text (at most 32 characters of it, trimmed).
         text: String,
+        /// What a move looks like, for people ("a column letter, like d").
         expected: &'static str,
     },
 }
@@ -55,8 +131,10 @@ impl NotationError {
 /// Why a move given as text was refused: unreadable, or readable but illegal.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveInputError<E> {
+    /// The text is no move of the game's notation.
     #[error(transparent)]
     Notation(#[from] NotationError),
+    /// A move that reads, but the rules refuse here (the game's reason).
     #[error(transparent)]
     Illegal(E),
 }
@@ -72,8 +150,8 @@ pub enum MoveInputError<E> {
 /// - [`validate`](Rules::validate) accepts exactly the generated moves;
 /// - [`make_move`](Rules::make_move) followed by [`unmake_move`](Rules::unmake_move)
 ///   restores the position and its hash bit for bit;
-/// - [`hash`](Rules::hash) is maintained incrementally and always equals
-///   [`compute_hash`](Rules::compute_hash).
+/// - [`hash`](Rules::hash) always equals [`compute_hash`](Rules::compute_hash) (by default
+///   it *is* `compute_hash`; a game that keeps its hash incrementally overrides it).
 pub trait Rules: Clone + PartialEq + fmt::Debug + Send + Sync + Sized + 'static {
     /// A move: small, `Copy`, comparable (moves are kept in tables and sorted in tests).
     type Move: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static;
@@ -88,10 +166,19 @@ pub trait Rules: Clone + PartialEq + fmt::Debug + Send + Sync + Sized + 'static 
     /// Moves played since the start position.
     fn ply(&self) -> u32;
 
-    /// The incrementally maintained Zobrist hash.
-    fn hash(&self) -> u64;
+    /// The position's 64-bit hash, as the search's transposition table and repetition
+    /// checks read it (once per node). Equal positions hash equal.
+    ///
+    /// Defaults to [`compute_hash`](Rules::compute_hash), which is right for a game whose
+    /// hash is cheap to compute from scratch (a few bitboard words). A game with a large
+    /// board keeps the hash incrementally in `make_move`/`unmake_move` (Zobrist keys from
+    /// [`crate::zobrist()`]) and returns it here; the conformance harness
+    /// ([`crate::testing`]) then checks the two agree after every move and take-back.
+    fn hash(&self) -> u64 {
+        self.compute_hash()
+    }
 
-    /// The Zobrist hash computed from scratch (for tests; equals [`hash`](Rules::hash)).
+    /// The hash computed from scratch from what the position holds.
     fn compute_hash(&self) -> u64;
 
     /// `None` while the game goes on.
@@ -161,7 +248,8 @@ pub trait Notation: Rules {
 }
 
 /// A whole game: its [`Rules`] and [`Notation`], plus construction from a config,
-/// position strings (serialisation) and the few words a front end needs (presentation).
+/// position strings (serialisation) and the few words a front end needs (player names,
+/// why the game ended; both have defaults). The board's picture is [`View`](crate::View)'s.
 ///
 /// Code generic over `P: Position` sees every method of the supertraits; code that calls
 /// them on a concrete type imports the trait that declares them
@@ -188,10 +276,7 @@ pub trait Position: Notation {
     /// [`Setup`](crate::Setup), then validate that into a position.
     fn from_position_string(config: Self::Config, s: &str) -> Result<Self, PositionStringError>;
 
-    /// A plain-text board with column letters and row numbers.
-    fn diagram(&self) -> String;
-
-    /// Display name of a player ("Black", "White").
+    /// Display name of a player ("Black", "White"); `First` and `Second` by default.
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "First",

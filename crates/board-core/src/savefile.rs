@@ -185,14 +185,10 @@ impl SaveFile {
                 },
             });
         }
-        let config: P::Config =
-            self.spec
-                .to_string()
-                .parse()
-                .map_err(|e: SpecError| LoadError {
-                    line: header_line,
-                    kind: e.into(),
-                })?;
+        let config = P::Config::from_spec(&self.spec).map_err(|e| LoadError {
+            line: header_line,
+            kind: e.into(),
+        })?;
         let mut pos = P::new(config);
         let mut played = Vec::with_capacity(self.moves.len());
         for (number, (line, text)) in self.moves.iter().enumerate() {

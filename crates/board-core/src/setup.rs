@@ -28,7 +28,11 @@ use std::fmt::Write;
 
 use thiserror::Error;
 
-use crate::{geometry::Geometry, square::Square};
+use crate::{
+    geometry::Geometry,
+    position::{Notation, NotationError},
+    square::Square,
+};
 
 /// Longest position string read: a 26×26 board takes well under 1 KiB.
 pub const MAX_LEN: usize = 4096;
@@ -202,6 +206,97 @@ impl<'a, T, const N: usize> Setup<'a, T, N> {
             fields,
         })
     }
+}
+
+/// The position string of a game that writes its positions as the moves played from the
+/// start: the moves in notation, separated by spaces, `-` for none. [`read_moves`] reads it
+/// back. Every position of every game has one, and reading it needs no validation beyond
+/// the rules themselves, at the price of length (and of the position keeping its moves).
+///
+/// ```
+/// use board_core::setup::{read_moves, write_moves};
+/// # board_core::config_without_parameters!(struct Config = "pile");
+/// # #[derive(Clone, Debug, PartialEq)]
+/// # struct Pile(u32);
+/// # #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+/// # #[error("take 1 or 2")]
+/// # struct TakeOneOrTwo;
+/// # impl board_core::Rules for Pile {
+/// #     type Move = u32;
+/// #     type Undo = ();
+/// #     type MoveError = TakeOneOrTwo;
+/// #     fn side_to_move(&self) -> board_core::Player { board_core::Player::BOTH[self.0 as usize % 2] }
+/// #     fn ply(&self) -> u32 { self.0 }
+/// #     fn compute_hash(&self) -> u64 { self.0.into() }
+/// #     fn outcome(&self) -> Option<board_core::Outcome> { None }
+/// #     fn generate_moves(&self, moves: &mut Vec<u32>) { *moves = vec![1, 2] }
+/// #     fn validate(&self, mv: &u32) -> Result<(), TakeOneOrTwo> {
+/// #         if (1..=2).contains(mv) { Ok(()) } else { Err(TakeOneOrTwo) }
+/// #     }
+/// #     fn make_move(&mut self, _: u32) { self.0 += 1 }
+/// #     fn unmake_move(&mut self, _: u32, _: ()) { self.0 -= 1 }
+/// # }
+/// # impl board_core::Notation for Pile {
+/// #     fn parse_move(&self, text: &str) -> Result<u32, board_core::NotationError> {
+/// #         text.trim().parse().map_err(|_| board_core::NotationError::syntax(text, "a number"))
+/// #     }
+/// #     fn format_move(&self, mv: u32) -> String { mv.to_string() }
+/// # }
+/// // A game whose moves are numbers (the hidden lines implement it).
+/// assert_eq!(write_moves(&Pile(0), &[]), "-");
+/// assert_eq!(write_moves(&Pile(0), &[2, 1]), "2 1");
+/// assert_eq!(read_moves(Pile(0), " 2 1 "), Ok(Pile(2)));
+/// assert_eq!(read_moves(Pile(0), "-"), Ok(Pile(0)));
+/// assert!(read_moves(Pile(0), "- 1").is_err());
+/// let e = read_moves(Pile(0), "2 x").unwrap_err();
+/// assert_eq!(e.to_string(), "bad position string: move 'x' is not a number");
+/// let e = read_moves(Pile(0), "2 7").unwrap_err();
+/// assert_eq!(e.to_string(), "bad position string: move 2 '7': take 1 or 2");
+/// ```
+pub fn write_moves<P: Notation>(start: &P, moves: &[P::Move]) -> String {
+    let mut pos = start.clone();
+    let words: Vec<String> = moves
+        .iter()
+        .map(|&mv| {
+            let word = pos.format_move(mv);
+            pos.make_move(mv);
+            word
+        })
+        .collect();
+    if words.is_empty() {
+        "-".into()
+    } else {
+        words.join(" ")
+    }
+}
+
+/// Reads a position string [`write_moves`] wrote: plays its moves from `start`, each
+/// through validation. The error names the first move that does not read
+/// ([`PositionStringError::Field`]) or is illegal where it stands
+/// ([`InvalidKind::IllegalMove`]).
+pub fn read_moves<P: Notation>(start: P, text: &str) -> Result<P, PositionStringError> {
+    if text.len() > MAX_LEN {
+        return Err(PositionStringError::TooLong);
+    }
+    let mut pos = start;
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let moves = if words == ["-"] { &[][..] } else { &words[..] };
+    for (i, &word) in moves.iter().enumerate() {
+        let mv = pos.parse_move(word).map_err(|e| {
+            let expected = match e {
+                NotationError::Syntax { expected, .. } => expected.to_string(),
+                other => format!("a move ({other})"),
+            };
+            PositionStringError::field("move", word, expected)
+        })?;
+        pos.play(mv).map_err(|e| {
+            PositionStringError::invalid(
+                InvalidKind::IllegalMove,
+                format!("move {} '{word}': {e}", i + 1),
+            )
+        })?;
+    }
+    Ok(pos)
 }
 
 /// Reads a number field: decimal digits only, at most `max`.

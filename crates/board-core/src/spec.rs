@@ -11,30 +11,65 @@ use thiserror::Error;
 /// Why a game spec string was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SpecError {
+    /// No game id at all (blank text, or text starting with `:`).
     #[error("empty game spec: expected a game id such as gomoku or gomoku:size=20")]
     Empty,
+    /// The id names no game this program knows (or not the game asked for).
     #[error("unknown game '{id}': expected one of {known}")]
-    UnknownGame { id: String, known: String },
+    UnknownGame {
+        /// The id given (lower-case).
+        id: String,
+        /// The ids that would have been accepted, comma-separated.
+        known: String,
+    },
+    /// A parameter that is not `key=value` (or a spec longer than 1 KiB).
     #[error("'{part}' in game spec is not key=value")]
-    Syntax { part: String },
+    Syntax {
+        /// The offending part (shortened to 40 characters).
+        part: String,
+    },
+    /// The same key given twice.
     #[error("key '{key}' is given twice")]
-    Duplicate { key: String },
+    Duplicate {
+        /// The key (lower-case).
+        key: String,
+    },
+    /// A key the game does not have.
     #[error("unknown key '{key}' for {game}: expected one of {allowed}")]
     UnknownKey {
+        /// The game id.
         game: String,
+        /// The key given.
         key: String,
+        /// The game's keys, comma-separated.
         allowed: String,
     },
+    /// A key given to a game that has no parameters at all.
+    #[error("unknown key '{key}': {game} has no parameters")]
+    NoParameters {
+        /// The game id.
+        game: String,
+        /// The key given.
+        key: String,
+    },
+    /// A number outside its range (the range may depend on another key).
     #[error("{key}={value} is out of range: expected {expected}")]
     OutOfRange {
+        /// The key.
         key: String,
+        /// The value given (at most 24 characters).
         value: String,
+        /// The allowed values, for people ("an integer from 5 to 26").
         expected: String,
     },
+    /// A value of the wrong kind (a word for a number, an unknown choice).
     #[error("{key}={value} is not valid: expected {expected}")]
     BadValue {
+        /// The key.
         key: String,
+        /// The value given (at most 24 characters).
         value: String,
+        /// The allowed values, for people ("true or false").
         expected: String,
     },
 }
@@ -42,7 +77,10 @@ pub enum SpecError {
 /// A parsed but not yet interpreted game spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameSpec {
+    /// The game id, lower-case (`gomoku`).
     pub id: String,
+    /// The `key=value` parameters in the order given: keys lower-case, values as written
+    /// (trimmed); no key twice.
     pub params: Vec<(String, String)>,
 }
 
@@ -201,6 +239,10 @@ impl SpecReader<'_> {
     pub fn finish(self) -> Result<(), SpecError> {
         match self.taken.iter().position(|t| !t) {
             None => Ok(()),
+            Some(i) if self.allowed.is_empty() => Err(SpecError::NoParameters {
+                game: self.spec.id.clone(),
+                key: self.spec.params[i].0.clone(),
+            }),
             Some(i) => Err(SpecError::UnknownKey {
                 game: self.spec.id.clone(),
                 key: self.spec.params[i].0.clone(),

@@ -1,9 +1,9 @@
 //! What a board shows, as typed values: [`View`] and the [`BoardView`] it builds.
 //!
 //! Front ends (the terminal, the web board) draw from this and never from printed text:
-//! the diagram is one more renderer of the same cells. A game implements the few methods
-//! only it can answer (what stands on a square, which squares a move touches) and gets the
-//! rest (its diagram, the whole [`BoardView`]) derived.
+//! the diagram is one more renderer of the same cells. A game implements the two methods
+//! only it can answer (the board's shape, what stands on a square) and gets the rest (its
+//! diagram, the squares a move touches, the whole [`BoardView`]) derived.
 //!
 //! Why a trait of its own beside [`Position`]: the rules (generation, make/unmake, hash)
 //! are what search and perft need, and presentation is not. Keeping it apart means a search
@@ -48,6 +48,14 @@ pub enum Cell {
 }
 
 impl Cell {
+    /// A stone of `owner` (the piece of a placement game).
+    pub const fn stone(owner: Player) -> Cell {
+        Cell::Piece {
+            owner,
+            kind: PieceKind::Stone,
+        }
+    }
+
     /// The player whose piece this is, if any.
     pub fn owner(self) -> Option<Player> {
         match self {
@@ -138,8 +146,10 @@ pub struct BoardView {
 }
 
 /// The presentation side of a game: what is on each square, what a move touches, what to
-/// mark and report. Required: [`geometry`](View::geometry), [`cell`](View::cell) and
-/// [`move_squares`](View::move_squares); the rest have defaults.
+/// mark and report. Required: only [`geometry`](View::geometry) and [`cell`](View::cell),
+/// which no one but the game can answer; everything else has a default derived from them
+/// (the diagram, the glyphs, the squares a move touches) or an empty one (regions, status,
+/// the winning line, the rules text), which a game overrides to show more.
 pub trait View: Position {
     /// The board's shape.
     fn geometry(&self) -> &Geometry;
@@ -148,8 +158,31 @@ pub trait View: Position {
     fn cell(&self, sq: Square) -> Cell;
 
     /// The squares `mv` touches, in the order it names them (from, to, arrow; the stones
-    /// of a pair). Asked of the position the move is played from.
-    fn move_squares(&self, mv: Self::Move) -> Vec<Square>;
+    /// of a pair). Asked of the position the move is played from; an illegal move touches
+    /// nothing.
+    ///
+    /// The default plays `mv` on a copy and lists the squares whose [`cell`](View::cell)
+    /// changed, in index order: exactly right when a move changes only the square it
+    /// names (a stone dropped or placed). A game whose move names several squares in an
+    /// order (from, to, arrow; a pair) or changes others too (captures, which [`captured`]
+    /// finds) overrides it.
+    fn move_squares(&self, mv: Self::Move) -> Vec<Square> {
+        let mut after = self.clone();
+        if after.play(mv).is_err() {
+            return Vec::new();
+        }
+        self.geometry()
+            .squares()
+            .filter(|&sq| self.cell(sq) != after.cell(sq))
+            .collect()
+    }
+
+    /// A plain-text board with column letters and row numbers: by default [`diagram()`],
+    /// drawn from the cells and [`glyph`](View::glyph). A game overrides it only to add
+    /// lines the board cannot show (clamp's pieces in hand).
+    fn diagram(&self) -> String {
+        diagram(self)
+    }
 
     /// Regions worth marking (none by default).
     fn regions(&self) -> Vec<Region> {
@@ -211,7 +244,7 @@ pub trait View: Position {
 }
 
 /// The plain-text diagram of a position, drawn from its cells and glyphs (what
-/// [`Position::diagram`] returns for every bundled game).
+/// [`View::diagram`] returns by default).
 pub fn diagram<V: View>(pos: &V) -> String {
     diagram::render(pos.geometry(), |sq| pos.glyph(pos.cell(sq)))
 }

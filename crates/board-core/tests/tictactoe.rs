@@ -2,37 +2,16 @@
 //! the well-known figures, the save format, and that the conformance harness accepts a
 //! correct game and catches broken ones.
 
-use std::{fmt, str::FromStr};
-
 use board_core::{
-    GameConfig, GameSpec, Geometry, Notation, NotationError, Outcome, Player, Position,
-    PositionStringError, Rules, SpecError, Square, diagram, perft,
+    Geometry, Notation, NotationError, Outcome, Player, Position, PositionStringError, Rules,
+    Square, View, perft,
     savefile::{self, LoadErrorKind},
-    testing, zobrist,
+    testing,
+    view::{Cell, PieceKind},
+    zobrist,
 };
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Config;
-
-impl GameConfig for Config {
-    const GAME_ID: &'static str = "tictactoe";
-}
-
-impl fmt::Display for Config {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("tictactoe")
-    }
-}
-
-impl FromStr for Config {
-    type Err = SpecError;
-    fn from_str(s: &str) -> Result<Config, SpecError> {
-        let spec = GameSpec::parse(s)?;
-        board_core::spec::expect_id(&spec, "tictactoe")?;
-        spec.reader(&[]).finish()?;
-        Ok(Config)
-    }
-}
+board_core::config_without_parameters!(struct Config = "tictactoe");
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 enum MoveError {
@@ -250,12 +229,19 @@ impl Position for TicTacToe {
         pos.hash = pos.compute_hash();
         Ok(pos)
     }
+}
 
-    fn diagram(&self) -> String {
-        diagram::render(Self::geometry(), |sq| match self.cells[sq.index()] {
-            Some(Player::First) => 'X',
-            Some(Player::Second) => 'O',
-            None => '.',
+/// Only the two methods no default can answer: the defaults draw the diagram and find
+/// the square a move touches.
+impl View for TicTacToe {
+    fn geometry(&self) -> &Geometry {
+        TicTacToe::geometry()
+    }
+
+    fn cell(&self, sq: Square) -> Cell {
+        self.cells[sq.index()].map_or(Cell::Empty, |owner| Cell::Piece {
+            owner,
+            kind: PieceKind::Stone,
         })
     }
 }
@@ -364,5 +350,18 @@ fn play_refuses_without_changing_anything() {
     assert!(pos.parse_legal_move("b2").is_err());
     assert!(pos.parse_legal_move("q2").is_err());
     assert!(pos.parse_legal_move("a1").is_ok());
-    println!("{}", pos.diagram());
+}
+
+#[test]
+fn the_view_defaults_draw_the_board_and_find_the_square_a_move_touches() {
+    let mut pos = start();
+    pos.play(Square(4)).unwrap();
+    pos.play(Square(0)).unwrap();
+    assert_eq!(
+        pos.diagram(),
+        "  a b c\n3 . . .  3\n2 . X .  2\n1 O . .  1\n  a b c\n"
+    );
+    assert_eq!(pos.move_squares(Square(8)), [Square(8)]);
+    // An occupied square is no move: it touches nothing.
+    assert_eq!(pos.move_squares(Square(4)), []);
 }

@@ -5,7 +5,8 @@
 use std::{marker::PhantomData, sync::Arc};
 
 use board_core::{
-    GameConfig, GameSpec, MoveInputError, NotationError, Outcome, Player, SpecError, savefile,
+    GameConfig, GameSpec, MoveInputError, NotationError, Outcome, Player, SpecError,
+    savefile::{self, SaveFile},
     view::BoardView,
 };
 use search::{Agent, AgentError, AgentKind, Limits, OptionsError, Score, SearchOptions};
@@ -114,9 +115,10 @@ pub trait DynGame: Send {
     fn check_move(&self, text: &str) -> Result<String, PlayError>;
     /// Plays the legal move `text`; its canonical notation.
     fn play(&mut self, text: &str) -> Result<String, PlayError>;
-    /// Sets the position to the start of `spec` (a spec of this game) plus `moves`, keeping
-    /// the player (told of a new game when the rules change). On error nothing changes.
-    fn set_position(&mut self, spec: &str, moves: &[&str]) -> Result<(), PositionError>;
+    /// Sets the position to the start of the parsed `spec` (a spec of this game) plus
+    /// `moves`, keeping the player (told of a new game when the rules change). On error
+    /// nothing changes.
+    fn set_position(&mut self, spec: &GameSpec, moves: &[&str]) -> Result<(), PositionError>;
     /// Takes back the last move; `false` at the start.
     fn undo(&mut self) -> bool;
     /// The position's hash.
@@ -180,9 +182,11 @@ impl<G: Game> Handle<G> {
         }
     }
 
-    /// A game replayed from the text of its save file.
-    pub fn load(text: &str) -> Result<Handle<G>, OpenError> {
-        let loaded = savefile::load::<G>(text).map_err(|e| OpenError::Save(e.to_string()))?;
+    /// A game replayed from its save file, already split into spec and moves.
+    pub fn load(file: &SaveFile) -> Result<Handle<G>, OpenError> {
+        let loaded = file
+            .replay::<G>()
+            .map_err(|e| OpenError::Save(e.to_string()))?;
         let mut game = Handle::<G>::new(loaded.position.config().clone());
         for mv in loaded.moves {
             game.push(mv);
@@ -263,8 +267,8 @@ impl<G: Game> DynGame for Handle<G> {
         self.push(mv);
         Ok(canonical)
     }
-    fn set_position(&mut self, spec: &str, moves: &[&str]) -> Result<(), PositionError> {
-        let mut next = Handle::<G>::new(spec.parse()?);
+    fn set_position(&mut self, spec: &GameSpec, moves: &[&str]) -> Result<(), PositionError> {
+        let mut next = Handle::<G>::new(G::Config::from_spec(spec)?);
         for (i, text) in moves.iter().enumerate() {
             let mv = next.parse(text).map_err(|error| PositionError::Move {
                 index: i + 1,
@@ -365,9 +369,9 @@ pub trait GameEntry: Send + Sync {
     /// The game's name for people.
     fn title(&self) -> &'static str;
     /// The start position of the parsed `spec` (whose id is this game's).
-    fn start(&self, spec: &str) -> Result<Box<dyn DynGame>, SpecError>;
-    /// A game replayed from the text of its save file.
-    fn load(&self, text: &str) -> Result<Box<dyn DynGame>, OpenError>;
+    fn start(&self, spec: &GameSpec) -> Result<Box<dyn DynGame>, SpecError>;
+    /// A game replayed from its parsed save file (whose spec names this game).
+    fn load(&self, file: &SaveFile) -> Result<Box<dyn DynGame>, OpenError>;
 }
 
 /// The [`GameEntry`] of a game type `G`.
@@ -386,11 +390,11 @@ impl<G: Game> GameEntry for Entry<G> {
     fn title(&self) -> &'static str {
         G::TITLE
     }
-    fn start(&self, spec: &str) -> Result<Box<dyn DynGame>, SpecError> {
-        Ok(Box::new(Handle::<G>::new(spec.parse()?)))
+    fn start(&self, spec: &GameSpec) -> Result<Box<dyn DynGame>, SpecError> {
+        Ok(Box::new(Handle::<G>::new(G::Config::from_spec(spec)?)))
     }
-    fn load(&self, text: &str) -> Result<Box<dyn DynGame>, OpenError> {
-        Ok(Box::new(Handle::<G>::load(text)?))
+    fn load(&self, file: &SaveFile) -> Result<Box<dyn DynGame>, OpenError> {
+        Ok(Box::new(Handle::<G>::load(file)?))
     }
 }
 
@@ -448,23 +452,30 @@ impl Registry {
             })
     }
 
-    /// The start position of a spec string (`gomoku:size=15`).
+    /// The start position of a spec string (`gomoku:size=15`), parsed once: its id picks
+    /// the entry, which builds the config from the same parsed spec.
     pub fn start(&self, spec: &str) -> Result<Box<dyn DynGame>, SpecError> {
-        let parsed = GameSpec::parse(spec)?;
-        self.get(&parsed.id)?.start(spec)
+        let spec = GameSpec::parse(spec)?;
+        self.get(&spec.id)?.start(&spec)
     }
 
-    /// A game replayed from the text of its save file.
+    /// A game replayed from the text of its save file, split once: its spec picks the
+    /// entry, which replays the same parsed file.
     pub fn load(&self, text: &str) -> Result<Box<dyn DynGame>, OpenError> {
-        let file = savefile::SaveFile::parse::<std::fmt::Error>(text)
-            .map_err(|e| OpenError::Save(e.to_string()))?;
-        self.get(&file.spec.id)?.load(text)
+        // `parse` reports no move errors, so any error type serves for its `E`.
+        let file =
+            SaveFile::parse::<std::fmt::Error>(text).map_err(|e| OpenError::Save(e.to_string()))?;
+        self.get(&file.spec.id)?.load(&file)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn spec(text: &str) -> GameSpec {
+        GameSpec::parse(text).unwrap()
+    }
 
     #[test]
     fn a_move_is_played_undone_and_refused_with_its_reason() {
@@ -489,13 +500,16 @@ mod tests {
     #[test]
     fn a_refused_position_leaves_the_game_as_it_was() {
         let mut game = Registry::bundled().start("gomoku:size=9").unwrap();
-        game.set_position("gomoku:size=7", &["a1", "b2"]).unwrap();
+        game.set_position(&spec("gomoku:size=7"), &["a1", "b2"])
+            .unwrap();
         assert_eq!(game.moves(), ["a1", "b2"]);
         assert_eq!(game.spec(), "gomoku:size=7,rule=freestyle");
-        let err = game.set_position("gomoku", &["a1", "a1"]).unwrap_err();
+        let err = game
+            .set_position(&spec("gomoku"), &["a1", "a1"])
+            .unwrap_err();
         assert!(matches!(err, PositionError::Move { index: 2, .. }), "{err}");
         assert!(matches!(
-            game.set_position("amazons", &[]),
+            game.set_position(&spec("amazons"), &[]),
             Err(PositionError::Spec(SpecError::UnknownGame { .. }))
         ));
         assert_eq!(game.moves(), ["a1", "b2"]);

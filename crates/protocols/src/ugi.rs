@@ -200,15 +200,17 @@ fn describe(game: &dyn DynGame) -> Vec<String> {
     out
 }
 
-/// A new game of `entry`: the start of `spec` plus `moves`, with its engine under `options`.
+/// A new game of `entry`: the start of `parsed` (the spec as parsed from the text `spec`,
+/// which errors quote) plus `moves`, with its engine under `options`.
 fn new_game(
     entry: &dyn GameEntry,
     spec: &str,
+    parsed: &GameSpec,
     moves: &[&str],
     options: SearchOptions,
 ) -> Result<Box<dyn DynGame>, String> {
     let mut game = entry
-        .start(spec)
+        .start(parsed)
         .map_err(|e| format!("bad game spec '{}': {e}", quote(spec, 40)))?;
     for (i, text) in moves.iter().enumerate() {
         game.play(text).map_err(|error| {
@@ -543,14 +545,15 @@ impl EngineSession {
             }
         };
         let registry = Arc::clone(&self.registry);
-        let entry = match GameSpec::parse(spec).and_then(|s| registry.get(&s.id)) {
-            Ok(entry) => entry,
+        let parsed = GameSpec::parse(spec);
+        let (parsed, entry) = match parsed.and_then(|p| registry.get(&p.id).map(|e| (p, e))) {
+            Ok(found) => found,
             Err(e) => return self.error(&format!("bad game spec '{}': {e}", quote(spec, 40))),
         };
         if let Some(g) = self.game.as_mut()
             && g.id() == entry.id()
         {
-            if let Err(e) = g.set_position(spec, &moves) {
+            if let Err(e) = g.set_position(&parsed, &moves) {
                 self.error(&position_error(spec, e));
             }
             return;
@@ -561,7 +564,7 @@ impl EngineSession {
         };
         // Free the previous engine's table first.
         let previous = self.game.take();
-        match new_game(entry, spec, &moves, options) {
+        match new_game(entry, spec, &parsed, &moves, options) {
             Ok(g) => {
                 drop(previous);
                 self.game = Some(g);

@@ -81,20 +81,9 @@ impl Default for AmazonsConfig {
 
 impl GameConfig for AmazonsConfig {
     const GAME_ID: &'static str = "amazons";
-}
 
-impl fmt::Display for AmazonsConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:size={}", Self::GAME_ID, self.size)
-    }
-}
-
-impl FromStr for AmazonsConfig {
-    type Err = SpecError;
-
-    fn from_str(s: &str) -> Result<AmazonsConfig, SpecError> {
-        let spec = GameSpec::parse(s)?;
-        expect_id(&spec, Self::GAME_ID)?;
+    fn from_spec(spec: &GameSpec) -> Result<AmazonsConfig, SpecError> {
+        expect_id(spec, Self::GAME_ID)?;
         let mut reader = spec.reader(&["size"]);
         // The generic range check would say "from 8 to 10"; name the two real sizes instead.
         let size = reader.int("size", 10, 8, 10).map_err(|e| match e {
@@ -112,5 +101,19 @@ impl FromStr for AmazonsConfig {
         })?;
         reader.finish()?;
         AmazonsConfig::new(size)
+    }
+}
+
+impl fmt::Display for AmazonsConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:size={}", Self::GAME_ID, self.size)
+    }
+}
+
+impl FromStr for AmazonsConfig {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<AmazonsConfig, SpecError> {
+        Self::parse_spec(s)
     }
 }

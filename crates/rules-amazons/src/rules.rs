@@ -105,10 +105,6 @@ impl Position for AmazonsPosition {
         AmazonsPosition::from_position_str(config, s)
     }
 
-    fn diagram(&self) -> String {
-        board_core::view::diagram(self)
-    }
-
     fn player_name(&self, player: Player) -> &'static str {
         self.config.player_name(player)
     }

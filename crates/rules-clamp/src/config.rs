@@ -192,35 +192,11 @@ impl Default for ClampConfig {
 
 impl GameConfig for ClampConfig {
     const GAME_ID: &'static str = "clamp";
-}
-
-impl fmt::Display for ClampConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "clamp:size={},zone={},start={},max_on_board={},quiet_limit={},adjudicate={},supply=",
-            self.size,
-            self.zone,
-            Self::START,
-            self.max_on_board,
-            self.quiet_limit,
-            self.adjudicate
-        )?;
-        match self.supply {
-            Some(n) => write!(f, "{n}"),
-            None => f.write_str("unlimited"),
-        }
-    }
-}
-
-impl FromStr for ClampConfig {
-    type Err = SpecError;
 
     /// Reads `clamp` or `clamp:key=value,...`; absent keys take their defaults. Errors name
     /// the key and its allowed range (which for `zone` and `max_on_board` depends on `size`).
-    fn from_str(s: &str) -> Result<ClampConfig, SpecError> {
-        let spec = GameSpec::parse(s)?;
-        expect_id(&spec, Self::GAME_ID)?;
+    fn from_spec(spec: &GameSpec) -> Result<ClampConfig, SpecError> {
+        expect_id(spec, Self::GAME_ID)?;
         let d = ClampConfig::default();
         let mut r = spec.reader(&KEYS);
         let size = r.int("size", d.size(), 6, 26)?;
@@ -284,5 +260,32 @@ impl FromStr for ClampConfig {
         };
         r.finish()?;
         ClampConfig::new(size, zone, max_on_board, quiet_limit, adjudicate)?.with_supply(supply)
+    }
+}
+
+impl fmt::Display for ClampConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "clamp:size={},zone={},start={},max_on_board={},quiet_limit={},adjudicate={},supply=",
+            self.size,
+            self.zone,
+            Self::START,
+            self.max_on_board,
+            self.quiet_limit,
+            self.adjudicate
+        )?;
+        match self.supply {
+            Some(n) => write!(f, "{n}"),
+            None => f.write_str("unlimited"),
+        }
+    }
+}
+
+impl FromStr for ClampConfig {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<ClampConfig, SpecError> {
+        Self::parse_spec(s)
     }
 }

@@ -660,19 +660,6 @@ impl Position for ClampPosition {
         position_string::parse(config, s)
     }
 
-    /// The board; under a finite supply followed by a line with the pieces in hand
-    /// (`in hand: Black 12, White 11`).
-    fn diagram(&self) -> String {
-        let mut out = board_core::view::diagram(self);
-        if self.config.supply().is_some() {
-            out.push_str(&format!(
-                "in hand: Black {}, White {}\n",
-                self.hand[0], self.hand[1]
-            ));
-        }
-        out
-    }
-
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "Black",

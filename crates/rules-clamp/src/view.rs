@@ -27,6 +27,19 @@ impl View for ClampPosition {
         }
     }
 
+    /// The board; under a finite supply followed by a line with the pieces in hand
+    /// (`in hand: Black 12, White 11`).
+    fn diagram(&self) -> String {
+        let mut out = board_core::view::diagram(self);
+        if self.config().supply().is_some() {
+            out.push_str(&format!(
+                "in hand: Black {}, White {}\n",
+                self.hand[0], self.hand[1]
+            ));
+        }
+        out
+    }
+
     fn regions(&self) -> Vec<Region> {
         [Player::First, Player::Second]
             .into_iter()

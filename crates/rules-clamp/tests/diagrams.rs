@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use board_core::Position;
+use board_core::View as _;
 use board_core::{Notation as _, Rules as _};
 use rules_clamp::{ClampConfig, ClampPosition};
 

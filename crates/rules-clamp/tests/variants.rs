@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+use board_core::View as _;
 use board_core::{Notation, Outcome, Player, Position, Rules, perft};
 use rules_clamp::{ClampConfig, ClampPosition, EndReason, MoveError};
 

@@ -72,6 +72,14 @@ impl Default for Connect6Config {
 
 impl GameConfig for Connect6Config {
     const GAME_ID: &'static str = "connect6";
+
+    fn from_spec(spec: &GameSpec) -> Result<Connect6Config, SpecError> {
+        expect_id(spec, Self::GAME_ID)?;
+        let mut reader = spec.reader(&Self::KEYS);
+        let size = reader.int("size", Self::DEFAULT_SIZE, Self::MIN_SIZE, Self::MAX_SIZE)?;
+        reader.finish()?;
+        Connect6Config::new(size)
+    }
 }
 
 impl fmt::Display for Connect6Config {
@@ -84,11 +92,6 @@ impl FromStr for Connect6Config {
     type Err = SpecError;
 
     fn from_str(s: &str) -> Result<Connect6Config, SpecError> {
-        let spec = GameSpec::parse(s)?;
-        expect_id(&spec, Self::GAME_ID)?;
-        let mut reader = spec.reader(&Self::KEYS);
-        let size = reader.int("size", Self::DEFAULT_SIZE, Self::MIN_SIZE, Self::MAX_SIZE)?;
-        reader.finish()?;
-        Connect6Config::new(size)
+        Self::parse_spec(s)
     }
 }

@@ -687,10 +687,6 @@ impl Position for Connect6Position {
         position_string::read(config, s)
     }
 
-    fn diagram(&self) -> String {
-        board_core::view::diagram(self)
-    }
-
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "Black",

@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
+use board_core::View as _;
 use board_core::{Notation, Outcome, Player, Position, Rules, divide, perft};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

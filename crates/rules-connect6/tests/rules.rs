@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used)] // unwrap is fine in tests (helpers included)
 
+use board_core::View as _;
 use board_core::{
     BoardSet, Direction, Notation, NotationError, Outcome, Player, Position, Rules, SpecError,
     Square, SquareSet, perft,

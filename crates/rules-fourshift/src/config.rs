@@ -243,6 +243,29 @@ impl FourshiftConfig {
 
 impl GameConfig for FourshiftConfig {
     const GAME_ID: &'static str = "fourshift";
+
+    /// Reads `fourshift` or `fourshift:key=value,...` (keys `size`, `k`, `pieces`,
+    /// `max_plies`, `moving_first`, `centre_opening`, any order, absent keys take their
+    /// defaults).
+    fn from_spec(spec: &GameSpec) -> Result<FourshiftConfig, SpecError> {
+        spec::expect_id(spec, Self::GAME_ID)?;
+        let d = FourshiftConfig::default();
+        let mut r = spec.reader(KEYS);
+        let (min_size, max_size) = SIZE_RANGE;
+        let size = r.int("size", d.size, min_size, max_size)?;
+        let k = r.int("k", d.k, MIN_K, max_size)?;
+        let pieces = r.int("pieces", d.pieces, 1, max_size * max_size / 2)?;
+        let max_plies = r.int("max_plies", d.max_plies, 1, MAX_MAX_PLIES)?;
+        let moving_first = match r.choice("moving_first", 0, &MovingFirst::NAMES)? {
+            0 => MovingFirst::Next,
+            _ => MovingFirst::Second,
+        };
+        let centre_opening = r.bool("centre_opening", d.centre_opening)?;
+        r.finish()?;
+        Ok(FourshiftConfig::new(size, k, pieces, max_plies)?
+            .with_moving_first(moving_first)
+            .with_centre_opening(centre_opening))
+    }
 }
 
 impl fmt::Display for FourshiftConfig {
@@ -264,27 +287,7 @@ impl fmt::Display for FourshiftConfig {
 impl FromStr for FourshiftConfig {
     type Err = SpecError;
 
-    /// Reads `fourshift` or `fourshift:key=value,...` (keys `size`, `k`, `pieces`,
-    /// `max_plies`, `moving_first`, `centre_opening`, any order, absent keys take their
-    /// defaults).
-    fn from_str(s: &str) -> Result<Self, SpecError> {
-        let spec = GameSpec::parse(s)?;
-        spec::expect_id(&spec, Self::GAME_ID)?;
-        let d = FourshiftConfig::default();
-        let mut r = spec.reader(KEYS);
-        let (min_size, max_size) = SIZE_RANGE;
-        let size = r.int("size", d.size, min_size, max_size)?;
-        let k = r.int("k", d.k, MIN_K, max_size)?;
-        let pieces = r.int("pieces", d.pieces, 1, max_size * max_size / 2)?;
-        let max_plies = r.int("max_plies", d.max_plies, 1, MAX_MAX_PLIES)?;
-        let moving_first = match r.choice("moving_first", 0, &MovingFirst::NAMES)? {
-            0 => MovingFirst::Next,
-            _ => MovingFirst::Second,
-        };
-        let centre_opening = r.bool("centre_opening", d.centre_opening)?;
-        r.finish()?;
-        Ok(FourshiftConfig::new(size, k, pieces, max_plies)?
-            .with_moving_first(moving_first)
-            .with_centre_opening(centre_opening))
+    fn from_str(s: &str) -> Result<FourshiftConfig, SpecError> {
+        Self::parse_spec(s)
     }
 }

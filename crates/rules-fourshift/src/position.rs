@@ -698,10 +698,6 @@ impl Position for Fourshift {
         crate::notation::read_position(config, s)
     }
 
-    fn diagram(&self) -> String {
-        board_core::view::diagram(self)
-    }
-
     fn player_name(&self, player: Player) -> &'static str {
         NAMES[player.index()]
     }

@@ -113,6 +113,18 @@ impl Default for GomokuConfig {
 
 impl GameConfig for GomokuConfig {
     const GAME_ID: &'static str = "gomoku";
+
+    /// Reads `gomoku`, `gomoku:size=20`, `gomoku:rule=exact5,size=19`, … (keys in any order,
+    /// case-insensitive; absent keys take their defaults).
+    fn from_spec(spec: &GameSpec) -> Result<GomokuConfig, SpecError> {
+        expect_id(spec, Self::GAME_ID)?;
+        let mut reader = spec.reader(&Self::KEYS);
+        let size = reader.int("size", Self::DEFAULT_SIZE, Self::MIN_SIZE, Self::MAX_SIZE)?;
+        let names = Rule::ALL.map(Rule::name);
+        let rule = Rule::ALL[reader.choice("rule", 0, &names)?];
+        reader.finish()?;
+        GomokuConfig::new(size, rule)
+    }
 }
 
 impl fmt::Display for GomokuConfig {
@@ -124,16 +136,7 @@ impl fmt::Display for GomokuConfig {
 impl FromStr for GomokuConfig {
     type Err = SpecError;
 
-    /// Reads `gomoku`, `gomoku:size=20`, `gomoku:rule=exact5,size=19`, … (keys in any order,
-    /// case-insensitive; absent keys take their defaults).
     fn from_str(s: &str) -> Result<GomokuConfig, SpecError> {
-        let spec = GameSpec::parse(s)?;
-        expect_id(&spec, Self::GAME_ID)?;
-        let mut reader = spec.reader(&Self::KEYS);
-        let size = reader.int("size", Self::DEFAULT_SIZE, Self::MIN_SIZE, Self::MAX_SIZE)?;
-        let names = Rule::ALL.map(Rule::name);
-        let rule = Rule::ALL[reader.choice("rule", 0, &names)?];
-        reader.finish()?;
-        GomokuConfig::new(size, rule)
+        Self::parse_spec(s)
     }
 }

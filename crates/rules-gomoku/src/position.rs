@@ -566,10 +566,6 @@ impl Position for GomokuPosition {
         position_string::parse(config, s)
     }
 
-    fn diagram(&self) -> String {
-        board_core::view::diagram(self)
-    }
-
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "Black",

@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
 
+use board_core::View as _;
 use board_core::{
     Direction, Notation, Outcome, Player, Position, PositionStringError, Rules, Square, SquareSet,
     perft,

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use board_core::{Player, savefile};
+use board_core::{GameConfig, Player, savefile};
 use boardlab_games::{Game, GameId, with_game};
 use search::{AgentKind, IterationReport, Limits, Score, ScoreKind, SearchOptions, format_pv};
 use serde::Serialize;
@@ -366,8 +366,8 @@ impl<P: ViewOf> Think for EngineJob<P> {
     }
 }
 
-fn new_game<P: ViewOf>(spec: &str) -> Result<Box<dyn WebGame>, String> {
-    let config: P::Config = spec.parse().map_err(|e| format!("bad game spec: {e}"))?;
+fn new_game<P: ViewOf>(spec: &board_core::GameSpec) -> Result<Box<dyn WebGame>, String> {
+    let config = P::Config::from_spec(spec).map_err(|e| format!("bad game spec: {e}"))?;
     Ok(Box::new(Typed::new(P::new(config))))
 }
 
@@ -384,10 +384,9 @@ fn load_game<P: ViewOf>(text: &str) -> Result<Box<dyn WebGame>, String> {
 
 /// A new game from a game spec (`gomoku:size=15`); the error is the spec parser's.
 pub fn create_game(spec: &str) -> Result<Box<dyn WebGame>, String> {
-    let id = board_core::GameSpec::parse(spec)
-        .and_then(|s| GameId::of_spec(&s))
-        .map_err(|e| format!("bad game spec: {e}"))?;
-    with_game!(id, new_game(spec))
+    let spec = board_core::GameSpec::parse(spec).map_err(|e| format!("bad game spec: {e}"))?;
+    let id = GameId::of_spec(&spec).map_err(|e| format!("bad game spec: {e}"))?;
+    with_game!(id, new_game(&spec))
 }
 
 /// A game replayed from the text of a save file; the error names the first bad line and

@@ -2,14 +2,13 @@
 //! perft, search, play and self-play.
 
 use board_core::{
-    Notation, Outcome, Player, Position, Rules, perft, testing::check_random_playouts,
+    Notation, Outcome, Player, Position, Rules, View, perft, testing::check_random_playouts,
+    view::Cell,
 };
-use connect_four::{
-    game::{Config, ConnectFour},
-    players,
-};
+use boardlab_games::Game;
+use connect_four::game::{Config, ConnectFour};
 use play::{Humans, Session, Settings};
-use search::{Agent, Limits, ScoreKind};
+use search::{Agent, Limits, ScoreKind, SearchOptions};
 
 fn start() -> ConnectFour {
     ConnectFour::new(Config)
@@ -25,13 +24,19 @@ fn after(moves: &str) -> ConnectFour {
 }
 
 fn computer(depth: u32) -> Box<dyn Agent<ConnectFour>> {
-    players::computer(depth).expect("options")
+    let options = SearchOptions::default().with_limits(Limits::new().with_depth(depth));
+    ConnectFour::engine(options).expect("options")
 }
 
 #[test]
 fn rules_and_notation() {
     assert_eq!("connect4".parse::<Config>(), Ok(Config));
-    assert!("connect4:size=8".parse::<Config>().is_err());
+    assert_eq!(
+        "connect4:size=8"
+            .parse::<Config>()
+            .map_err(|e| e.to_string()),
+        Err("unknown key 'size': connect4 has no parameters".to_string())
+    );
     let pos = after("dddddd");
     assert_eq!(
         pos.parse_legal_move(" D ").map_err(|e| e.to_string()),
@@ -44,10 +49,61 @@ fn rules_and_notation() {
     );
     let won = after("dededeD");
     assert_eq!(won.outcome(), Some(Outcome::Win(Player::First)));
-    assert_eq!(won.to_position_string(), "dededed");
-    let back = ConnectFour::from_position_string(Config, "dededed").expect("position string");
+    assert_eq!(won.to_position_string(), "d e d e d e d");
+    let back = ConnectFour::from_position_string(Config, "d e d e d e d").expect("position");
     assert_eq!(back, won);
-    assert!(won.diagram().contains("3 . . . x o . .  3"));
+    assert_eq!(start().to_position_string(), "-");
+    assert_eq!(ConnectFour::from_position_string(Config, "-"), Ok(start()));
+    let err = ConnectFour::from_position_string(Config, "d d d d d d d").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "bad position string: move 7 'd': column d is full"
+    );
+    assert!(
+        won.diagram().contains("3 . . . X O . .  3"),
+        "{}",
+        won.diagram()
+    );
+}
+
+#[test]
+fn wins_along_every_line_and_draws_on_a_full_board() {
+    let win = |moves: &str| after(moves).outcome();
+    assert_eq!(win("aabbccd"), Some(Outcome::Win(Player::First)), "a row");
+    assert_eq!(
+        win("gaabbccd"),
+        Some(Outcome::Win(Player::Second)),
+        "a row, by Yellow"
+    );
+    assert_eq!(
+        win("abbccdcddgd"),
+        Some(Outcome::Win(Player::First)),
+        "a diagonal"
+    );
+    assert_eq!(
+        win("gffeededdad"),
+        Some(Outcome::Win(Player::First)),
+        "the other diagonal"
+    );
+    // Red's a4 a5 a6 and b1 are next to each other in the bits, but not on one line.
+    assert_eq!(win("bagagaagaca"), None);
+    // A full board without four in a row (found by random play).
+    let pos = after("edgabeffbbfabgabffbaegdcggaegfcaececccdddd");
+    assert_eq!(pos.ply(), 42, "{}", pos.diagram());
+    assert_eq!(pos.outcome(), Some(Outcome::Draw), "{}", pos.diagram());
+}
+
+#[test]
+fn the_view_shows_the_stones_and_the_square_a_move_lands_on() {
+    let pos = after("dd");
+    let g = pos.geometry();
+    let sq = |s: &str| g.parse_square(s).expect("square");
+    assert_eq!(pos.cell(sq("d1")), Cell::stone(Player::First));
+    assert_eq!(pos.cell(sq("d2")), Cell::stone(Player::Second));
+    assert_eq!(pos.cell(sq("d3")), Cell::Empty);
+    assert_eq!(pos.move_squares(3), [sq("d3")]);
+    assert_eq!(after("dddddd").move_squares(3), []);
+    assert!(pos.board_view().outcome.is_none());
 }
 
 #[test]
@@ -93,7 +149,7 @@ fn play_session_against_the_search() {
         .run(&mut input, &mut out, &mut progress)
         .expect("session");
     let out = String::from_utf8(out).expect("utf-8");
-    assert!(out.contains("Yellow (computer) plays"), "{out}");
+    assert!(out.contains("Second (computer) plays"), "{out}");
     assert!(out.contains("error: there is no column z"), "{out}");
     assert!(out.contains("hint: "), "{out}");
     assert!(out.contains("Took back to move 1."), "{out}");

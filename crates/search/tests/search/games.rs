@@ -64,6 +64,14 @@ macro_rules! toy_config {
         }
         impl GameConfig for $name {
             const GAME_ID: &'static str = $id;
+            fn from_spec(spec: &GameSpec) -> Result<Self, SpecError> {
+                board_core::spec::expect_id(spec, $id)?;
+                let mut r = spec.reader(&[$a, $b]);
+                let a = r.int($a, $da, 0, u32::MAX)?;
+                let b = r.int($b, $db, 0, u32::MAX)?;
+                r.finish()?;
+                Ok($name { a, b })
+            }
         }
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -73,13 +81,7 @@ macro_rules! toy_config {
         impl FromStr for $name {
             type Err = SpecError;
             fn from_str(s: &str) -> Result<Self, SpecError> {
-                let spec = GameSpec::parse(s)?;
-                board_core::spec::expect_id(&spec, $id)?;
-                let mut r = spec.reader(&[$a, $b]);
-                let a = r.int($a, $da, 0, u32::MAX)?;
-                let b = r.int($b, $db, 0, u32::MAX)?;
-                r.finish()?;
-                Ok($name { a, b })
+                Self::parse_spec(s)
             }
         }
     };
@@ -253,10 +255,6 @@ impl Position for Tree {
             to_move: parse_player(side)?,
             ply: ply.parse().map_err(|_| bad(s))?,
         })
-    }
-
-    fn diagram(&self) -> String {
-        self.to_position_string()
     }
 }
 
@@ -473,10 +471,6 @@ impl Position for TicTacToe {
         }
         Ok(TicTacToe::from_cells(s))
     }
-
-    fn diagram(&self) -> String {
-        self.to_position_string()
-    }
 }
 
 /// Open lines for the side to move minus open lines for the opponent.
@@ -642,10 +636,6 @@ impl Position for Nim {
             ply: ply.parse().map_err(|_| bad(s))?,
         })
     }
-
-    fn diagram(&self) -> String {
-        self.to_position_string()
-    }
 }
 
 /// Pseudo-random evaluation of Nim positions.
@@ -780,10 +770,6 @@ impl Position for Shuttle {
             to_move: parse_player(side)?,
             ply: ply.parse().map_err(|_| bad(s))?,
         })
-    }
-
-    fn diagram(&self) -> String {
-        self.to_position_string()
     }
 }
 

@@ -102,8 +102,8 @@ impl<P: View> Replica for Typed<P> {
     }
 }
 
-fn start<P: View>(spec: &str) -> Result<Box<dyn Replica>, String> {
-    let config: P::Config = spec.parse().map_err(|e| format!("bad game spec: {e}"))?;
+fn start<P: View>(spec: &GameSpec) -> Result<Box<dyn Replica>, String> {
+    let config = P::Config::from_spec(spec).map_err(|e| format!("bad game spec: {e}"))?;
     Ok(Box::new(Typed {
         pos: P::new(config),
         moves: Vec::new(),
@@ -121,7 +121,7 @@ pub struct Boards {
 }
 
 /// A game's [`start`]: its copy from a spec.
-type StartReplica = fn(&str) -> Result<Box<dyn Replica>, String>;
+type StartReplica = fn(&GameSpec) -> Result<Box<dyn Replica>, String>;
 
 impl Boards {
     /// No games.
@@ -156,15 +156,13 @@ impl Boards {
 
     /// A new copy of a game from its spec (as the server names it).
     fn replica(&self, spec: &str) -> Result<Box<dyn Replica>, String> {
-        let id = GameSpec::parse(spec)
-            .map_err(|e| format!("bad game spec: {e}"))?
-            .id;
+        let spec = GameSpec::parse(spec).map_err(|e| format!("bad game spec: {e}"))?;
         let (_, start) = self
             .starts
             .iter()
-            .find(|(known, _)| known.eq_ignore_ascii_case(id.trim()))
-            .ok_or_else(|| format!("no board for game '{}'", quote(&id, 32)))?;
-        start(spec)
+            .find(|(known, _)| known.eq_ignore_ascii_case(spec.id.trim()))
+            .ok_or_else(|| format!("no board for game '{}'", quote(&spec.id, 32)))?;
+        start(&spec)
     }
 }
 
