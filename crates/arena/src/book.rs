@@ -305,7 +305,7 @@ pub fn gomoku_book(
     if settings.depth < 2 {
         return Err(bad("the book's search depth must be at least 2".into()));
     }
-    let start = GomokuPosition::new(config.clone());
+    let start = GomokuPosition::new(*config);
     let size = start.size();
     let centre = size / 2;
     let geometry = start.geometry();
@@ -506,7 +506,8 @@ mod tests {
     fn the_eight_images_of_a_position_have_one_canonical_form() {
         // Black at (2, 1) and (4, 4), White at (3, 1) on a 9×9 board, under all 8 symmetries.
         let stones = [(true, 2, 1), (true, 4, 4), (false, 3, 1)];
-        let images: [fn(u32, u32) -> (u32, u32); 8] = [
+        type Image = fn(u32, u32) -> (u32, u32);
+        let images: [Image; 8] = [
             |x, y| (x, y),
             |x, y| (8 - x, y),
             |x, y| (x, 8 - y),
@@ -568,7 +569,7 @@ mod tests {
             .map(|e| e.line(settings.depth) + "\n")
             .collect();
         let parsed = OpeningBook::parse("gen", &text).unwrap();
-        let start = GomokuPosition::new(config.clone());
+        let start = GomokuPosition::new(config);
         let openings = Openings::Book(parsed);
         openings.check(&start).unwrap();
         let mut keys = std::collections::HashSet::new();

@@ -76,7 +76,7 @@ fn book_pairs_play_the_same_line_with_colours_swapped() {
             panic!("games come in pairs")
         };
         for g in [g0, g1] {
-            let mut pos = GomokuPosition::new(config.clone());
+            let mut pos = GomokuPosition::new(config);
             let opening: Vec<String> = g.record.moves[..g.record.opening_plies]
                 .iter()
                 .map(|&mv| {
