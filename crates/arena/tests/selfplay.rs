@@ -264,3 +264,29 @@ fn the_sweep_chart_is_an_svg_with_its_axes_and_rows() {
     }
     assert!(plot::sweep_svg("empty", "pieces", &[]).is_err());
 }
+
+/// A report names a book's openings as a string and random plies as the bare count (as
+/// reports always have), and reads both back.
+#[test]
+fn reports_name_their_openings_and_read_them_back() {
+    for (openings, written) in [
+        ("random:2", r#""openings":2,"#),
+        ("book:b.txt", r#""openings":"book:b.txt","#),
+    ] {
+        let info = merge::TournamentInfo {
+            spec: config().to_string(),
+            a: "engine".into(),
+            b: "random".into(),
+            budget: "depth 2".into(),
+            openings: openings.into(),
+            seed: 7,
+            games: 2,
+            shard: Shard::ALL,
+            sprt: None,
+        };
+        let json = merge::report_json(&info, &[]);
+        assert!(json.contains(written), "{json}");
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(merge::parse_report(&value).unwrap().0, info);
+    }
+}
