@@ -58,9 +58,11 @@ impl ThinkArgs {
 /// Options `match` and `selfplay` share.
 #[derive(Args, Debug, Clone)]
 struct TournamentArgs {
-    /// Random legal opening moves before the players take over, as random:K (or K).
+    /// Where each pair's opening comes from: random:K (or K) random legal plies, or
+    /// book:FILE, one opening a line in the game's notation (pair k plays line k, both
+    /// colours; `boardlab book` makes a gomoku book).
     #[arg(long, default_value = "random:2", value_parser = match_cmd::parse_openings)]
-    openings: u32,
+    openings: arena::Openings,
     /// Seed for openings and tie-breaks.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -311,6 +313,35 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
     },
+    /// Make a gomoku opening book for `match --openings book:FILE` (printed to stdout):
+    /// random stones near the centre, kept when the engine scores them near even at a fixed
+    /// depth, distinct up to the board's symmetries. Reproducible from its settings.
+    Book {
+        /// Game spec: gomoku with any size and rule.
+        spec: String,
+        /// Openings to keep.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        count: u64,
+        /// Stones per opening, MIN-MAX (Black's first).
+        #[arg(long, default_value = "3-5", value_parser = book_cmd::parse_stones)]
+        stones: (u32, u32),
+        /// Stones go within this many steps (king moves) of the centre.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=12))]
+        radius: u32,
+        /// Search depth of the engine's score (the depth before it counts too).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(2..=30))]
+        depth: u32,
+        /// Keep an opening when the mean of the scores at the last two depths is within this
+        /// many centipawns of even (the mean cancels the odd/even swing).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(i32).range(0..=100_000))]
+        max_score: i32,
+        /// Seed of the random stones.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Give up after this many drawn openings.
+        #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        max_tries: u64,
+    },
     /// Step through a saved game: Enter = next move, b = back, a number = jump.
     Replay {
         /// A save file, or a records file of several games (`selfplay --records`).
@@ -377,7 +408,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
                 a,
                 b,
                 budget: think.think(Think::Time(100)).budget(),
-                opening_plies: common.openings,
+                openings: common.openings,
                 seed: common.seed,
                 threads: concurrency as usize,
                 hash_mb: hash,
@@ -472,7 +503,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
                     a,
                     b,
                     budget: think.think(Think::Depth(2)).budget(),
-                    opening_plies: common.openings,
+                    openings: common.openings,
                     seed: common.seed,
                     threads: threads as usize,
                     hash_mb: hash,
@@ -484,6 +515,28 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
                 json: common.json,
                 sweep,
                 plot,
+            },
+        ),
+        Command::Book {
+            spec,
+            count,
+            stones,
+            radius,
+            depth,
+            max_score,
+            seed,
+            max_tries,
+        } => book_cmd::run(
+            &spec,
+            &arena::book::GomokuBookSettings {
+                count: count as usize,
+                min_stones: stones.0,
+                max_stones: stones.1,
+                radius,
+                depth,
+                max_score,
+                seed,
+                max_tries: max_tries as usize,
             },
         ),
         Command::Bench {

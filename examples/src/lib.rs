@@ -24,6 +24,7 @@
 mod out;
 
 mod bench;
+mod book_cmd;
 mod botzone;
 mod cli;
 mod cli_error;

@@ -4,21 +4,36 @@
 use std::fs;
 
 use arena::{
-    ArenaGame, GameRecord, MatchReport, PlayedGame, SelfplaySettings, Side, merge,
-    merge::TournamentInfo, records_text, run_tournament,
+    ArenaGame, GameRecord, MatchReport, OpeningBook, Openings, PlayedGame, SelfplaySettings, Side,
+    merge, merge::TournamentInfo, records_text, run_tournament,
 };
 use board_core::Position;
 
 use crate::{cli_error::CliError, setup};
 
-/// Parses `random:K` (or a bare `K`): the number of random opening plies, for both `match`
-/// and `selfplay`.
-pub fn parse_openings(text: &str) -> Result<u32, String> {
+/// Parses `random:K` (or a bare `K`: that many random opening plies) or `book:FILE` (the
+/// lines of an opening book, read now), for both `match` and `selfplay`. A book's moves are
+/// checked against the game when the tournament starts.
+pub fn parse_openings(text: &str) -> Result<Openings, String> {
+    if let Some(path) = text.strip_prefix("book:") {
+        let content = fs::read_to_string(path)
+            .map_err(|e| format!("cannot read opening book {path}: {e}"))?;
+        return OpeningBook::parse(path, &content)
+            .map(Openings::Book)
+            .map_err(|e| e.to_string());
+    }
     let k = text.strip_prefix("random:").unwrap_or(text);
     k.parse::<u32>()
         .ok()
-        .filter(|k| *k <= 64)
-        .ok_or_else(|| format!("bad --openings '{text}': expected random:K with K from 0 to 64"))
+        .filter(|k| *k <= Openings::MAX_RANDOM_PLIES)
+        .map(Openings::Random)
+        .ok_or_else(|| {
+            format!(
+                "bad --openings '{}': expected random:K with K from 0 to {}, or book:FILE",
+                setup::short(text),
+                Openings::MAX_RANDOM_PLIES
+            )
+        })
 }
 
 /// `threads` with its noun: `1 thread`, `2 threads`.
@@ -40,7 +55,7 @@ pub fn tournament_info<P: Position>(
         a: settings.a.to_string(),
         b: settings.b.to_string(),
         budget: settings.budget.to_string(),
-        openings: settings.opening_plies,
+        openings: settings.openings.to_string(),
         seed: settings.seed,
         games: settings.total_games(),
         shard: settings.shard,
@@ -61,7 +76,7 @@ pub struct MatchOutput {
     pub json: bool,
 }
 
-/// The moves of a game in notation, the random opening separated by ` | `.
+/// The moves of a game in notation, the opening separated by ` | `.
 fn record_moves<P: Position>(record: &GameRecord<P>) -> String {
     let mut pos = P::new(record.config.clone());
     let mut out = Vec::with_capacity(record.moves.len() + 1);

@@ -479,3 +479,88 @@ fn shards_under_gnu_parallel_merge_to_the_one_process_run() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), text(&whole.stdout));
 }
+
+/// `--openings book:FILE`: each pair plays a book line with both colours (the records mark
+/// where the line ends), a line that does not fit the game stops the match before any game
+/// with the line named, a missing file is named, and the shipped gomoku book loads.
+#[test]
+fn book_openings_from_a_file() {
+    let dir = temp_dir("book");
+    let book = dir.join("book.txt");
+    fs::write(&book, "# two openings\nh8 i9 g9\nh8 h9\n").unwrap();
+    let openings = format!("book:{}", book.display());
+    let out = boardlab(&[
+        "match",
+        "gomoku",
+        "--a",
+        "engine",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--depth",
+        "1",
+        "--openings",
+        &openings,
+    ]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let games: Vec<&str> = stderr.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 4, "{stderr}");
+    for (i, line) in games.iter().enumerate() {
+        let opening = ["h8 i9 g9 |", "h8 h9 |"][i / 2];
+        assert!(
+            line.contains(&format!(": {opening} ")),
+            "game {}: {line}",
+            i + 1
+        );
+    }
+    assert!(games[0].contains("engine (first) vs random (second)"));
+    assert!(games[1].contains("random (first) vs engine (second)"));
+
+    fs::write(&book, "h8 i9\n\nh8 q99\n").unwrap();
+    let out = boardlab(&[
+        "match",
+        "gomoku",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--openings",
+        &openings,
+    ]);
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(&format!(
+            "opening book {} line 3: move 2 'q99'",
+            book.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("game 1"), "{stderr}");
+
+    let missing = format!("book:{}", dir.join("none.txt").display());
+    let out = boardlab(&["match", "gomoku", "--openings", &missing]);
+    assert!(
+        text(&out.stderr).contains("cannot read opening book"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/openings/gomoku15.txt");
+    let out = boardlab(&[
+        "match",
+        "gomoku",
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--openings",
+        &format!("book:{shipped}"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -33,9 +33,9 @@ impl MoveTiming {
 pub struct GameRecord<P: Position> {
     /// The rules it was played under.
     pub config: P::Config,
-    /// Every move from the start position, the random opening included.
+    /// Every move from the start position, the opening included.
     pub moves: Vec<P::Move>,
-    /// How many of `moves` were the random opening.
+    /// How many of `moves` were the opening (random plies or a book line).
     pub opening_plies: usize,
     /// The result; a game cut off at the ply guard is a draw.
     pub outcome: Outcome,

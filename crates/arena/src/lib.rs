@@ -1,14 +1,16 @@
 //! Matches and tournaments between boardlab agents and external engines.
 //!
 //! A match is a series of **pairs**: both games of a pair start from the same opening (a few
-//! random legal moves drawn from the match seed, different for every pair) with the agents'
-//! colours swapped, so neither side profits from a lucky opening or the first move.
+//! random legal moves drawn from the match seed, different for every pair, or a line of an
+//! opening [`book`]) with the agents' colours swapped, so neither side profits from a lucky
+//! opening or the first move.
 //! Everything is deterministic under the seed when the agents are (fixed depth, or the
 //! single-threaded engine with node limits), so a tournament can be split into shards on
 //! many machines and merged back ([`merge`]) into exactly the one-machine report.
 
 #![deny(missing_docs)]
 
+pub mod book;
 pub mod external;
 mod game;
 pub mod merge;
@@ -19,6 +21,7 @@ mod selfplay;
 pub mod sprt;
 pub mod stats;
 
+pub use book::{OpeningBook, Openings};
 pub use game::{GameRecord, MoveTiming, play_game, play_players, random_opening};
 pub use player::{AgentPlayer, Contestant, Fault, OwnedAgent, PlayerSpec, UnknownPlayer};
 pub use report::{MatchReport, Side, Tally};

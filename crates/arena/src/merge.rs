@@ -27,8 +27,9 @@ pub struct TournamentInfo {
     pub b: String,
     /// The per-move budget, as [`crate::Budget`] prints it.
     pub budget: String,
-    /// Random opening plies before the players take over.
-    pub openings: u32,
+    /// Where the openings came from, as [`crate::Openings`] prints it (`random:K`,
+    /// `book:FILE`).
+    pub openings: String,
     /// The tournament seed the pairs' openings (and the players' seeds) derive from.
     pub seed: u64,
     /// Games in the whole tournament (all shards).
@@ -96,7 +97,7 @@ pub fn report_json(info: &TournamentInfo, results: &[GameResult]) -> String {
         json_string(&info.a),
         json_string(&info.b),
         json_string(&info.budget),
-        info.openings,
+        openings_json(&info.openings),
         info.seed,
         info.games,
         info.shard,
@@ -127,6 +128,18 @@ pub fn report_json(info: &TournamentInfo, results: &[GameResult]) -> String {
     }
     out.push_str("]}");
     out
+}
+
+/// The openings as a report writes them: random plies as the bare count (as reports always
+/// have), anything else as a string.
+fn openings_json(openings: &str) -> String {
+    match openings
+        .strip_prefix("random:")
+        .and_then(|k| k.parse::<u32>().ok())
+    {
+        Some(k) => k.to_string(),
+        None => json_string(openings),
+    }
 }
 
 /// A number that reads back as exactly the same `f64` (Rust prints the shortest such form).
@@ -173,7 +186,13 @@ pub fn parse_report(v: &Value) -> Result<(TournamentInfo, Vec<GameResult>), Merg
         a: string(t, "a")?,
         b: string(t, "b")?,
         budget: string(t, "budget")?,
-        openings: u32::try_from(unsigned(t, "openings")?).map_err(|_| err("bad 'openings'"))?,
+        openings: match field(t, "openings")? {
+            Value::String(s) => s.clone(),
+            v => format!(
+                "random:{}",
+                v.as_u64().ok_or_else(|| err("bad 'openings'"))?
+            ),
+        },
         seed: unsigned(t, "seed")?,
         games: unsigned(t, "games")? as usize,
         shard: string(t, "shard")?.parse::<Shard>().map_err(err)?,
@@ -395,7 +414,7 @@ impl fmt::Display for TournamentInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} {} vs {}, {}, {} opening plies, seed {}, {} games, shard {}",
+            "{} {} vs {}, {}, openings {}, seed {}, {} games, shard {}",
             self.spec,
             self.a,
             self.b,

@@ -21,8 +21,9 @@ use search::{AgentKind, SearchOptions};
 
 use crate::{
     Budget,
+    book::Openings,
     external::{ExternalLimits, check_protocol, external_player},
-    game::{GameRecord, play_players, random_opening},
+    game::{GameRecord, play_players},
     player::{Contestant, OwnedAgent, PlayerSpec},
     report::Tally,
     sprt::{Pentanomial, Sprt, SprtDecision},
@@ -102,8 +103,9 @@ pub struct SelfplaySettings {
     pub b: PlayerSpec,
     /// The thinking budget of every move, for both players.
     pub budget: Budget,
-    /// Random legal moves before the agents take over (same for both games of a pair).
-    pub opening_plies: u32,
+    /// The opening each pair starts from (the same for both games of a pair): random legal
+    /// plies or a book's lines.
+    pub openings: Openings,
     /// The tournament seed: with the pair number it fixes each pair's opening and the
     /// players' own seeds.
     pub seed: u64,
@@ -131,7 +133,7 @@ impl Default for SelfplaySettings {
             a: AgentKind::Engine.into(),
             b: AgentKind::Engine.into(),
             budget: Budget::Depth(2),
-            opening_plies: 2,
+            openings: Openings::Random(2),
             seed: 1,
             threads: 1,
             hash_mb: 8,
@@ -166,6 +168,9 @@ impl SelfplaySettings {
                 check_protocol::<P>(*protocol, config).map_err(|e| SelfplayError(e.to_string()))?;
             }
         }
+        self.openings
+            .check(&P::new(config.clone()))
+            .map_err(|e| SelfplayError(e.to_string()))?;
         if self.sprt.is_some() && self.shard.count > 1 {
             return Err(SelfplayError(
                 "an SPRT judges pairs in order, so it cannot run in shards".into(),
@@ -231,7 +236,10 @@ pub fn play_indexed<P: ArenaGame>(
         Player::Second
     };
     let start = P::new(config.clone());
-    let opening = random_opening(&start, settings.opening_plies, seed);
+    let opening = settings
+        .openings
+        .for_pair(&start, index / 2, seed)
+        .map_err(|e| SelfplayError(e.to_string()))?;
     let options = |salt: u64| -> Result<SearchOptions, SelfplayError> {
         let bad = |e: search::OptionsError| SelfplayError(e.to_string());
         Ok(SearchOptions::default()

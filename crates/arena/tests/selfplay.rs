@@ -2,12 +2,13 @@
 #![allow(clippy::unwrap_used)] // tests unwrap: a panic is the failure report
 
 use arena::{
-    Budget, GameResult, SelfplaySettings, SelfplaySummary, Shard, merge, plot, records_text,
-    run_selfplay, run_tournament, split_records,
+    Budget, GameResult, OpeningBook, Openings, SelfplaySettings, SelfplaySummary, Shard, merge,
+    plot, records_text, run_selfplay, run_tournament, split_records,
     sprt::{Sprt, SprtDecision},
 };
-use board_core::{Outcome, Player, Position, savefile};
+use board_core::{Outcome, Player, prelude::*, savefile};
 use rules_fourshift::{Fourshift, FourshiftConfig};
+use rules_gomoku::{GomokuConfig, GomokuPosition};
 use search::AgentKind;
 
 fn settings(threads: usize) -> SelfplaySettings {
@@ -16,7 +17,7 @@ fn settings(threads: usize) -> SelfplaySettings {
         a: AgentKind::Engine.into(),
         b: AgentKind::Random.into(),
         budget: Budget::Depth(2),
-        opening_plies: 2,
+        openings: Openings::Random(2),
         seed: 7,
         threads,
         hash_mb: 1,
@@ -49,6 +50,74 @@ fn same_records_on_one_and_two_threads() {
     }
     // Different pairs start differently (2 random plies on 25 squares).
     assert_ne!(one[0].record.moves[..2], one[2].record.moves[..2]);
+}
+
+/// A book's pairs: pair k plays line k (wrapping round), both games from the same line with
+/// A first in one and second in the other; the records mark where the book line ends.
+#[test]
+fn book_pairs_play_the_same_line_with_colours_swapped() {
+    let book = OpeningBook::parse("test-book", "e5 d4 # two\n\ne5 e4 d5\n").unwrap();
+    let settings = SelfplaySettings {
+        games: 6,
+        a: AgentKind::Engine.into(),
+        b: AgentKind::Random.into(),
+        budget: Budget::Depth(1),
+        openings: Openings::Book(book),
+        seed: 3,
+        hash_mb: 1,
+        ..SelfplaySettings::default()
+    };
+    let config: GomokuConfig = "gomoku:size=9".parse().unwrap();
+    let games = run_selfplay::<GomokuPosition>(&config, &settings, || {}).unwrap();
+    assert_eq!(games.len(), 6);
+    let lines: [&[&str]; 3] = [&["e5", "d4"], &["e5", "e4", "d5"], &["e5", "d4"]];
+    for (pair, line) in games.chunks(2).zip(lines) {
+        let [g0, g1] = pair else {
+            panic!("games come in pairs")
+        };
+        for g in [g0, g1] {
+            let mut pos = GomokuPosition::new(config);
+            let opening: Vec<String> = g.record.moves[..g.record.opening_plies]
+                .iter()
+                .map(|&mv| {
+                    let text = pos.format_move(mv);
+                    pos.make_move(mv);
+                    text
+                })
+                .collect();
+            assert_eq!(opening, line);
+        }
+        assert_eq!((g0.a_side, g1.a_side), (Player::First, Player::Second));
+        // The players after the book line: A moves first in one game, B in the other.
+        assert_eq!(
+            g0.record.players,
+            ["engine".to_string(), "random".to_string()]
+        );
+        assert_eq!(
+            g1.record.players,
+            ["random".to_string(), "engine".to_string()]
+        );
+    }
+}
+
+/// A book whose line does not fit the game stops the tournament before any game, naming
+/// the line.
+#[test]
+fn a_bad_book_line_is_an_error_before_any_game() {
+    let book = OpeningBook::parse("test-book", "e5 d4\ne5 e5\n").unwrap();
+    let settings = SelfplaySettings {
+        games: 2,
+        openings: Openings::Book(book),
+        ..SelfplaySettings::default()
+    };
+    let config: GomokuConfig = "gomoku:size=9".parse().unwrap();
+    let err = run_selfplay::<GomokuPosition>(&config, &settings, || panic!("no game"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("opening book test-book line 2: move 2 'e5'"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -130,7 +199,7 @@ fn shards_partition_the_games_and_merge_back() {
         a: "engine".into(),
         b: "random".into(),
         budget: "depth 2".into(),
-        openings: 2,
+        openings: "random:2".into(),
         seed: 7,
         games: 8,
         shard,
@@ -194,4 +263,30 @@ fn the_sweep_chart_is_an_svg_with_its_axes_and_rows() {
         assert!(svg.contains(text), "{text} missing");
     }
     assert!(plot::sweep_svg("empty", "pieces", &[]).is_err());
+}
+
+/// A report names a book's openings as a string and random plies as the bare count (as
+/// reports always have), and reads both back.
+#[test]
+fn reports_name_their_openings_and_read_them_back() {
+    for (openings, written) in [
+        ("random:2", r#""openings":2,"#),
+        ("book:b.txt", r#""openings":"book:b.txt","#),
+    ] {
+        let info = merge::TournamentInfo {
+            spec: config().to_string(),
+            a: "engine".into(),
+            b: "random".into(),
+            budget: "depth 2".into(),
+            openings: openings.into(),
+            seed: 7,
+            games: 2,
+            shard: Shard::ALL,
+            sprt: None,
+        };
+        let json = merge::report_json(&info, &[]);
+        assert!(json.contains(written), "{json}");
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(merge::parse_report(&value).unwrap().0, info);
+    }
 }
