@@ -38,13 +38,11 @@ fn bit(col: u8, row: u32) -> u64 {
     1 << (u32::from(col) * (ROWS + 1) + row)
 }
 
-/// Whether `stones` hold four in a row: some stone is still set after three steps along
+/// Whether stones `s` hold four in a row: some stone has three more a step apart along
 /// a line. A step is a shift by 1 (up a column), 7 (along a row), 6 or 8 (diagonals).
-fn has_four(stones: u64) -> bool {
-    [1, 6, 7, 8].into_iter().any(|step| {
-        let pairs = stones & (stones >> step);
-        pairs & (pairs >> (2 * step)) != 0
-    })
+fn has_four(s: u64) -> bool {
+    let run = |d: u32| s & (s >> d) & (s >> (2 * d)) & (s >> (3 * d)) != 0;
+    run(1) || run(6) || run(7) || run(8)
 }
 
 fn letter(col: u8) -> char {
