@@ -264,3 +264,23 @@ fn bench_positions_parse() {
         }
     }
 }
+
+#[test]
+fn best_first_is_a_sorted_prefix() {
+    // Many ties in the first key: the second key makes the order total, as in the callers.
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for len in [0usize, 1, 2, 5, 12, 40, 97] {
+        let v: Vec<(i32, u32)> = (0..len)
+            .map(|i| (rng.random_range(-3..4), i as u32))
+            .collect();
+        let cmp = |a: &(i32, u32), b: &(i32, u32)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        for k in [0usize, 1, 3, 12, 200] {
+            let mut expected = v.clone();
+            expected.sort_by(cmp);
+            expected.truncate(k);
+            let mut got = v.clone();
+            best_first(&mut got, k, cmp);
+            assert_eq!(got, expected, "len {len}, k {k}");
+        }
+    }
+}
