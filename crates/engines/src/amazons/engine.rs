@@ -86,9 +86,38 @@ impl Evaluator<EnginePosition> for EngineEval {
             root_candidates(pos.position(), moves);
         } else {
             let k = K_BY_PLY[(ply - 1).min(K_BY_PLY.len() - 1)];
-            interior_candidates(pos.position(), k, moves);
+            if ply <= RERANK_PLIES && RERANKED > k {
+                interior_candidates(pos.position(), RERANKED, moves);
+                rerank(pos.position(), k, moves);
+            } else {
+                interior_candidates(pos.position(), k, moves);
+            }
         }
     }
+}
+
+/// Re-ranks `moves` by the static value after each and keeps the best `k`, best first
+/// (a move that leaves the opponent without a move first of all).
+pub(super) fn rerank(pos: &Position, k: usize, moves: &mut Vec<AmazonsMove>) {
+    let mut p = pos.clone();
+    // Equal values keep the pre-score order (the index breaks ties).
+    let mut scored: Vec<(i32, usize, AmazonsMove)> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &mv)| {
+            let undo = p.make_move(mv);
+            let v = if p.has_legal_move(p.side_to_move()) {
+                -engine_value(&p)
+            } else {
+                i32::MAX
+            };
+            p.unmake_move(mv, undo);
+            (v, i, mv)
+        })
+        .collect();
+    best_first(&mut scored, k, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    moves.clear();
+    moves.extend(scored.into_iter().map(|(_, _, m)| m));
 }
 
 /// Every legal move scored by the static value after it; the best [`ROOT_K`], best first.
