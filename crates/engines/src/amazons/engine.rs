@@ -86,9 +86,38 @@ impl Evaluator<EnginePosition> for EngineEval {
             root_candidates(pos.position(), moves);
         } else {
             let k = K_BY_PLY[(ply - 1).min(K_BY_PLY.len() - 1)];
-            interior_candidates(pos.position(), k, moves);
+            if ply <= RERANK_PLIES && RERANKED > k {
+                interior_candidates(pos.position(), RERANKED, moves);
+                rerank(pos.position(), k, moves);
+            } else {
+                interior_candidates(pos.position(), k, moves);
+            }
         }
     }
+}
+
+/// Re-ranks `moves` by the static value after each and keeps the best `k`, best first
+/// (a move that leaves the opponent without a move first of all).
+pub(super) fn rerank(pos: &Position, k: usize, moves: &mut Vec<AmazonsMove>) {
+    let mut p = pos.clone();
+    // Equal values keep the pre-score order (the index breaks ties).
+    let mut scored: Vec<(i32, usize, AmazonsMove)> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &mv)| {
+            let undo = p.make_move(mv);
+            let v = if p.has_legal_move(p.side_to_move()) {
+                -engine_value(&p)
+            } else {
+                i32::MAX
+            };
+            p.unmake_move(mv, undo);
+            (v, i, mv)
+        })
+        .collect();
+    best_first(&mut scored, k, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    moves.clear();
+    moves.extend(scored.into_iter().map(|(_, _, m)| m));
 }
 
 /// Every legal move scored by the static value after it; the best [`ROOT_K`], best first.
@@ -108,8 +137,9 @@ pub(super) fn root_candidates(pos: &Position, moves: &mut Vec<AmazonsMove>) {
             (v, mv)
         })
         .collect();
-    scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    scored.truncate(ROOT_K);
+    best_first(&mut scored, ROOT_K, |a, b| {
+        b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+    });
     moves.clear();
     moves.extend(scored.into_iter().map(|(_, m)| m));
 }
@@ -118,8 +148,9 @@ pub(super) fn root_candidates(pos: &Position, moves: &mut Vec<AmazonsMove>) {
 pub(super) fn interior_candidates(pos: &Position, k: usize, moves: &mut Vec<AmazonsMove>) {
     let ctx = PreScore::new(pos);
     let mut qms = queen_moves(pos, &ctx);
-    qms.sort_unstable_by(|a, b| b.2.cmp(&a.2).then((a.0, a.1).cmp(&(b.0, b.1))));
-    qms.truncate(QUEEN_MOVES);
+    best_first(&mut qms, QUEEN_MOVES, |a, b| {
+        b.2.cmp(&a.2).then((a.0, a.1).cmp(&(b.0, b.1)))
+    });
     let mut out: Vec<(i32, AmazonsMove)> = Vec::with_capacity(QUEEN_MOVES * 3);
     for (from, to, qs) in qms {
         let blockers = Bitboard128((pos.occupied().0 & !bit(from)) | bit(to));
@@ -143,10 +174,23 @@ pub(super) fn interior_candidates(pos: &Position, k: usize, moves: &mut Vec<Amaz
                 .map(|&(s, a)| (qs + s, AmazonsMove::new(from, to, a))),
         );
     }
-    out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    out.truncate(k);
+    best_first(&mut out, k, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     moves.clear();
     moves.extend(out.into_iter().map(|(_, m)| m));
+}
+
+/// Keeps the first `k` of `v` under the total order `cmp`, sorted: the same list as a full
+/// sort and truncation, without sorting the tail that is dropped.
+pub(super) fn best_first<T>(v: &mut Vec<T>, k: usize, cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    if k == 0 {
+        v.clear();
+        return;
+    }
+    if v.len() > k {
+        v.select_nth_unstable_by(k - 1, &cmp);
+        v.truncate(k);
+    }
+    v.sort_unstable_by(cmp);
 }
 
 // ---- cheap move pre-score -------------------------------------------------------------------

@@ -36,9 +36,14 @@
 //!   best [`ARROWS_PER_QUEEN_MOVE`] arrows each (arrows next to opponent queens with few
 //!   liberties, in the opponent queens' lines, away from our own queens), and the best `K`
 //!   of those are searched, `K` shrinking with the ply from the root ([`K_BY_PLY`]:
-//!   20, 12, 8, …). The interior list is a pure function of the position and the lists of
+//!   20, 12, 8, …). At the first [`RERANK_PLIES`] plies below the root the pre-score only
+//!   shortlists ([`RERANKED`] moves): each is made and scored by the static evaluation,
+//!   and the best `K` by that value are searched (a paired match at 100 ms a move gained
+//!   with it, see `docs/strength.md`). The interior list is a pure function of the
+//!   position; within the re-ranked plies and within the deeper ones, the lists of
 //!   different plies are prefixes of the same order, so a transposition-table move index
-//!   means the same move at any ply (it is kept whenever it lies within that ply's `K`).
+//!   means the same move there (a mismatch between the two groups only costs ordering:
+//!   the search checks the move's legality).
 //!
 //! Time: the engine searches within the caller's limits as given; the protocols' budgets
 //! ([`search::TimeBudget`]) keep the reserve for their overhead, and the root ranking runs on
@@ -79,6 +84,12 @@ pub const K_BY_PLY: [usize; 4] = [20, 12, 8, 6];
 pub const QUEEN_MOVES: usize = 12;
 /// Arrows kept per queen move below the root.
 pub const ARROWS_PER_QUEEN_MOVE: usize = 3;
+/// Plies below the root (1 = the root's children) whose candidates are chosen by static
+/// evaluation: the pre-score's best [`RERANKED`] moves are each made and evaluated, and
+/// the best `K` of those are searched.
+pub const RERANK_PLIES: usize = 2;
+/// Moves taken from the pre-score for evaluation at the first [`RERANK_PLIES`] plies.
+pub const RERANKED: usize = 40;
 
 /// Benchmark positions: (game spec, moves from the start).
 pub const BENCH_POSITIONS: &[(&str, &str)] = &[

@@ -264,3 +264,77 @@ fn bench_positions_parse() {
         }
     }
 }
+
+#[test]
+fn best_first_is_a_sorted_prefix() {
+    // Many ties in the first key: the second key makes the order total, as in the callers.
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for len in [0usize, 1, 2, 5, 12, 40, 97] {
+        let v: Vec<(i32, u32)> = (0..len)
+            .map(|i| (rng.random_range(-3..4), i as u32))
+            .collect();
+        let cmp = |a: &(i32, u32), b: &(i32, u32)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        for k in [0usize, 1, 3, 12, 200] {
+            let mut expected = v.clone();
+            expected.sort_by(cmp);
+            expected.truncate(k);
+            let mut got = v.clone();
+            best_first(&mut got, k, cmp);
+            assert_eq!(got, expected, "len {len}, k {k}");
+        }
+    }
+}
+
+/// The static value of `mv` at `pos` as the re-ranking sees it (for the side to move).
+fn value_after(pos: &Position, mv: AmazonsMove) -> i32 {
+    let mut p = pos.clone();
+    p.make_move(mv);
+    if p.has_legal_move(p.side_to_move()) {
+        -engine_value(&p)
+    } else {
+        i32::MAX
+    }
+}
+
+#[test]
+fn near_the_root_candidates_are_the_shortlists_best_by_evaluation() {
+    for (size, seed) in [(8, 11), (10, 12)] {
+        random_playout(size, seed, |p| {
+            let mut root_moves = Vec::new();
+            p.generate_moves(&mut root_moves);
+            let Some(&first) = root_moves.first() else {
+                return;
+            };
+            // Plies 1 and 2 below a root at `p` are re-ranked; ply 3 is not.
+            let mut w = wrap_engine(p);
+            let mut line = vec![first];
+            for ply in 1..=3usize {
+                let mv = *line.last().unwrap();
+                w.make_move(mv);
+                if w.outcome().is_some() {
+                    return;
+                }
+                let node = w.position().clone();
+                let k = K_BY_PLY[ply - 1];
+                let mut c = Vec::new();
+                EngineEval.candidates(&w, &mut c);
+                let mut shortlist = Vec::new();
+                if ply <= RERANK_PLIES {
+                    interior_candidates(&node, RERANKED, &mut shortlist);
+                    assert_eq!(c.len(), k.min(shortlist.len()));
+                    let values: Vec<i32> = c.iter().map(|&m| value_after(&node, m)).collect();
+                    assert!(values.windows(2).all(|v| v[0] >= v[1]), "{values:?}");
+                    // Nothing left out of the shortlist beats the last one kept.
+                    let last = *values.last().unwrap();
+                    for m in shortlist.iter().filter(|m| !c.contains(m)) {
+                        assert!(value_after(&node, *m) <= last);
+                    }
+                } else {
+                    interior_candidates(&node, k, &mut shortlist);
+                    assert_eq!(c, shortlist);
+                }
+                line.push(c[0]);
+            }
+        });
+    }
+}
