@@ -7,7 +7,7 @@ use board_core::{Player, Rules as _, Square};
 use rules_connect6::{Connect6Position, Move};
 use search::{Evaluator, ForcedWin, Incremental};
 
-use super::state::{WindowState, blockers_needed, pair_blocks, threat_cells};
+use super::state::{self, WindowState, blockers_needed, pair_blocks, threat_cells};
 use super::threats::{PairEffect, ThreatMakers, pair_effect};
 
 /// The position the engine searches: the rules position plus its window state.
@@ -117,7 +117,7 @@ pub fn cell_values(st: &WindowState, me: Player, vals: &mut Vec<i32>) {
             (0, o) => DEFENCE[o.min(5)],
             _ => continue,
         };
-        for &sq in &table.cells[w] {
+        for &sq in state::window(table, w) {
             if st.board[sq.index()] == 0 {
                 vals[sq.index()] += v;
             }

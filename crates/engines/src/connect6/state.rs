@@ -6,9 +6,8 @@
 //! window with `c` own stones is worth [`WINDOW_WEIGHTS`]`[c]`. A live window holding 4 or 5
 //! own stones is a **threat** in Connect6 terms: two more stones make six there.
 
-use std::sync::OnceLock;
-
-use board_core::{Geometry, MAX_SIDE, Player, Rules as _, Square};
+use board_core::{Geometry, Player, Rules as _, Square};
+use eval::KWindows;
 use rules_connect6::{Connect6Position, Move};
 use search::EvalState;
 
@@ -23,54 +22,11 @@ pub const WINDOW_WEIGHTS: [i32; 7] = [0, 1, 12, 60, 300, 320, 0];
 /// those are worth more to the side about to play than to the side that waits.
 pub const INITIATIVE_WEIGHTS: [i32; 7] = [0, 1, 20, 150, 0, 0, 0];
 
-/// The windows of one board size.
-#[derive(Debug)]
-pub struct Windows {
-    /// The squares of each window, in line order.
-    pub cells: Vec<[Square; K]>,
-    /// `through[sq]`: the windows containing square `sq`.
-    pub through: Vec<Vec<u16>>,
-    /// Board side.
-    pub size: u32,
-}
-
-impl Windows {
-    /// The shared table of a `size × size` board (6 ≤ `size` ≤ 26; `None` otherwise).
-    pub fn get(size: u32) -> Option<&'static Windows> {
-        static TABLES: [OnceLock<Option<Windows>>; MAX_SIDE as usize + 1] =
-            [const { OnceLock::new() }; MAX_SIDE as usize + 1];
-        TABLES
-            .get(size as usize)?
-            .get_or_init(|| Windows::build(size))
-            .as_ref()
-    }
-
-    fn build(size: u32) -> Option<Windows> {
-        let g = Geometry::square(size).ok()?;
-        let mut cells = Vec::new();
-        let mut through = vec![Vec::new(); g.cells()];
-        for axis in board_core::Direction::AXES {
-            for start in g.squares() {
-                if g.ray_length(start, axis) + 1 < K as u32 {
-                    continue;
-                }
-                let mut w = [start; K];
-                for (i, sq) in g.ray(start, axis).take(K - 1).enumerate() {
-                    w[i + 1] = sq;
-                }
-                let id = cells.len() as u16;
-                for sq in w {
-                    through[sq.index()].push(id);
-                }
-                cells.push(w);
-            }
-        }
-        Some(Windows {
-            cells,
-            through,
-            size,
-        })
-    }
+/// The squares of window `w` of `table`, in line order. Window ids come from the table
+/// itself (its `through` lists, its length), so a missing one is a bug here.
+#[inline]
+pub fn window(table: &KWindows, w: usize) -> &[Square] {
+    table.window(w).expect("a window id of this table")
 }
 
 /// Contribution of one window with counts `c` to (score, threats, initiative) of each
@@ -96,7 +52,7 @@ fn contribution(c: [u8; 2]) -> ([i32; 2], [i32; 2], [i32; 2]) {
 /// Per-window counts and running totals, kept in step with the position.
 #[derive(Clone)]
 pub struct WindowState {
-    table: &'static Windows,
+    table: &'static KWindows,
     /// `counts[w] = [black, white]` stones in window `w`.
     pub counts: Vec<[u8; 2]>,
     /// `board[sq]`: 0 empty, 1 Black, 2 White.
@@ -111,7 +67,7 @@ pub struct WindowState {
 
 impl PartialEq for WindowState {
     fn eq(&self, other: &Self) -> bool {
-        self.table.size == other.table.size
+        std::ptr::eq(self.table, other.table)
             && self.counts == other.counts
             && self.board == other.board
             && self.score == other.score
@@ -123,7 +79,7 @@ impl PartialEq for WindowState {
 impl std::fmt::Debug for WindowState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WindowState")
-            .field("size", &self.table.size)
+            .field("size", &self.table.geometry().width())
             .field("score", &self.score)
             .field("threats", &self.threats)
             .finish()
@@ -131,16 +87,18 @@ impl std::fmt::Debug for WindowState {
 }
 
 impl WindowState {
-    /// An empty board of `size` (falls back to 19 for an unsupported size, which the rules
-    /// crate never produces).
+    /// An empty board of `size`.
     pub fn empty(size: u32) -> WindowState {
-        let table = Windows::get(size)
-            .or_else(|| Windows::get(19))
-            .unwrap_or_else(|| unreachable_table());
+        // The rules accept sizes 6 to 26, boards that all have windows of six: a failure
+        // here is a bug in the rules crate's range, not bad input.
+        let table = Geometry::square(size)
+            .ok()
+            .and_then(|g| KWindows::new(g, K as u32).ok())
+            .expect("connect6 boards have windows of six");
         WindowState {
             table,
-            counts: vec![[0; 2]; table.cells.len()],
-            board: vec![0; table.through.len()],
+            counts: vec![[0; 2]; table.len()],
+            board: vec![0; table.geometry().cells()],
             score: [0; 2],
             threats: [0; 2],
             initiative: [0; 2],
@@ -149,7 +107,7 @@ impl WindowState {
 
     /// The window table.
     #[inline]
-    pub fn table(&self) -> &'static Windows {
+    pub fn table(&self) -> &'static KWindows {
         self.table
     }
 
@@ -166,7 +124,7 @@ impl WindowState {
         }
         self.board[sq.index()] = 1 + p.index() as u8;
         let pi = p.index();
-        for &w in &self.table.through[sq.index()] {
+        for &w in self.table.through(sq) {
             let c = &mut self.counts[w as usize];
             let (s0, t0, i0) = contribution(*c);
             c[pi] += 1;
@@ -186,7 +144,7 @@ impl WindowState {
         }
         self.board[sq.index()] = 0;
         let pi = p.index();
-        for &w in &self.table.through[sq.index()] {
+        for &w in self.table.through(sq) {
             let c = &mut self.counts[w as usize];
             let (s0, t0, i0) = contribution(*c);
             c[pi] -= 1;
@@ -217,10 +175,7 @@ impl WindowState {
     /// The threat windows of `p` that contain `sq`.
     pub fn threat_windows_through(&self, p: Player, sq: Square, out: &mut Vec<ThreatWindow>) {
         let (pi, oi) = (p.index(), p.other().index());
-        let Some(ws) = self.table.through.get(sq.index()) else {
-            return;
-        };
-        for &w in ws {
+        for &w in self.table.through(sq) {
             let c = self.counts[w as usize];
             if c[pi] >= 4 && c[oi] == 0 {
                 let t = self.threat_window(w as usize);
@@ -236,7 +191,7 @@ impl WindowState {
             empties: [Square(u16::MAX); 2],
             len: 0,
         };
-        for &sq in &self.table.cells[w] {
+        for &sq in window(self.table, w) {
             if self.board[sq.index()] == 0 && (t.len as usize) < 2 {
                 t.empties[t.len as usize] = sq;
                 t.len += 1;
@@ -244,16 +199,6 @@ impl WindowState {
         }
         t
     }
-}
-
-fn unreachable_table() -> &'static Windows {
-    // Geometry accepts every size 6..=26 and so does the table; this is never reached.
-    static FALLBACK: OnceLock<Windows> = OnceLock::new();
-    FALLBACK.get_or_init(|| Windows {
-        cells: Vec::new(),
-        through: Vec::new(),
-        size: 0,
-    })
 }
 
 /// The empty squares of one threat window (1 or 2 of them).

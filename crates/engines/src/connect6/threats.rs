@@ -16,7 +16,7 @@
 
 use board_core::{Player, Square};
 
-use super::state::{INITIATIVE_WEIGHTS, K, ThreatWindow, WINDOW_WEIGHTS, WindowState};
+use super::state::{self, INITIATIVE_WEIGHTS, K, ThreatWindow, WINDOW_WEIGHTS, WindowState};
 
 /// What placing a pair of `me`'s stones does.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -62,7 +62,7 @@ pub fn pair_effect(st: &WindowState, me: Player, a: Square, b: Square, out: &mut
     let a_ok = st.is_empty(a);
     let b_ok = b != a && st.is_empty(b);
     let mut visit = |w: usize, skip_if_has_a: bool| {
-        let cells = &table.cells[w];
+        let cells = state::window(table, w);
         let has_a = a_ok && cells.contains(&a);
         if skip_if_has_a && has_a {
             return; // already counted from `a`'s side
@@ -99,12 +99,12 @@ pub fn pair_effect(st: &WindowState, me: Player, a: Square, b: Square, out: &mut
         }
     };
     if a_ok {
-        for &w in &table.through[a.index()] {
+        for &w in table.through(a) {
             visit(w as usize, false);
         }
     }
     if b_ok {
-        for &w in &table.through[b.index()] {
+        for &w in table.through(b) {
             visit(w as usize, a_ok);
         }
     }
@@ -139,7 +139,7 @@ impl ThreatMakers {
             }
             let mut empties = [Square(0); K];
             let mut n = 0;
-            for &sq in &table.cells[w] {
+            for &sq in state::window(table, w) {
                 if st.board[sq.index()] == 0 {
                     empties[n] = sq;
                     n += 1;
