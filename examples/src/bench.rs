@@ -28,7 +28,7 @@ pub fn bench_game<P: Game>(
 ) -> Result<(), CliError> {
     let depth = (P::BENCH_DEPTH as i32 + depth_delta).max(1) as u32;
     for (spec, moves) in P::BENCH_POSITIONS {
-        let pos = setup::position::<P>(spec, moves)?;
+        let pos = setup::position::<P>(&board_core::GameSpec::parse(spec)?, moves)?;
         let options = SearchOptions::default()
             .with_hash_mb(16)
             .and_then(|o| o.with_threads(threads))

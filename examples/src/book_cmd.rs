@@ -3,7 +3,8 @@
 //! scores them near even, distinct up to symmetry) is `arena::book::gomoku_book`.
 
 use arena::book::{GomokuBookSettings, gomoku_book};
-use boardlab_games::{GameId, Gomoku};
+use board_core::GameConfig as _;
+use boardlab_games::Gomoku;
 
 use crate::{cli_error::CliError, setup};
 
@@ -27,13 +28,14 @@ pub fn parse_stones(text: &str) -> Result<(u32, u32), String> {
 /// Generates the book and prints it: a header naming the command's settings, one opening
 /// a line, and the counts at the end (also on stderr, with progress).
 pub fn run(spec: &str, settings: &GomokuBookSettings) -> Result<(), CliError> {
-    if setup::game_id(spec)? != GameId::Gomoku {
+    let parsed = board_core::GameSpec::parse(spec)?;
+    if parsed.id != <Gomoku as board_core::Position>::Config::GAME_ID {
         return Err(CliError::usage(format!(
             "boardlab book makes gomoku books only (random stones near the centre): '{}' is not gomoku",
             setup::short(spec)
         )));
     }
-    let config = setup::config::<Gomoku>(spec)?;
+    let config = <Gomoku as board_core::Position>::Config::from_spec(&parsed)?;
     outln!(
         "# boardlab book {config} --count {} --stones {}-{} --radius {} --depth {} --max-score {} --seed {}",
         settings.count,

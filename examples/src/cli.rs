@@ -4,11 +4,12 @@
 use std::{ffi::OsString, process::ExitCode, time::Duration};
 
 use arena::PlayerSpec;
+use board_core::GameSpec;
 use clap::{Args, Parser, Subcommand, error::ErrorKind};
 use search::AgentKind;
 
 use crate::{
-    Registry, bench, botzone,
+    Registry, bench, book_cmd, botzone,
     cli_error::CliError,
     commands::{self, EngineArgs, Think},
     engine, match_cmd, pbrain, play_cmd, selfplay, serve,
@@ -369,9 +370,13 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
                     commands::MAX_PERFT_DEPTH
                 )));
             }
+            let spec = GameSpec::parse(&spec)?;
             registry.of_spec(&spec)?.perft(&spec, depth, &moves, divide)
         }
-        Command::Show { spec, moves, json } => registry.of_spec(&spec)?.show(&spec, &moves, json),
+        Command::Show { spec, moves, json } => {
+            let spec = GameSpec::parse(&spec)?;
+            registry.of_spec(&spec)?.show(&spec, &moves, json)
+        }
         Command::Analyze {
             spec,
             moves,
@@ -380,6 +385,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             hash,
             seed,
         } => {
+            let spec = GameSpec::parse(&spec)?;
             let game = registry.of_spec(&spec)?;
             let engine = EngineArgs {
                 hash_mb: hash,
@@ -402,6 +408,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             tolerance,
             timeout,
         } => {
+            let spec = GameSpec::parse(&spec)?;
             let game = registry.of_spec(&spec)?;
             let settings = arena::SelfplaySettings {
                 games: games as usize,

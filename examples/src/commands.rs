@@ -3,6 +3,7 @@
 use std::time::{Duration, Instant};
 
 use arena::Budget;
+use board_core::GameSpec;
 use board_core::{Outcome, Player, Position, View, divide, perft};
 use boardlab_games::Game;
 use search::{AgentKind, Limits, SearchOptions, TimeControl};
@@ -13,7 +14,7 @@ use crate::{cli_error::CliError, setup};
 pub const MAX_PERFT_DEPTH: u32 = 32;
 
 pub fn run_perft<P: Position>(
-    spec: &str,
+    spec: &GameSpec,
     depth: u32,
     moves: &str,
     show_divide: bool,
@@ -42,7 +43,7 @@ pub fn run_perft<P: Position>(
     Ok(())
 }
 
-pub fn run_show<P: View>(spec: &str, moves: &str) -> Result<(), CliError> {
+pub fn run_show<P: View>(spec: &GameSpec, moves: &str) -> Result<(), CliError> {
     let pos = setup::position::<P>(spec, moves)?;
     out!("{}", pos.diagram());
     outln!("game: {}", pos.config());
@@ -61,7 +62,7 @@ pub fn run_show<P: View>(spec: &str, moves: &str) -> Result<(), CliError> {
 /// (`first`, `second`, or `none` once the game is over), the result (`ongoing`,
 /// `first-wins`, `second-wins`, `draw`), the reason (`null` while ongoing) and the
 /// position string.
-pub fn run_show_json<P: Position>(spec: &str, moves: &str) -> Result<(), CliError> {
+pub fn run_show_json<P: Position>(spec: &GameSpec, moves: &str) -> Result<(), CliError> {
     let pos = setup::position::<P>(spec, moves)?;
     outln!("{}", show_json(&pos));
     Ok(())
@@ -142,7 +143,7 @@ impl Think {
 }
 
 pub fn run_analyze<P: Game>(
-    spec: &str,
+    spec: &GameSpec,
     moves: &str,
     think: Think,
     engine: &EngineArgs,

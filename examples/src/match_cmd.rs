@@ -7,6 +7,7 @@ use arena::{
     ArenaGame, GameRecord, MatchReport, OpeningBook, Openings, PlayedGame, SelfplaySettings, Side,
     merge, merge::TournamentInfo, records_text, run_tournament,
 };
+use board_core::GameSpec;
 use board_core::Position;
 
 use crate::{cli_error::CliError, setup};
@@ -91,7 +92,7 @@ fn record_moves<P: Position>(record: &GameRecord<P>) -> String {
 }
 
 pub fn run_match<P: ArenaGame>(
-    spec: &str,
+    spec: &GameSpec,
     settings: &SelfplaySettings,
     output: &MatchOutput,
 ) -> Result<(), CliError> {

@@ -7,6 +7,7 @@ use std::{
 };
 
 use ::play::{Humans, Progress, Replay, SaveSnapshot, Session, Settings};
+use board_core::GameSpec;
 use board_core::{Position, View, savefile, savefile::SaveFile};
 use boardlab_games::Game;
 use search::AgentKind;
@@ -45,7 +46,7 @@ pub struct PlayArgs {
 }
 
 /// A save file given with `--load`: its path, its text and the spec it names.
-pub type Loaded = (String, String, String);
+pub type Loaded = (String, String, GameSpec);
 
 pub fn run(registry: &Registry, args: PlayArgs) -> Result<(), CliError> {
     let loaded = match &args.load {
@@ -53,12 +54,12 @@ pub fn run(registry: &Registry, args: PlayArgs) -> Result<(), CliError> {
             let text = read(path)?;
             let file = SaveFile::parse::<std::fmt::Error>(&text)
                 .map_err(|e| CliError::usage(format!("{path}: {e}")))?;
-            Some((path.clone(), text, file.spec.to_string()))
+            Some((path.clone(), text, file.spec))
         }
         None => None,
     };
     let spec = match (&args.spec, &loaded) {
-        (Some(spec), _) => spec.clone(),
+        (Some(spec), _) => GameSpec::parse(spec)?,
         (None, Some((_, _, file_spec))) => file_spec.clone(),
         (None, None) => return Err(CliError::usage("play needs a game spec or --load FILE")),
     };
@@ -70,7 +71,7 @@ fn read(path: &str) -> Result<String, CliError> {
 }
 
 pub fn run_play<P: Game + View>(
-    spec: &str,
+    spec: &GameSpec,
     args: &PlayArgs,
     loaded: Option<&Loaded>,
 ) -> Result<(), CliError> {

@@ -86,10 +86,10 @@ impl Registry {
         &self.boards
     }
 
-    /// The commands of the game a spec string names; an unknown game is an error listing
+    /// The commands of the game a parsed spec names; an unknown game is an error listing
     /// the registered ids.
-    pub(crate) fn of_spec(&self, spec: &str) -> Result<&dyn GameCommands, CliError> {
-        self.of_id(&GameSpec::parse(spec)?.id)
+    pub(crate) fn of_spec(&self, spec: &GameSpec) -> Result<&dyn GameCommands, CliError> {
+        self.of_id(&spec.id)
     }
 
     /// The commands of game `id` (case-insensitive, as specs are).
@@ -114,13 +114,14 @@ pub(crate) trait GameCommands {
     /// The game id.
     fn id(&self) -> &'static str;
     /// `perft`.
-    fn perft(&self, spec: &str, depth: u32, moves: &str, divide: bool) -> Result<(), CliError>;
+    fn perft(&self, spec: &GameSpec, depth: u32, moves: &str, divide: bool)
+    -> Result<(), CliError>;
     /// `show` (`--json` if `json`).
-    fn show(&self, spec: &str, moves: &str, json: bool) -> Result<(), CliError>;
+    fn show(&self, spec: &GameSpec, moves: &str, json: bool) -> Result<(), CliError>;
     /// `analyze`.
     fn analyze(
         &self,
-        spec: &str,
+        spec: &GameSpec,
         moves: &str,
         think: Think,
         engine: &EngineArgs,
@@ -128,7 +129,7 @@ pub(crate) trait GameCommands {
     /// `match`.
     fn run_match(
         &self,
-        spec: &str,
+        spec: &GameSpec,
         settings: &SelfplaySettings,
         output: &MatchOutput,
     ) -> Result<(), CliError>;
@@ -136,11 +137,16 @@ pub(crate) trait GameCommands {
     fn tournament(
         &self,
         args: &SelfplayArgs,
-        spec: &str,
+        spec: &GameSpec,
         print: bool,
     ) -> Result<(SelfplaySummary, String), CliError>;
     /// `play`.
-    fn play(&self, spec: &str, args: &PlayArgs, loaded: Option<&Loaded>) -> Result<(), CliError>;
+    fn play(
+        &self,
+        spec: &GameSpec,
+        args: &PlayArgs,
+        loaded: Option<&Loaded>,
+    ) -> Result<(), CliError>;
     /// `replay` of one save file's text.
     fn replay(&self, text: &str, path: &str, no_color: bool) -> Result<(), CliError>;
     /// `bench`: the game's bench positions (none: nothing is searched).
@@ -154,10 +160,16 @@ impl<G: Game> GameCommands for Commands<G> {
     fn id(&self) -> &'static str {
         <G::Config as GameConfig>::GAME_ID
     }
-    fn perft(&self, spec: &str, depth: u32, moves: &str, divide: bool) -> Result<(), CliError> {
+    fn perft(
+        &self,
+        spec: &GameSpec,
+        depth: u32,
+        moves: &str,
+        divide: bool,
+    ) -> Result<(), CliError> {
         commands::run_perft::<G>(spec, depth, moves, divide)
     }
-    fn show(&self, spec: &str, moves: &str, json: bool) -> Result<(), CliError> {
+    fn show(&self, spec: &GameSpec, moves: &str, json: bool) -> Result<(), CliError> {
         if json {
             commands::run_show_json::<G>(spec, moves)
         } else {
@@ -166,7 +178,7 @@ impl<G: Game> GameCommands for Commands<G> {
     }
     fn analyze(
         &self,
-        spec: &str,
+        spec: &GameSpec,
         moves: &str,
         think: Think,
         engine: &EngineArgs,
@@ -175,7 +187,7 @@ impl<G: Game> GameCommands for Commands<G> {
     }
     fn run_match(
         &self,
-        spec: &str,
+        spec: &GameSpec,
         settings: &SelfplaySettings,
         output: &MatchOutput,
     ) -> Result<(), CliError> {
@@ -184,12 +196,17 @@ impl<G: Game> GameCommands for Commands<G> {
     fn tournament(
         &self,
         args: &SelfplayArgs,
-        spec: &str,
+        spec: &GameSpec,
         print: bool,
     ) -> Result<(SelfplaySummary, String), CliError> {
         selfplay::tournament::<G>(args, spec, print)
     }
-    fn play(&self, spec: &str, args: &PlayArgs, loaded: Option<&Loaded>) -> Result<(), CliError> {
+    fn play(
+        &self,
+        spec: &GameSpec,
+        args: &PlayArgs,
+        loaded: Option<&Loaded>,
+    ) -> Result<(), CliError> {
         play_cmd::run_play::<G>(spec, args, loaded)
     }
     fn replay(&self, text: &str, path: &str, no_color: bool) -> Result<(), CliError> {
@@ -226,13 +243,19 @@ mod tests {
     #[test]
     fn an_unknown_game_is_an_error_naming_the_registered_ids() {
         let registry = Registry::empty().with::<boardlab_games::Gomoku>();
-        let err = registry.of_spec("clamp").err().map(|e| e.to_string());
+        let err = registry
+            .of_spec(&GameSpec::parse("clamp").expect("spec"))
+            .err()
+            .map(|e| e.to_string());
         assert_eq!(
             err.as_deref(),
             Some("bad game spec: unknown game 'clamp': expected one of gomoku")
         );
         assert_eq!(
-            registry.of_spec("GOMOKU:size=9").map(|c| c.id()).ok(),
+            registry
+                .of_spec(&GameSpec::parse("GOMOKU:size=9").expect("spec"))
+                .map(|c| c.id())
+                .ok(),
             Some("gomoku")
         );
     }

@@ -76,14 +76,15 @@ fn combinations(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
 }
 
 pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
-    let game = registry.of_spec(&args.spec)?;
+    let base = GameSpec::parse(&args.spec)?;
+    let game = registry.of_spec(&base)?;
     if args.sweep.is_empty() {
         if args.plot.is_some() {
             return Err(CliError::usage(
                 "--plot draws a sweep: give --sweep key=v1,v2,...",
             ));
         }
-        return game.tournament(&args, &args.spec, true).map(|_| ());
+        return game.tournament(&args, &base, true).map(|_| ());
     }
     let axes = args
         .sweep
@@ -95,7 +96,6 @@ pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
             return Err(CliError::usage(format!("--sweep {key} is given twice")));
         }
     }
-    let base = GameSpec::parse(&args.spec)?;
     let mut rows = Vec::new();
     for setting in combinations(&axes) {
         let mut spec = base.clone();
@@ -103,7 +103,6 @@ pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
             spec.params.retain(|(k, _)| k != key);
             spec.params.push((key.clone(), value.clone()));
         }
-        let spec = spec.to_string();
         let row = game.tournament(&args, &spec, false)?;
         rows.push((setting, row));
     }
@@ -147,7 +146,7 @@ fn setting_label(setting: &[(String, String)]) -> String {
 /// Plays one tournament; gives its summary and its JSON report.
 pub fn tournament<P: ArenaGame>(
     args: &SelfplayArgs,
-    spec: &str,
+    spec: &GameSpec,
     print: bool,
 ) -> Result<(SelfplaySummary, String), CliError> {
     let config = setup::config::<P>(spec)?;
@@ -180,7 +179,7 @@ pub fn tournament<P: ArenaGame>(
     if let Some(path) = &args.records {
         let path = match args.sweep.is_empty() {
             true => path.clone(),
-            false => format!("{path}.{}", spec.replace([':', ',', '='], "_")),
+            false => format!("{path}.{}", spec.to_string().replace([':', ',', '='], "_")),
         };
         write_file(&path, &records_text(&games), "records")?;
     }

@@ -1,17 +1,17 @@
 //! Building a position from a spec string and a move list, generically for any game.
 
-use board_core::Position;
+use board_core::{GameConfig as _, GameSpec, Position};
 
 use crate::cli_error::CliError;
 
-/// The rules named by `spec` (whose id has already picked `P`).
-pub fn config<P: Position>(spec: &str) -> Result<P::Config, CliError> {
-    spec.parse::<P::Config>().map_err(CliError::Spec)
+/// The rules named by `spec`, parsed once by the caller (whose id has already picked `P`).
+pub fn config<P: Position>(spec: &GameSpec) -> Result<P::Config, CliError> {
+    P::Config::from_spec(spec).map_err(CliError::Spec)
 }
 
 /// The start position of `spec` with `moves` (whitespace-separated, canonical notation)
 /// played through validation; an error names the move, its number and the reason.
-pub fn position<P: Position>(spec: &str, moves: &str) -> Result<P, CliError> {
+pub fn position<P: Position>(spec: &GameSpec, moves: &str) -> Result<P, CliError> {
     let mut pos = P::new(config::<P>(spec)?);
     for (i, text) in moves.split_whitespace().enumerate() {
         let mv = pos

@@ -73,6 +73,8 @@
 //! assert_eq!(g.format_square(g.step(a2, Direction::North).unwrap()), "a3");
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod bitboard;
 pub mod diagram;
 mod geometry;
