@@ -109,8 +109,8 @@ fn show_prints_the_board_and_whose_turn_it_is() {
     let shown = run(&["show", "connect4", "--moves", "d d"], "");
     let out = shown.ok();
     assert!(out.contains("game: connect4\n"), "{out}");
-    assert!(out.contains("position: dd\n"), "{out}");
-    assert!(out.contains("to move: Red\n"), "{out}");
+    assert!(out.contains("position: d d\n"), "{out}");
+    assert!(out.contains("to move: First\n"), "{out}");
     assert!(out.contains("ply: 2\n"), "{out}");
     assert!(out.contains("result: ongoing\n"), "{out}");
     let json = run(
@@ -185,7 +185,7 @@ fn play_two_people_to_a_vertical_four() {
         "d\ne\nd\ne\nd\ne\nd\n",
     );
     let out = played.ok();
-    assert!(out.contains("Red wins"), "{out}");
+    assert!(out.contains("First wins"), "{out}");
     // Refused input names its reason and changes nothing.
     let refused = run(
         &["play", "connect4", "--human", "both", "--no-color"],
@@ -345,14 +345,14 @@ fn the_terminal_client_draws_connect_four_boards() {
     let mut client = Session::start(&["connect", &addr, "--tokens", tokens, "--no-color"]);
     client.send("create connect4");
     client.until("ok created 1 connect4");
-    client.until_line(|l| l == "x Red · o Yellow", "the legend");
+    client.until_line(|l| l == "X First · O Second", "the legend");
     client.send("join first");
     client.until("ok joined 1 first");
     client.send("d");
     client.until("ok moved 1 1 d");
-    // The board drawn after the move marks it: d1 holds Red's disc.
-    let board = client.until_line(|l| l == "x Red · o Yellow", "the legend");
-    assert!(board.iter().any(|l| l == "1 . . .[x]. . .  1"), "{board:?}");
+    // The board drawn after the move marks it: d1 holds First's disc.
+    let board = client.until_line(|l| l == "X First · O Second", "the legend");
+    assert!(board.iter().any(|l| l == "1 . . .[X]. . .  1"), "{board:?}");
     client.send("quit");
     assert_eq!(
         wait_capped(&mut client.child, "connect after quit"),
@@ -386,9 +386,9 @@ fn a_saved_game_replays() {
     .ok();
     let replayed = run(&["replay", save_arg, "--no-color"], "\n\n\n");
     let out = replayed.ok();
-    assert!(out.contains("1 . . . x[o]. .  1"), "{out}");
+    assert!(out.contains("1 . . . X[O]. .  1"), "{out}");
     assert!(
-        out.contains("after 2 of 2 moves · move 3 · Red to move · last move e"),
+        out.contains("after 2 of 2 moves · move 3 · First to move · last move e"),
         "{out}"
     );
     let _ = std::fs::remove_dir_all(&dir);
