@@ -32,8 +32,7 @@ pub const MAX_BYTES: usize = 4 << 20;
 pub struct LoadError<E: std::error::Error> {
     /// The 1-based line of the file the problem is on (comment and blank lines count);
     /// 0 for [`LoadErrorKind::TooLarge`], which concerns the whole file. The spec errors of
-    /// [`SaveFile::replay`] say 2, the `game` line of a file without leading comments: a
-    /// [`SaveFile`] keeps no line number for its spec.
+    /// [`SaveFile::replay`] name the `game` line ([`SaveFile::game_line`]).
     pub line: usize,
     /// What was wrong.
     pub kind: LoadErrorKind<E>,
@@ -45,14 +44,14 @@ pub enum LoadErrorKind<E: std::error::Error> {
     /// The text is longer than [`MAX_BYTES`]; nothing of it was read.
     #[error("save file is larger than {MAX_BYTES} bytes")]
     TooLarge,
-    /// The first non-blank, non-comment line is not `boardlab-save <version>` (or the file
-    /// has no such line at all).
+    /// The first non-blank, non-comment line is not `boardlab-save <version>` alone (or
+    /// the file has no such line at all).
     #[error("expected the header '{MAGIC} {VERSION}', found '{0}'")]
     BadHeader(
         /// The line found, comment removed, cut to 40 characters (empty for an empty file).
         String,
     ),
-    /// The header names a format version other than [`VERSION`] (or has words after it).
+    /// The header names a format version other than [`VERSION`].
     #[error("unsupported save format version {0}: this build reads version {VERSION}")]
     UnsupportedVersion(
         /// The version word found, cut to 40 characters.
@@ -106,6 +105,9 @@ pub struct SaveFile {
     pub spec: GameSpec,
     /// Each move's text with its 1-based line number.
     pub moves: Vec<(usize, String)>,
+    /// The 1-based line number of the `game` line (comments may come before it), where an
+    /// error in the spec is reported.
+    pub game_line: usize,
 }
 
 /// Removes a `#` comment and surrounding whitespace.
@@ -142,6 +144,14 @@ impl SaveFile {
         }
         match words.next() {
             Some(v) if v == VERSION.to_string() && words.next().is_none() => {}
+            // The right version with words after it: the header is malformed, not the
+            // version unsupported.
+            Some(v) if v == VERSION.to_string() => {
+                return Err(LoadError {
+                    line,
+                    kind: LoadErrorKind::BadHeader(short(header)),
+                });
+            }
             Some(v) => {
                 return Err(LoadError {
                     line,
@@ -169,13 +179,17 @@ impl SaveFile {
             kind: e.into(),
         })?;
         let moves = lines.map(|(n, l)| (n, l.to_string())).collect();
-        Ok(SaveFile { spec, moves })
+        Ok(SaveFile {
+            spec,
+            moves,
+            game_line: line,
+        })
     }
 
     /// Replays the moves from the start position of the file's game.
     /// Returns the final position and the moves played.
     pub fn replay<P: Position>(&self) -> Result<LoadedGame<P>, LoadError<P::MoveError>> {
-        let header_line = 2;
+        let header_line = self.game_line;
         if self.spec.id != <P::Config as GameConfig>::GAME_ID {
             return Err(LoadError {
                 line: header_line,
@@ -250,4 +264,40 @@ pub fn split_records(text: &str) -> Vec<String> {
         last.push_str(&pending);
     }
     games
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Error = LoadError<std::fmt::Error>;
+
+    #[test]
+    fn a_header_with_words_after_the_version_is_a_bad_header() {
+        let err = SaveFile::parse::<std::fmt::Error>("boardlab-save 1 extra\ngame gomoku\n")
+            .err()
+            .map(|e: Error| (e.line, e.kind.to_string()));
+        assert_eq!(
+            err,
+            Some((
+                1,
+                "expected the header 'boardlab-save 1', found 'boardlab-save 1 extra'".into()
+            ))
+        );
+        let err = SaveFile::parse::<std::fmt::Error>("boardlab-save 7\n")
+            .err()
+            .map(|e: Error| e.kind.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some("unsupported save format version 7: this build reads version 1")
+        );
+    }
+
+    #[test]
+    fn the_game_line_is_counted_past_comments_and_blank_lines() {
+        let text = "# saved by hand\nboardlab-save 1\n\n# the game:\ngame gomoku:size=3\nh8\n";
+        let file = SaveFile::parse::<std::fmt::Error>(text).expect("parses");
+        assert_eq!(file.game_line, 5);
+        assert_eq!(file.moves, vec![(6, "h8".to_string())]);
+    }
 }

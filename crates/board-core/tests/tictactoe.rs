@@ -317,6 +317,17 @@ fn save_and_load_round_trip() {
 }
 
 #[test]
+fn a_spec_error_names_the_game_line_past_leading_comments() {
+    let text = "# my game\n# (by hand)\nboardlab-save 1\ngame tictactoe:size=4\nb2\n";
+    let err = savefile::load::<TicTacToe>(text).unwrap_err();
+    assert_eq!(err.line, 4);
+    assert!(matches!(err.kind, LoadErrorKind::Spec(_)), "{err}");
+    let err = savefile::load::<TicTacToe>("\n# other\nboardlab-save 1\ngame gomoku\n").unwrap_err();
+    assert_eq!(err.line, 4);
+    assert!(matches!(err.kind, LoadErrorKind::WrongGame { .. }), "{err}");
+}
+
+#[test]
 fn load_reports_the_first_bad_line() {
     let text = "# my game\nboardlab-save 1\n\ngame tictactoe\nb2\nA1  # corner\nb2\nc3\n";
     let err = savefile::load::<TicTacToe>(text).unwrap_err();
