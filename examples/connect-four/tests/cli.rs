@@ -291,8 +291,8 @@ fn the_engine_protocol_plays_connect_four() {
     assert_eq!(wait_capped(&mut engine.child, "engine after quit"), Some(0));
 }
 
-#[test]
-fn the_server_hosts_connect_four_games() {
+/// A `serve` on a free loopback port, and its address (the server stops when dropped).
+fn serve() -> (Session, String) {
     let server = Session::start(&["serve", "--listen", "127.0.0.1:0"]);
     let listening = server.until("listening ");
     let addr = listening
@@ -300,6 +300,12 @@ fn the_server_hosts_connect_four_games() {
         .and_then(|l| l.strip_prefix("listening "))
         .expect("the address")
         .to_string();
+    (server, addr)
+}
+
+#[test]
+fn the_server_hosts_connect_four_games() {
+    let (_server, addr) = serve();
     let stream = TcpStream::connect(&addr).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
@@ -331,13 +337,7 @@ fn the_server_hosts_connect_four_games() {
 
 #[test]
 fn the_terminal_client_draws_connect_four_boards() {
-    let server = Session::start(&["serve", "--listen", "127.0.0.1:0"]);
-    let listening = server.until("listening ");
-    let addr = listening
-        .last()
-        .and_then(|l| l.strip_prefix("listening "))
-        .expect("the address")
-        .to_string();
+    let (_server, addr) = serve();
     let dir = std::env::temp_dir().join(format!("connect-four-client-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let tokens = dir.join("tokens");

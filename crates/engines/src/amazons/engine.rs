@@ -104,20 +104,24 @@ pub(super) fn rerank(pos: &Position, k: usize, moves: &mut Vec<AmazonsMove>) {
     let mut scored: Vec<(i32, usize, AmazonsMove)> = moves
         .iter()
         .enumerate()
-        .map(|(i, &mv)| {
-            let undo = p.make_move(mv);
-            let v = if p.has_legal_move(p.side_to_move()) {
-                -engine_value(&p)
-            } else {
-                i32::MAX
-            };
-            p.unmake_move(mv, undo);
-            (v, i, mv)
-        })
+        .map(|(i, &mv)| (value_after(&mut p, mv), i, mv))
         .collect();
     best_first(&mut scored, k, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     moves.clear();
     moves.extend(scored.into_iter().map(|(_, _, m)| m));
+}
+
+/// The static value of `mv` for the side making it, from the position after it (`p` is
+/// left as it was): a move that leaves the opponent without a move is worth the most.
+fn value_after(p: &mut Position, mv: AmazonsMove) -> i32 {
+    let undo = p.make_move(mv);
+    let v = if p.has_legal_move(p.side_to_move()) {
+        -engine_value(p)
+    } else {
+        i32::MAX
+    };
+    p.unmake_move(mv, undo);
+    v
 }
 
 /// Every legal move scored by the static value after it; the best [`ROOT_K`], best first.
@@ -126,16 +130,7 @@ pub(super) fn root_candidates(pos: &Position, moves: &mut Vec<AmazonsMove>) {
     let mut p = pos.clone();
     let mut scored: Vec<(i32, AmazonsMove)> = moves
         .iter()
-        .map(|&mv| {
-            let undo = p.make_move(mv);
-            let v = if p.has_legal_move(p.side_to_move()) {
-                -engine_value(&p)
-            } else {
-                i32::MAX
-            };
-            p.unmake_move(mv, undo);
-            (v, mv)
-        })
+        .map(|&mv| (value_after(&mut p, mv), mv))
         .collect();
     best_first(&mut scored, ROOT_K, |a, b| {
         b.0.cmp(&a.0).then(a.1.cmp(&b.1))
