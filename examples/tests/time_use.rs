@@ -255,8 +255,14 @@ fn pbrain_time_use_500ms() {
 
 // ---- UGI (connect6) ---------------------------------------------------------------------
 
-/// Engine against engine through two `boardlab engine` processes at `go movetime`.
-fn ugi_session(game: &str, games: usize, plies: usize, movetime_ms: u64) -> Vec<Sample> {
+/// Engine against engine through two `boardlab engine` processes at `go movetime`, on the
+/// game `P` of the spec `game`.
+fn ugi_session<P: Position>(
+    game: &str,
+    games: usize,
+    plies: usize,
+    movetime_ms: u64,
+) -> Vec<Sample> {
     let limit = Duration::from_millis(movetime_ms);
     let mut samples = Vec::new();
     let mut rng = Lcg(11);
@@ -272,10 +278,10 @@ fn ugi_session(game: &str, games: usize, plies: usize, movetime_ms: u64) -> Vec<
             e.send("isready");
             e.until("readyok");
         }
-        let config = game.parse().expect("spec");
-        let mut pos = Connect6Position::new(config);
+        let spec: board_core::GameSpec = game.parse().expect("spec");
+        let mut pos = P::new(board_core::GameConfig::from_spec(&spec).expect("config"));
         let mut moves: Vec<String> = Vec::new();
-        // A random opening: two random legal moves (the first stone and one pair).
+        // A random opening: two random legal moves (in connect6 the first stone and a pair).
         let mut legal = Vec::new();
         for _ in 0..2 {
             pos.generate_moves(&mut legal);
@@ -327,7 +333,7 @@ fn ugi_session(game: &str, games: usize, plies: usize, movetime_ms: u64) -> Vec<
 
 #[test]
 fn ugi_uses_most_of_movetime_and_never_exceeds_it() {
-    let samples = ugi_session("connect6", 1, 2, 300);
+    let samples = ugi_session::<Connect6Position>("connect6", 1, 2, 300);
     let s = summarise("connect6 ugi movetime 300 (quick)", &samples);
     assert!(s.max_ms < 300.0 + 250.0, "{} ms", s.max_ms);
     assert!(s.normal == 0 || s.mean_normal > 0.4);
@@ -336,8 +342,38 @@ fn ugi_uses_most_of_movetime_and_never_exceeds_it() {
 #[test]
 #[ignore = "heavy: self-play through UGI at movetime 1000"]
 fn ugi_time_use_connect6_1s() {
-    let samples = ugi_session("connect6", env_or("GAMES", 2), env_or("MOVES", 20), 1000);
+    let samples =
+        ugi_session::<Connect6Position>("connect6", env_or("GAMES", 2), env_or("MOVES", 20), 1000);
     check(&summarise("connect6 19x19 ugi movetime 1000", &samples));
+}
+
+#[test]
+#[ignore = "heavy: self-play through UGI at movetime 100, each game"]
+fn ugi_time_use_100ms() {
+    let (games, plies) = (env_or("GAMES", 2), env_or("MOVES", 20));
+    let summaries = [
+        summarise(
+            "fourshift ugi movetime 100",
+            &ugi_session::<rules_fourshift::Fourshift>("fourshift", games, plies, 100),
+        ),
+        summarise(
+            "clamp ugi movetime 100",
+            &ugi_session::<rules_clamp::ClampPosition>("clamp", games, plies, 100),
+        ),
+        summarise(
+            "amazons 8x8 ugi movetime 100",
+            &ugi_session::<AmazonsPosition>("amazons:size=8", games, plies, 100),
+        ),
+        summarise(
+            "gomoku 15x15 ugi movetime 100",
+            &ugi_session::<GomokuPosition>("gomoku", games, plies, 100),
+        ),
+        summarise(
+            "connect6 19x19 ugi movetime 100",
+            &ugi_session::<Connect6Position>("connect6", games, plies, 100),
+        ),
+    ];
+    summaries.iter().for_each(check);
 }
 
 // ---- Botzone (amazons) ------------------------------------------------------------------

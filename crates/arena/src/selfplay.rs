@@ -198,11 +198,20 @@ pub struct PlayedGame<P: board_core::Position> {
     pub record: GameRecord<P>,
 }
 
-/// The seed of game `index`'s opening (shared by both games of a pair).
+/// The seed of a pair's opening (shared by both games of the pair). The tournament seed is
+/// mixed before the pair index joins it, so that tournaments under neighbouring seeds do
+/// not share openings: with `seed + pair` mixed, pair `i` of seed `S` was pair `i − 1` of
+/// seed `S + 1`.
 fn pair_seed(seed: u64, pair: usize) -> u64 {
-    seed.wrapping_add(pair as u64)
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ 0xB0A2_D1AB
+    splitmix64(splitmix64(seed) ^ pair as u64)
+}
+
+/// SplitMix64's finaliser: a bijection of `u64` that spreads every input bit over the output.
+fn splitmix64(x: u64) -> u64 {
+    let x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 fn build_player<P: ArenaGame>(
@@ -760,5 +769,48 @@ mod summary_tests {
         ];
         let text = SelfplaySummary::of_results("engine", "random", &wins).to_string();
         assert!(text.contains("A: 2 wins, B: 0 wins, 0 draws\n"), "{text}");
+    }
+}
+
+#[cfg(test)]
+mod pair_seed_tests {
+    use super::*;
+    use board_core::Position as _;
+    use std::collections::HashSet;
+
+    #[test]
+    fn neighbouring_tournament_seeds_share_no_pair_opening() {
+        let pairs = |seed: u64| -> HashSet<u64> { (0..500).map(|p| pair_seed(seed, p)).collect() };
+        for seed in [0, 1, 31, 32, u64::MAX] {
+            let here = pairs(seed);
+            assert_eq!(here.len(), 500, "pairs of seed {seed} repeat a seed");
+            let next = pairs(seed.wrapping_add(1));
+            assert!(
+                here.is_disjoint(&next),
+                "seeds {seed} and the next share openings"
+            );
+        }
+    }
+
+    #[test]
+    fn neighbouring_seeds_open_differently_on_a_board() {
+        let start = rules_gomoku::GomokuPosition::new(rules_gomoku::GomokuConfig::default());
+        let openings = Openings::Random(4);
+        let lines = |seed: u64| -> Vec<_> {
+            (0..20)
+                .map(|p| {
+                    openings
+                        .for_pair(&start, p, pair_seed(seed, p))
+                        .expect("random plies")
+                })
+                .collect()
+        };
+        let (a, b) = (lines(31), lines(32));
+        for (i, line) in a.iter().enumerate() {
+            assert!(
+                !b.contains(line),
+                "pair {i} of seed 31 reappears under seed 32"
+            );
+        }
     }
 }

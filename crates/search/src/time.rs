@@ -33,6 +33,12 @@ use std::time::Duration;
 /// The fixed part of the time kept back from a limit for the protocol's overhead: mostly
 /// scheduling latency on a loaded machine, which does not grow with the limit.
 pub const MIN_RESERVE: Duration = Duration::from_millis(30);
+/// Under a per-move limit below 8 × [`MIN_RESERVE`] (240 ms) the fixed part of the reserve
+/// is 1/8 of the limit instead ([`per_move_reserve`]): a referee that gives 100 ms a move
+/// runs the engine on a quiet core, where answering takes a few milliseconds, so the search
+/// gets 84% of the limit and not 67%. A clock keeps the whole fixed part however little is
+/// left ([`reserve`]): there the reserve is what stands between the engine and its flag.
+pub const SHORT_LIMIT_DIVISOR: u32 = 8;
 /// The proportional part: 1/32 of the limit.
 pub const RESERVE_DIVISOR: u32 = 32;
 /// Moves a clock is shared over when the protocol does not say (sudden death).
@@ -97,11 +103,21 @@ pub struct TimeBudget {
     pub saves_time: bool,
 }
 
-/// The time kept back from `limit` for the protocol's overhead (reading the command,
-/// unwinding the search, writing and flushing the reply, a loaded machine's scheduling):
-/// [`MIN_RESERVE`] plus 1/[`RESERVE_DIVISOR`] of it, never more than the limit itself.
+/// The time kept back from a clock's `limit` for the protocol's overhead (reading the
+/// command, unwinding the search, writing and flushing the reply, a loaded machine's
+/// scheduling): [`MIN_RESERVE`] plus 1/[`RESERVE_DIVISOR`] of it, never more than the
+/// limit itself.
 pub fn reserve(limit: Duration) -> Duration {
     MIN_RESERVE
+        .saturating_add(limit / RESERVE_DIVISOR)
+        .min(limit)
+}
+
+/// The time kept back from a per-move `limit`: as [`reserve`], except that the fixed part
+/// is at most 1/[`SHORT_LIMIT_DIVISOR`] of the limit.
+pub fn per_move_reserve(limit: Duration) -> Duration {
+    MIN_RESERVE
+        .min(limit / SHORT_LIMIT_DIVISOR)
         .saturating_add(limit / RESERVE_DIVISOR)
         .min(limit)
 }
@@ -131,7 +147,7 @@ impl TimeControl {
 
     /// The budget of the move, or `None` when nothing limits time.
     ///
-    /// - Per-move limit `L`: target = hard = `L − reserve(L)`; nothing is saved.
+    /// - Per-move limit `L`: target = hard = `L − per_move_reserve(L)`; nothing is saved.
     /// - Clock: target = `(remaining − reserve) / moves_to_go + ¾·increment` (all of the
     ///   usable time when one move is left); hard = at most [`MAX_TARGETS_PER_MOVE`]
     ///   targets and a [`MAX_CLOCK_SHARE_DIVISOR`]-th of the usable time, never below the
@@ -163,7 +179,7 @@ impl TimeBudget {
     /// The budget of a per-move limit, and of a clock as well if there is one (see
     /// [`TimeControl::budget`]).
     pub fn per_move(limit: Duration, clock: Option<Clock>) -> TimeBudget {
-        let h = limit.saturating_sub(reserve(limit));
+        let h = limit.saturating_sub(per_move_reserve(limit));
         let Some(c) = clock.map(TimeBudget::clock) else {
             return TimeBudget {
                 target: h,
@@ -407,23 +423,33 @@ mod tests {
     }
 
     #[test]
+    fn a_short_move_limit_keeps_an_eighth_and_a_32nd() {
+        assert_eq!(per_move_reserve(ms(500)), reserve(ms(500)));
+        assert_eq!(per_move_reserve(ms(240)), reserve(ms(240)));
+        assert_eq!(per_move_reserve(ms(200)), us(31_250));
+        assert_eq!(per_move_reserve(ms(100)), us(15_625));
+        assert_eq!(per_move_reserve(ms(10)), Duration::from_nanos(1_562_500));
+        assert_eq!(per_move_reserve(Duration::ZERO), Duration::ZERO);
+        assert_eq!(per_move_reserve(Duration::MAX), reserve(Duration::MAX));
+    }
+
+    #[test]
     fn per_move_limits_use_everything_but_the_reserve() {
         for (limit, hard) in [
             (500, 454_375),
             (1000, 938_750),
             (2000, 1_907_500),
-            (100, 66_875),
+            (100, 84_375),
+            (20, 16_875),
         ] {
             let b = TimeControl::per_move(ms(limit)).budget().unwrap();
             assert_eq!(b.hard, us(hard), "{limit}");
             assert_eq!(b.target, b.hard);
             assert!(!b.saves_time);
         }
-        // `timeout_turn 0` (play at once) and a limit below the reserve: no time at all.
-        for limit in [0, 20] {
-            let b = TimeControl::per_move(ms(limit)).budget().unwrap();
-            assert_eq!((b.target, b.hard), (Duration::ZERO, Duration::ZERO));
-        }
+        // `timeout_turn 0` (play at once): no time at all.
+        let b = TimeControl::per_move(Duration::ZERO).budget().unwrap();
+        assert_eq!((b.target, b.hard), (Duration::ZERO, Duration::ZERO));
         assert_eq!(TimeControl::default().budget(), None);
     }
 

@@ -110,12 +110,16 @@ fn unpack(data: u64) -> Option<TtEntry> {
     })
 }
 
+/// The smallest page size of the platforms we run on (a larger page is touched more than once).
+const PAGE_BYTES: usize = 4096;
+
 /// A fixed-size table shared by all search threads.
 ///
-/// The table is allocated zeroed by the allocator (`calloc`): for a large table the
-/// operating system maps zero pages lazily, so building the engine (Gomocup `START`, UGI
-/// `position`) costs no time, and a page is only cleared when a search first writes it
-/// (on that move's clock, which the search measures). [`TranspositionTable::clear`] zeroes
+/// The table is allocated zeroed by the allocator (`calloc`), which for a large table only
+/// maps zero pages; [`TranspositionTable::new`] then writes one word of every page so that
+/// the operating system backs and clears the whole table while the engine is being built
+/// (Gomocup `START`, UGI `uginewgame`, a match's setup), not during the first searches,
+/// whose page faults would be paid on a move's clock. [`TranspositionTable::clear`] zeroes
 /// the table in place only if a search has written it since it was allocated or last
 /// cleared, at new-game time (`RESTART`, `uginewgame`), not on a move's clock.
 #[derive(Debug)]
@@ -139,6 +143,11 @@ impl TranspositionTable {
             .ok_or(OptionsError::HashAllocation { mb })?;
         let v = <[AtomicU64]>::new_box_zeroed_with_elems(words)
             .map_err(|_| OptionsError::HashAllocation { mb })?;
+        // Touch every page now (see the type's docs). An atomic store, because a plain
+        // store of zero into memory the allocator returned zeroed may be optimised away.
+        for word in v.iter().step_by(PAGE_BYTES / 8) {
+            word.store(0, Ordering::Relaxed);
+        }
         Ok(TranspositionTable {
             words: v,
             mask: words / WORDS_PER_BUCKET - 1,
