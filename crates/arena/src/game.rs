@@ -26,6 +26,13 @@ impl MoveTiming {
         self.total += t;
         self.max = self.max.max(t);
     }
+
+    /// Adds another game's (or shard's) timing of the same player.
+    pub fn merge(&mut self, other: &MoveTiming) {
+        self.moves += other.moves;
+        self.total += other.total;
+        self.max = self.max.max(other.max);
+    }
 }
 
 /// A finished game.

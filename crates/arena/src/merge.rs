@@ -6,12 +6,13 @@
 //! order. So the merge of all shards' reports is **byte-identical** to the report of the
 //! same tournament played in one process, and so is the merge of their records files.
 
-use std::fmt;
+use std::{fmt, time::Duration};
 
 use board_core::{Outcome, Player};
 use serde_json::Value;
 
 use crate::{
+    game::MoveTiming,
     selfplay::{GameResult, SelfplaySummary, Shard, SprtStatus},
     sprt::Sprt,
 };
@@ -117,17 +118,51 @@ pub fn report_json(info: &TournamentInfo, results: &[GameResult]) -> String {
             .map(|(k, v)| format!("{}:{}", json_string(k), exact_number(*v)))
             .collect();
         out.push_str(&format!(
-            r#"{{"game":{},"a":"{}","result":"{}","plies":{},"reason":{},"balance":{{{}}}}}"#,
+            r#"{{"game":{},"a":"{}","result":"{}","plies":{},"reason":{},"balance":{{{}}},"time":{{"a":{},"b":{}}}}}"#,
             r.index + 1,
             side_name(r.a_side),
             outcome_name(r.outcome),
             r.plies,
             json_string(&r.reason),
-            balance.join(",")
+            balance.join(","),
+            timing_json(&r.move_times[0]),
+            timing_json(&r.move_times[1])
         ));
     }
     out.push_str("]}");
     out
+}
+
+/// One player's thinking time in one game, in whole microseconds (exact when read back).
+fn timing_json(t: &MoveTiming) -> String {
+    format!(
+        r#"{{"moves":{},"total_us":{},"max_us":{}}}"#,
+        t.moves,
+        t.total.as_micros(),
+        t.max.as_micros()
+    )
+}
+
+/// A game's `time` object; reports written before it existed have none (no times known).
+fn read_timing(r: &Value, game: usize) -> Result<[MoveTiming; 2], MergeError> {
+    let Some(time) = r.get("time") else {
+        return Ok([MoveTiming::default(); 2]);
+    };
+    let bad = |what: &str| err(format!("game {game}: bad 'time': {what}"));
+    let player = |key: &str| -> Result<MoveTiming, MergeError> {
+        let t = time.get(key).ok_or_else(|| bad(&format!("no '{key}'")))?;
+        let number = |name: &str| {
+            t.get(name)
+                .and_then(Value::as_u64)
+                .ok_or_else(|| bad(&format!("'{key}.{name}' is not a whole number")))
+        };
+        Ok(MoveTiming {
+            moves: u32::try_from(number("moves")?).map_err(|_| bad("too many moves"))?,
+            total: Duration::from_micros(number("total_us")?),
+            max: Duration::from_micros(number("max_us")?),
+        })
+    };
+    Ok([player("a")?, player("b")?])
 }
 
 /// The openings as a report writes them: random plies as the bare count (as reports always
@@ -235,6 +270,7 @@ pub fn parse_report(v: &Value) -> Result<(TournamentInfo, Vec<GameResult>), Merg
             plies: u32::try_from(unsigned(r, "plies")?).map_err(|_| err("bad 'plies'"))?,
             reason: string(r, "reason")?,
             balance,
+            move_times: read_timing(r, game)?,
         });
     }
     Ok((info, results))

@@ -23,7 +23,7 @@ use crate::{
     Budget,
     book::Openings,
     external::{ExternalLimits, check_protocol, external_player},
-    game::{GameRecord, play_players},
+    game::{GameRecord, MoveTiming, play_players},
     player::{Contestant, OwnedAgent, PlayerSpec},
     report::Tally,
     sprt::{Pentanomial, Sprt, SprtDecision},
@@ -468,6 +468,9 @@ pub struct GameResult {
     pub reason: String,
     /// The game's own figures ([`Game::balance_stats`]).
     pub balance: Vec<(String, f64)>,
+    /// Thinking time of A and of B in this game, as the match timed their answers (in whole
+    /// microseconds).
+    pub move_times: [MoveTiming; 2],
 }
 
 impl GameResult {
@@ -483,7 +486,23 @@ impl GameResult {
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), v))
                 .collect(),
+            move_times: match game.a_side {
+                Player::First => [0, 1],
+                Player::Second => [1, 0],
+            }
+            .map(|seat| whole_micros(game.record.timing[seat])),
         }
+    }
+}
+
+/// `t` in whole microseconds, as reports write it: a result read back from a report and
+/// the one it was written from then sum to the same figures.
+fn whole_micros(t: MoveTiming) -> MoveTiming {
+    let micros = |d: Duration| Duration::from_micros(d.as_micros().try_into().unwrap_or(u64::MAX));
+    MoveTiming {
+        moves: t.moves,
+        total: micros(t.total),
+        max: micros(t.max),
     }
 }
 
@@ -534,6 +553,8 @@ pub struct SelfplaySummary {
     pub median_length: f64,
     /// Game-specific statistics, averaged per game.
     pub balance: BTreeMap<String, f64>,
+    /// Thinking time of A and of B over all the games: answers, their total, the slowest.
+    pub move_times: [MoveTiming; 2],
 }
 
 impl SelfplaySummary {
@@ -562,6 +583,7 @@ impl SelfplaySummary {
             mean_length: 0.0,
             median_length: 0.0,
             balance: BTreeMap::new(),
+            move_times: [MoveTiming::default(); 2],
         };
         let mut lengths = Vec::with_capacity(results.len());
         for g in results {
@@ -579,6 +601,9 @@ impl SelfplaySummary {
             lengths.push(f64::from(g.plies));
             for (name, value) in &g.balance {
                 *s.balance.entry(name.clone()).or_insert(0.0) += value;
+            }
+            for (sum, game) in s.move_times.iter_mut().zip(&g.move_times) {
+                sum.merge(game);
             }
         }
         let n = results.len().max(1) as f64;
@@ -608,12 +633,22 @@ impl SelfplaySummary {
             .iter()
             .map(|(k, v)| format!(r#""{k}":{}"#, json_number(*v)))
             .collect();
+        let ms = |d: Duration| json_number(d.as_secs_f64() * 1000.0);
+        let move_time = |t: &MoveTiming| {
+            format!(
+                r#"{{"moves":{},"mean_ms":{},"max_ms":{}}}"#,
+                t.moves,
+                ms(t.total / t.moves.max(1)),
+                ms(t.max)
+            )
+        };
         format!(
             concat!(
                 r#"{{"a":"{}","b":"{}","games":{},"a_wins":{},"b_wins":{},"draws":{},"#,
                 r#""a_first":{},"a_second":{},"first_wins":{},"second_wins":{},"#,
                 r#""first_player_win_rate":{},"first_player_ci95":[{},{}],"#,
-                r#""elo":{},"elo_ci95":[{},{}],"mean_length":{},"median_length":{},"balance":{{{}}}}}"#
+                r#""elo":{},"elo_ci95":[{},{}],"mean_length":{},"median_length":{},"balance":{{{}}},"#,
+                r#""move_time":{{"a":{},"b":{}}}}}"#
             ),
             self.a,
             self.b,
@@ -633,7 +668,9 @@ impl SelfplaySummary {
             json_number(self.elo_ci95.1),
             json_number(self.mean_length),
             json_number(self.median_length),
-            balance.join(",")
+            balance.join(","),
+            move_time(&self.move_times[0]),
+            move_time(&self.move_times[1])
         )
     }
 }
@@ -745,6 +782,7 @@ mod summary_tests {
             plies: 10 + index as u32,
             reason: String::new(),
             balance: Vec::new(),
+            move_times: [MoveTiming::default(); 2],
         }
     }
 

@@ -10,6 +10,7 @@ use board_core::{Outcome, Player, prelude::*, savefile};
 use rules_fourshift::{Fourshift, FourshiftConfig};
 use rules_gomoku::{GomokuConfig, GomokuPosition};
 use search::AgentKind;
+use std::time::Duration;
 
 fn settings(threads: usize) -> SelfplaySettings {
     SelfplaySettings {
@@ -154,8 +155,16 @@ fn summary_counts_and_json() {
             && s.first_player_win_rate <= s.first_player_ci95.1
     );
     assert!(s.balance.contains_key("decided_in_placing"));
+    // Both players' thinking times are summed over the games.
+    let answers: u32 = games
+        .iter()
+        .map(|g| g.record.timing[0].moves + g.record.timing[1].moves)
+        .sum();
+    assert_eq!(s.move_times[0].moves + s.move_times[1].moves, answers);
+    assert!(s.move_times[0].moves > 0 && s.move_times[0].max > Duration::ZERO);
     let json = s.to_json();
     for key in [
+        "\"move_time\":{\"a\":{\"moves\":",
         "\"games\":8",
         "\"a_wins\":",
         "\"b_wins\":",
@@ -209,6 +218,7 @@ fn shards_partition_the_games_and_merge_back() {
         games.iter().map(GameResult::of).collect()
     };
     let mut parts = Vec::new();
+    let mut shard_games = Vec::new();
     for index in 1..=3 {
         let shard = Shard { index, count: 3 };
         let games = run_selfplay::<Fourshift>(
@@ -229,12 +239,16 @@ fn shards_partition_the_games_and_merge_back() {
             );
         }
         parts.push(merge::report_json(&info(shard), &results(&games)));
+        shard_games.extend(games);
     }
     parts.reverse();
     let merged = merge::merge_json(&parts).unwrap();
+    // The shards played the whole tournament's games (checked above, move for move); their
+    // move times are their own wall times, so the merge is compared with their results.
+    shard_games.sort_by_key(|g| g.index);
     assert_eq!(
         merged,
-        merge::report_json(&info(Shard::ALL), &results(&whole))
+        merge::report_json(&info(Shard::ALL), &results(&shard_games))
     );
     assert!("0/3".parse::<Shard>().is_err() && "4/3".parse::<Shard>().is_err());
     assert!("x".parse::<Shard>().is_err());
@@ -289,4 +303,48 @@ fn reports_name_their_openings_and_read_them_back() {
         let value: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(merge::parse_report(&value).unwrap().0, info);
     }
+}
+
+/// A report keeps each game's thinking times (what `match` prints as "move time") and reads
+/// them back exactly; a report written before they were kept reads as no times, and a
+/// malformed one is refused with the game named.
+#[test]
+fn reports_keep_the_move_times_of_each_game() {
+    let games = run_selfplay::<Fourshift>(&config(), &settings(1), || {}).unwrap();
+    let results: Vec<GameResult> = games.iter().map(GameResult::of).collect();
+    let info = merge::TournamentInfo {
+        spec: config().to_string(),
+        a: "engine".into(),
+        b: "random".into(),
+        budget: "depth 2".into(),
+        openings: "random:2".into(),
+        seed: 7,
+        games: 8,
+        shard: Shard::ALL,
+        sprt: None,
+    };
+    let json = merge::report_json(&info, &results);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let (_, read) = merge::parse_report(&value).unwrap();
+    for (r, g) in read.iter().zip(&games) {
+        let [a, b] = &r.move_times;
+        let (a_time, b_time) = match g.a_side {
+            Player::First => (&g.record.timing[0], &g.record.timing[1]),
+            Player::Second => (&g.record.timing[1], &g.record.timing[0]),
+        };
+        assert_eq!(a.moves, a_time.moves);
+        assert_eq!(b.moves, b_time.moves);
+        assert_eq!(a.max.as_micros(), a_time.max.as_micros());
+        assert_eq!(b.total.as_micros(), b_time.total.as_micros());
+    }
+    let mut old = value.clone();
+    for r in old["results"].as_array_mut().unwrap() {
+        r.as_object_mut().unwrap().remove("time");
+    }
+    let (_, read) = merge::parse_report(&old).unwrap();
+    assert!(read.iter().all(|r| r.move_times == [Default::default(); 2]));
+    let mut bad = value;
+    bad["results"][2]["time"]["b"]["max_us"] = serde_json::json!("slow");
+    let e = merge::parse_report(&bad).unwrap_err().to_string();
+    assert!(e.contains("game 3") && e.contains("b.max_us"), "{e}");
 }
