@@ -57,6 +57,9 @@ trait BenchGame: 'static {
     const POSITIONS: &'static [(&'static str, &'static str)];
     fn evaluator() -> Self::Eval;
     fn wrap(spec: &str, moves: &str) -> Self::Pos;
+    /// Whether the comparison also counts the minimal tree (each node's children ordered
+    /// by separate searches: affordable at gomoku's depth, not at fourshift's).
+    const COUNT_MINIMAL_TREE: bool = false;
     /// Called before every search of `root`, by either crate.
     fn prepare(_eval: &Self::Eval, _root: &Self::Pos) {}
 }
@@ -78,6 +81,7 @@ impl BenchGame for Gomoku {
     type Eval = gomoku::GomokuEval;
     const NAME: &'static str = "gomoku15";
     const DEPTH: u32 = 5;
+    const COUNT_MINIMAL_TREE: bool = true;
     const POSITIONS: &'static [(&'static str, &'static str)] = &[
         ("gomoku", "h8 i9 g9 i7 i8 g7"),
         ("gomoku", "h8 h9 i9 g7 j10 k11 i8 i10 g8 j8 f8 e8 h7"),
@@ -310,13 +314,120 @@ fn theirs<G: BenchGame>(searcher: &mut MmSearch<G>, state: &MmState<G>) -> (u64,
     (applies, value)
 }
 
+// ---- the floor: perfect move ordering -------------------------------------------------
+
+/// A result at a node: beyond every evaluation, a nearer win better.
+const ORACLE_WIN: i32 = 1_000_000;
+
+/// The value of a finished game for the side to move, `ply` plies from the root.
+fn finished<P: Rules>(pos: &P, ply: i32) -> Option<i32> {
+    pos.outcome().map(|o| match o {
+        Outcome::Draw => 0,
+        Outcome::Win(p) if p == pos.side_to_move() => ORACLE_WIN - ply,
+        Outcome::Win(_) => ply - ORACLE_WIN,
+    })
+}
+
+/// The fixed-depth value of `pos` (side to move's view) by our search, as an ordering key:
+/// a proven result ranks as a win or a loss.
+fn key_value<G: BenchGame>(
+    keys: &mut Searcher<G::Pos, OurEval<G>>,
+    pos: &G::Pos,
+    depth: u32,
+) -> i32 {
+    if let Some(v) = finished(pos, 0) {
+        return v;
+    }
+    if depth == 0 {
+        return i32::from(shared_eval::<G>(&keys.evaluator().0, pos));
+    }
+    // Our wins and losses are already ±(1,000,000 − distance), nearer first.
+    keys.search_with(pos, &Limits::new().with_depth(depth), |_| {})
+        .score
+        .raw()
+}
+
+/// Alpha-beta with perfect ordering: every node tries its children best first (by their
+/// fixed-depth values, found by separate searches of our own that are not counted).
+/// `made` counts the moves it makes, as `minimax`'s applies do: the size of the minimal
+/// tree of the candidate lists at this depth (Knuth and Moore), which no alpha-beta search
+/// at the same candidates and depth goes below, but for transpositions.
+struct Oracle<'a, G: BenchGame> {
+    eval: &'a G::Eval,
+    keys: Searcher<G::Pos, OurEval<G>>,
+    made: u64,
+}
+
+impl<G: BenchGame> Oracle<'_, G> {
+    fn search(&mut self, pos: &mut G::Pos, depth: u32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+        if let Some(v) = finished(pos, ply) {
+            return v;
+        }
+        if depth == 0 {
+            return i32::from(shared_eval::<G>(self.eval, pos));
+        }
+        let mut moves = Vec::new();
+        self.eval.candidates(pos, &mut moves);
+        let mut ranked: Vec<_> = moves
+            .into_iter()
+            .map(|m| {
+                let undo = pos.make_move(m);
+                let v = -key_value::<G>(&mut self.keys, pos, depth - 1);
+                pos.unmake_move(m, undo);
+                (v, m)
+            })
+            .collect();
+        ranked.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+        let mut best = -ORACLE_WIN - 1;
+        for (_, m) in ranked {
+            self.made += 1;
+            let undo = pos.make_move(m);
+            let v = -self.search(pos, depth - 1, ply + 1, -beta, -alpha);
+            pos.unmake_move(m, undo);
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// The minimal tree's size at `depth` from `root`, and its root value.
+fn minimal_tree<G: BenchGame>(eval: &Arc<G::Eval>, root: &G::Pos, depth: u32) -> (u64, i32) {
+    // The candidate lists depend on the distance from this root, for the ordering searches
+    // too (they are not prepared for their own roots).
+    G::prepare(eval, root);
+    let keys = Searcher::new(
+        OurEval::<G>(Arc::clone(eval)),
+        SearchOptions::default()
+            .with_hash_mb(4)
+            .expect("valid options"),
+    )
+    .expect("searcher");
+    let mut oracle = Oracle::<G> {
+        eval,
+        keys,
+        made: 0,
+    };
+    let v = oracle.search(
+        &mut root.clone(),
+        depth,
+        0,
+        -ORACLE_WIN - 1,
+        ORACLE_WIN + 1,
+    );
+    (oracle.made, v)
+}
+
 // ---- the comparison ------------------------------------------------------------------
 
 /// Searches every position once with each crate on one thread, prints nodes, values and
 /// wall times, and asserts the values agree where neither is a forced result.
 fn compare_once<G: BenchGame>(eval: &Arc<G::Eval>) {
     eprintln!(
-        "{} depth {}: position | our nodes | minimax applies | our value | minimax value | our ms | minimax ms",
+        "{} depth {}: position | our nodes | minimax applies | minimal tree | minimal trees, depths 1 to it | our value | minimax value | our ms | minimax ms",
         G::NAME,
         G::DEPTH
     );
@@ -331,10 +442,33 @@ fn compare_once<G: BenchGame>(eval: &Arc<G::Eval>) {
         let t = Instant::now();
         let (mm_nodes, mm_value) = theirs::<G>(&mut mm, &state);
         let mm_ms = t.elapsed().as_secs_f64() * 1e3;
+        // The minimal tree at the bench depth, and the sum of those of depths 1 to it: what
+        // a perfectly ordered iterative deepening without transpositions would make.
+        let (minimal, oracle_value) = if G::COUNT_MINIMAL_TREE {
+            minimal_tree::<G>(eval, &root, G::DEPTH)
+        } else {
+            (0, 0)
+        };
+        let minimal_deepening: u64 = if G::COUNT_MINIMAL_TREE {
+            (1..=G::DEPTH)
+                .map(|d| minimal_tree::<G>(eval, &root, d).0)
+                .sum()
+        } else {
+            0
+        };
         eprintln!(
-            "{i} | {our_nodes} | {mm_nodes} | {} | {mm_value} | {our_ms:.1} | {mm_ms:.1}",
+            "{i} | {our_nodes} | {mm_nodes} | {minimal} | {minimal_deepening} | {} | {mm_value} | {our_ms:.1} | {mm_ms:.1}",
             our_score.raw()
         );
+        if G::COUNT_MINIMAL_TREE && !our_score.is_decisive() && oracle_value.abs() < ORACLE_WIN / 2
+        {
+            assert_eq!(
+                our_score.raw(),
+                oracle_value,
+                "{} position {i}: the perfectly ordered search found another value",
+                G::NAME
+            );
+        }
         let mm_decisive = i32::from(mm_value).abs() > EVAL_LIMIT;
         if !our_score.is_decisive() && !mm_decisive {
             assert_eq!(
