@@ -411,13 +411,7 @@ fn minimal_tree<G: BenchGame>(eval: &Arc<G::Eval>, root: &G::Pos, depth: u32) ->
         keys,
         made: 0,
     };
-    let v = oracle.search(
-        &mut root.clone(),
-        depth,
-        0,
-        -ORACLE_WIN - 1,
-        ORACLE_WIN + 1,
-    );
+    let v = oracle.search(&mut root.clone(), depth, 0, -ORACLE_WIN - 1, ORACLE_WIN + 1);
     (oracle.made, v)
 }
 
