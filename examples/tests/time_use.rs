@@ -15,7 +15,7 @@
 
 mod protocols_common;
 
-use board_core::{Notation as _, Rules as _};
+use board_core::Rules as _;
 use std::{
     io::{BufRead, BufReader, Write},
     process::{Child, ChildStdin, Command, Stdio},
