@@ -316,8 +316,9 @@ fn time_budget_respects_turn_and_match_limits() {
         (b.target, b.hard, b.saves_time),
         (us(4_813_750), us(4_813_750), false)
     );
+    // A short turn keeps an eighth of it and a 32nd back (25 + 6.25 ms), not 30 ms.
     s.handle("INFO timeout_turn 200");
-    assert_eq!(s.move_budget().hard, us(163_750));
+    assert_eq!(s.move_budget().hard, us(168_750));
     // Gomocup's league: 30 s a turn, 180 s a match. The match clock sets the target (a
     // twentieth of what is left after the reserve), the turn the hard stop; time is saved.
     s.handle("INFO timeout_turn 30000");
