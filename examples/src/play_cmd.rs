@@ -45,8 +45,9 @@ pub struct PlayArgs {
     pub verbose: bool,
 }
 
-/// A save file given with `--load`: its path, its text and the spec it names.
-pub type Loaded = (String, String, GameSpec);
+/// A save file given with `--load`: its path and the file, read and split once (it is
+/// replayed once, by the game it names).
+pub type Loaded = (String, SaveFile);
 
 pub fn run(registry: &Registry, args: PlayArgs) -> Result<(), CliError> {
     let loaded = match &args.load {
@@ -54,13 +55,13 @@ pub fn run(registry: &Registry, args: PlayArgs) -> Result<(), CliError> {
             let text = read(path)?;
             let file = SaveFile::parse::<std::fmt::Error>(&text)
                 .map_err(|e| CliError::usage(format!("{path}: {e}")))?;
-            Some((path.clone(), text, file.spec))
+            Some((path.clone(), file))
         }
         None => None,
     };
     let spec = match (&args.spec, &loaded) {
         (Some(spec), _) => GameSpec::parse(spec)?,
-        (None, Some((_, _, file_spec))) => file_spec.clone(),
+        (None, Some((_, file))) => file.spec.clone(),
         (None, None) => return Err(CliError::usage("play needs a game spec or --load FILE")),
     };
     registry.of_spec(&spec)?.play(&spec, &args, loaded.as_ref())
@@ -76,19 +77,22 @@ pub fn run_play<P: Game + View>(
     loaded: Option<&Loaded>,
 ) -> Result<(), CliError> {
     let config = setup::config::<P>(spec)?;
-    if let (Some((path, text, _)), Some(_)) = (loaded, &args.spec) {
-        let file_config = savefile::load::<P>(text)
-            .map_err(|e| CliError::usage(format!("{path}: {e}")))?
-            .position
-            .config()
-            .clone();
-        if file_config != config {
-            return Err(CliError::usage(format!(
-                "{path} is a game of {file_config}, not {config}: leave out the spec to \
-                 play the file's rules"
-            )));
+    let loaded_game = match loaded {
+        Some((path, file)) => {
+            let game = file
+                .replay::<P>()
+                .map_err(|e| CliError::usage(format!("{path}: {e}")))?;
+            let file_config = game.position.config();
+            if args.spec.is_some() && *file_config != config {
+                return Err(CliError::usage(format!(
+                    "{path} is a game of {file_config}, not {config}: leave out the spec to \
+                     play the file's rules"
+                )));
+            }
+            Some(game)
         }
-    }
+        None => None,
+    };
     let (kind, level_ms, about) = match (args.opponent, args.level) {
         (Some(kind), _) => (kind, None, kind.to_string()),
         (None, level) => {
@@ -140,10 +144,8 @@ pub fn run_play<P: Game + View>(
     }
     install_autosave::<P>(snapshot)?;
     let mut session = Session::new(P::new(config), Some(computer), settings);
-    if let Some((path, text, _)) = loaded {
-        session
-            .load_text(text)
-            .map_err(|e| CliError::usage(format!("{path}: {e}")))?;
+    if let Some(game) = loaded_game {
+        session.load_game(game);
     }
     let stdin = io::stdin();
     session

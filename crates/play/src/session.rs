@@ -178,6 +178,12 @@ impl<P: View> Session<P> {
     /// Plays the moves of a save file's text (replacing the current game).
     pub fn load_text(&mut self, text: &str) -> Result<(), String> {
         let game = savefile::load::<P>(text).map_err(|e| e.to_string())?;
+        self.load_game(game);
+        Ok(())
+    }
+
+    /// Continues a replayed save file (replacing the current game).
+    pub fn load_game(&mut self, game: savefile::LoadedGame<P>) {
         let mut pos = P::new(game.position.config().clone());
         let mut history = Vec::with_capacity(game.moves.len());
         for &mv in &game.moves {
@@ -194,7 +200,6 @@ impl<P: View> Session<P> {
             c.new_game();
         }
         self.update_snapshot();
-        Ok(())
     }
 
     /// The game so far in the save format.
