@@ -200,20 +200,25 @@ fn an_sprt_stops_at_the_same_pair_on_any_thread_count() {
     assert_eq!(three.sprt.unwrap().pairs, status.pairs);
 }
 
-#[test]
-fn shards_partition_the_games_and_merge_back() {
-    let whole = run_selfplay::<Fourshift>(&config(), &settings(1), || {}).unwrap();
-    let info = |shard| merge::TournamentInfo {
+/// The tournament of [`settings`] on [`config`] as a report names it.
+fn info(openings: &str, games: usize, shard: Shard) -> merge::TournamentInfo {
+    merge::TournamentInfo {
         spec: config().to_string(),
         a: "engine".into(),
         b: "random".into(),
         budget: "depth 2".into(),
-        openings: "random:2".into(),
+        openings: openings.into(),
         seed: 7,
-        games: 8,
+        games,
         shard,
         sprt: None,
-    };
+    }
+}
+
+#[test]
+fn shards_partition_the_games_and_merge_back() {
+    let whole = run_selfplay::<Fourshift>(&config(), &settings(1), || {}).unwrap();
+    let info = |shard| info("random:2", 8, shard);
     let results = |games: &[arena::PlayedGame<Fourshift>]| -> Vec<GameResult> {
         games.iter().map(GameResult::of).collect()
     };
@@ -287,17 +292,7 @@ fn reports_name_their_openings_and_read_them_back() {
         ("random:2", r#""openings":2,"#),
         ("book:b.txt", r#""openings":"book:b.txt","#),
     ] {
-        let info = merge::TournamentInfo {
-            spec: config().to_string(),
-            a: "engine".into(),
-            b: "random".into(),
-            budget: "depth 2".into(),
-            openings: openings.into(),
-            seed: 7,
-            games: 2,
-            shard: Shard::ALL,
-            sprt: None,
-        };
+        let info = info(openings, 2, Shard::ALL);
         let json = merge::report_json(&info, &[]);
         assert!(json.contains(written), "{json}");
         let value: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -312,17 +307,7 @@ fn reports_name_their_openings_and_read_them_back() {
 fn reports_keep_the_move_times_of_each_game() {
     let games = run_selfplay::<Fourshift>(&config(), &settings(1), || {}).unwrap();
     let results: Vec<GameResult> = games.iter().map(GameResult::of).collect();
-    let info = merge::TournamentInfo {
-        spec: config().to_string(),
-        a: "engine".into(),
-        b: "random".into(),
-        budget: "depth 2".into(),
-        openings: "random:2".into(),
-        seed: 7,
-        games: 8,
-        shard: Shard::ALL,
-        sprt: None,
-    };
+    let info = info("random:2", 8, Shard::ALL);
     let json = merge::report_json(&info, &results);
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     let (_, read) = merge::parse_report(&value).unwrap();
