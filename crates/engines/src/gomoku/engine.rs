@@ -65,6 +65,61 @@ impl GomokuEval {
     }
 }
 
+/// Screening knobs (temporary, read once from the environment).
+#[derive(Debug, Clone)]
+pub(crate) struct Knobs {
+    pub fut: Vec<i32>,
+    pub fut_swing: bool,
+    pub raz: Vec<i32>,
+}
+
+pub(crate) fn knobs() -> &'static Knobs {
+    static K: std::sync::OnceLock<Knobs> = std::sync::OnceLock::new();
+    K.get_or_init(|| {
+        let list = |n: &str| -> Vec<i32> {
+            std::env::var(n)
+                .ok()
+                .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+                .unwrap_or_default()
+        };
+        Knobs {
+            fut: list("GFUT"),
+            fut_swing: std::env::var("GFUTS").is_ok_and(|v| v == "1"),
+            raz: list("GRAZ"),
+        }
+    })
+}
+
+/// Whether the opponent of `me` has no threat the static value could hide: no five
+/// point (a four to block), no flex-four point (an open three), no four-three or
+/// double-three point (a winning move of its own next turn).
+#[inline]
+pub(crate) fn opponent_quiet(st: &GomokuState, me: Player) -> bool {
+    let op = me.other();
+    st.fives(op).is_empty()
+        && st.kind_count(op, K_FLEX4) == 0
+        && st.kind_count(op, K_FOUR3) == 0
+        && st.kind_count(op, K_THREE2) == 0
+}
+
+/// Whether `me` has a move that makes a five, a flex four, a four-three or a double
+/// three: a winning move that a shallow search finds and quiescence does not.
+#[inline]
+pub(crate) fn own_winning_threat(st: &GomokuState, me: Player) -> bool {
+    st.five_point(me).is_some()
+        || st.kind_count(me, K_FLEX4) > 0
+        || st.kind_count(me, K_FOUR3) > 0
+        || st.kind_count(me, K_THREE2) > 0
+}
+
+/// The side-to-move bonus of both colours (a quarter of each potential): what the static
+/// value loses, roughly, between a node and its children, so the gap between a shallow
+/// search's odd and even depths.
+#[inline]
+fn swing(st: &GomokuState) -> i32 {
+    (st.potential(Player::First) + st.potential(Player::Second)) / 4
+}
+
 /// A five next move for the side to move.
 const WIN_NEXT: i32 = 20_000;
 /// An open four or double four for the side to move, the opponent without a four.
@@ -132,6 +187,34 @@ impl Evaluator<EnginePosition> for GomokuEval {
 
     fn noisy(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
         noisy(pos, moves);
+    }
+
+    fn futility_margin(&self, pos: &EnginePosition, depth: u32) -> Option<i32> {
+        let k = knobs();
+        let base = *k.fut.get(depth.checked_sub(1)? as usize)?;
+        let st = pos.state();
+        let me = pos.side_to_move();
+        if base <= 0 || !opponent_quiet(st, me) {
+            return None;
+        }
+        Some(
+            base + if k.fut_swing && depth % 2 == 1 {
+                swing(st)
+            } else {
+                0
+            },
+        )
+    }
+
+    fn razor_margin(&self, pos: &EnginePosition, depth: u32) -> Option<i32> {
+        let k = knobs();
+        let base = *k.raz.get(depth.checked_sub(1)? as usize)?;
+        let st = pos.state();
+        let me = pos.side_to_move();
+        if base <= 0 || !st.fives(me.other()).is_empty() || own_winning_threat(st, me) {
+            return None;
+        }
+        Some(base)
     }
 
     fn forced_win(&self, pos: &EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
