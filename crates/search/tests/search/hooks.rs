@@ -300,28 +300,42 @@ impl Evaluator<Tree> for Pruning {
         TreeEval::default().evaluate(pos)
     }
     fn futility_margin(&self, _: &Tree, depth: u32) -> Option<i32> {
-        self.asked.lock().unwrap().push(depth);
+        self.asked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(depth);
         self.futility
     }
     fn razor_margin(&self, _: &Tree, depth: u32) -> Option<i32> {
-        self.asked.lock().unwrap().push(depth);
+        self.asked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(depth);
         self.razor
     }
 }
 
-fn pruned_search(eval: &Pruning, pos: &Tree, depth: u32) -> boardlab_search::SearchResult<u8> {
-    let opts = SearchOptions::default().with_hash_mb(1).unwrap();
+fn pruned_search(
+    eval: &Pruning,
+    pos: &Tree,
+    depth: u32,
+) -> Result<boardlab_search::SearchResult<u8>, boardlab_search::OptionsError> {
+    let opts = SearchOptions::default().with_hash_mb(1)?;
     let eval = Pruning {
         futility: eval.futility,
         razor: eval.razor,
         asked: Default::default(),
     };
-    let mut s = Searcher::new(eval, opts).unwrap();
+    let mut s = Searcher::new(eval, opts)?;
     let r = s.search_with(pos, &Limits::new().with_depth(depth), |_| {});
-    let asked = s.evaluator().asked.lock().unwrap();
+    let asked = s
+        .evaluator()
+        .asked
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     // Never at the root, never at the horizon.
     assert!(asked.iter().all(|&d| (1..depth).contains(&d)), "{asked:?}");
-    r
+    Ok(r)
 }
 
 #[test]
@@ -329,14 +343,14 @@ fn forward_pruning_prunes_only_when_its_margin_is_met() {
     let (mut futility_nodes, mut plain_nodes) = (0, 0);
     for seed in 0..20u32 {
         let pos = Tree::with(seed, 20);
-        let plain = pruned_search(&Pruning::default(), &pos, 4);
+        let plain = pruned_search(&Pruning::default(), &pos, 4).unwrap();
         // Margins no evaluation (within ±1000) can meet: the same search, node for node.
         let never = Pruning {
             futility: Some(10_000),
             razor: Some(10_000),
             ..Pruning::default()
         };
-        let r = pruned_search(&never, &pos, 4);
+        let r = pruned_search(&never, &pos, 4).unwrap();
         assert_eq!(
             (r.best_move, r.score, &r.pv, r.stats.nodes),
             (plain.best_move, plain.score, &plain.pv, plain.stats.nodes)
@@ -355,8 +369,8 @@ fn forward_pruning_prunes_only_when_its_margin_is_met() {
             razor: Some(-10_000),
             ..Pruning::default()
         };
-        let f = pruned_search(&eager_futility, &pos, 4);
-        let r = pruned_search(&eager_razor, &pos, 4);
+        let f = pruned_search(&eager_futility, &pos, 4).unwrap();
+        let r = pruned_search(&eager_razor, &pos, 4).unwrap();
         assert_ne!(f.stats.nodes, plain.stats.nodes, "seed {seed}");
         assert!(r.stats.nodes < plain.stats.nodes, "seed {seed}");
         for res in [&f, &r] {
