@@ -79,6 +79,32 @@ pub trait Evaluator<P: Notation>: Send + Sync {
         None
     }
 
+    /// Reverse futility pruning at a node off the principal variation, `depth` turns above
+    /// the horizon (at least 1; never the root): `Some(margin)` lets the search return the
+    /// static value without searching the node when that value minus `margin` still
+    /// reaches beta (the side to move is so far ahead that a shallow search would not
+    /// bring it back under). Never applied when the window or the static value is a forced
+    /// result. `None` (the default) never prunes; return it wherever the static value can
+    /// hide a tactic (a pending threat) and at depths too large to trust it. A forward
+    /// pruning: the search is then no longer exact.
+    fn futility_margin(&self, pos: &P, depth: u32) -> Option<i32> {
+        let _ = (pos, depth);
+        None
+    }
+
+    /// Razoring at a node off the principal variation, `depth` turns above the horizon (at
+    /// least 1; never the root), after [`forced_win`](Evaluator::forced_win) found nothing:
+    /// `Some(margin)` lets the search replace the node's search by quiescence (the
+    /// [`noisy`](Evaluator::noisy) moves) when the static value plus `margin` is still at
+    /// or under alpha, and return the quiescence value when it fails low too. Never
+    /// applied when the window or the static value is a forced result. `None` (the
+    /// default) never razors. A forward pruning like
+    /// [`futility_margin`](Evaluator::futility_margin).
+    fn razor_margin(&self, pos: &P, depth: u32) -> Option<i32> {
+        let _ = (pos, depth);
+        None
+    }
+
     /// Whether a position that repeats an earlier one (on the search path, or in the game
     /// history given to [`crate::Searcher::set_game_history`]) is scored as a draw. For
     /// games where positions can repeat (moving pieces without captures); default `false`.

@@ -724,6 +724,15 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
                 }
             }
         }
+        // Forward pruning off the PV, where the game allows it (`None` by default): the
+        // window and the static value must both be ordinary values, not forced results.
+        let prunable = !pv_node && !is_decisive(alpha) && !is_decisive(beta);
+        if prunable && let Some(margin) = self.cx.eval.futility_margin(&self.pos, depth as u32) {
+            let stand = self.static_eval();
+            if !is_decisive(stand) && stand.saturating_sub(margin) >= beta {
+                return stand;
+            }
+        }
         if let Some(fw) = self.cx.eval.forced_win(&self.pos, depth as u32)
             && self.pos.validate(&fw.mv).is_ok()
         {
@@ -733,6 +742,23 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
                 tt.store(hash, tt_depth(depth), Bound::Exact, to_node(s, p), None);
             }
             return s;
+        }
+        if prunable && let Some(margin) = self.cx.eval.razor_margin(&self.pos, depth as u32) {
+            let stand = self.static_eval();
+            if !is_decisive(stand) && stand.saturating_add(margin) <= alpha {
+                let v = if self.cx.opts.quiescence() {
+                    self.quiesce(alpha, alpha + 1, ply)
+                } else {
+                    stand
+                };
+                if self.aborted {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
+                self.frames[ply].pv.clear();
+            }
         }
         let mut moves = mem::take(&mut self.frames[ply].moves);
         let mut scored = mem::take(&mut self.frames[ply].scored);

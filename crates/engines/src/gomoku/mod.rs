@@ -26,6 +26,13 @@
 //! - **Ordering**: the same threat value as a move hint (ahead of killers/history).
 //! - **Quiescence**: at the horizon our five, or the blocks of the opponent's five points,
 //!   are searched (a four is never left hanging at a leaf).
+//! - **Forward pruning** off the principal variation (`Evaluator::futility_margin` and
+//!   `razor_margin`): reverse futility at depths 1-3 with margins
+//!   [`FUTILITY_MARGINS`] that follow the evaluation's odd/even swing, not while the
+//!   opponent has a four, an open three, a four-three or a double-three point; razoring
+//!   into quiescence at depths 1-2 ([`RAZOR_MARGINS`]), not at a forced block nor when
+//!   the side to move has a winning move of its own (five, flex four, four-three, double
+//!   three).
 //! - **Threat search**: VCF (continuous fours, each with its single forced reply, the
 //!   defender's counter-fours respected) on the pattern state alone (`threats.rs`: stones
 //!   are put on a scratch copy of [`GomokuState`], not on the rules position), at the root, run by
@@ -46,7 +53,10 @@ mod tests;
 mod threats;
 
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
-pub use engine::{EnginePosition, GomokuEval, GomokuState, MAX_CANDIDATES, find_vcf, wrap};
+pub use engine::{
+    EnginePosition, FUTILITY_MARGINS, GomokuEval, GomokuState, MAX_CANDIDATES, RAZOR_MARGINS,
+    find_vcf, wrap,
+};
 use rules_gomoku::Move;
 use std::time::Instant;
 

@@ -345,3 +345,40 @@ fn state_vcf_is_asked_for_either_colour() {
     assert!(vcf(&mut st, Player::First, 5_000, true, None).is_none());
     assert_eq!(st, before, "the search leaves the state as it found it");
 }
+
+#[test]
+fn forward_pruning_margins_stand_aside_for_threats() {
+    use search::Evaluator as _;
+    let eval = GomokuEval::new();
+    let margins = |moves: &str| {
+        let pos = wrap(&play(15, Rule::Freestyle, moves));
+        let f: Vec<Option<i32>> = (1..=4).map(|d| eval.futility_margin(&pos, d)).collect();
+        let r: Vec<Option<i32>> = (1..=3).map(|d| eval.razor_margin(&pos, d)).collect();
+        (f, r)
+    };
+    let all = |m: &[i32]| m.iter().map(|&x| Some(x)).chain([None]).collect::<Vec<_>>();
+    // Nothing forcing on the board: both prune at shallow depths only.
+    let quiet = (all(&FUTILITY_MARGINS), all(&RAZOR_MARGINS));
+    assert_eq!(margins("h8 h9"), quiet);
+    assert_eq!(margins("h8 h9 i9 g7"), quiet);
+    // White to move against Black's open three (h8 i8 j8): no futility (the static value
+    // does not see the threat); razoring still may (the threat only lowers our value).
+    assert_eq!(
+        margins("h8 h10 i8 a1 j8"),
+        (vec![None; 4], all(&RAZOR_MARGINS))
+    );
+    // White to move against Black's four (l8 makes five): a forced block, neither.
+    assert_eq!(
+        margins("h8 g8 i8 a1 j8 a3 k8"),
+        (vec![None; 4], vec![None; 3])
+    );
+    // Black to move with its own open three (an open four next): White is quiet, so
+    // futility may prune; razoring must not (quiescence would not play the open four).
+    assert_eq!(
+        margins("h8 a1 i8 a3 j8 a5"),
+        (all(&FUTILITY_MARGINS), vec![None; 3])
+    );
+    // Black to move while White has a double-four point (k3): no futility.
+    let (f, _) = margins(WHITE_VCF_BLACK_THREE_THREE);
+    assert_eq!(f, vec![None; 4]);
+}

@@ -283,3 +283,135 @@ fn quiescence_follows_noisy_moves() {
     }
     assert!(differs >= 5, "{differs}");
 }
+
+// ---- forward pruning -------------------------------------------------------------------
+
+/// [`TreeEval`] with futility and razoring margins, recording the depths the search asks
+/// them at.
+#[derive(Default)]
+struct Pruning {
+    futility: Option<i32>,
+    razor: Option<i32>,
+    asked: std::sync::Mutex<Vec<u32>>,
+}
+
+impl Evaluator<Tree> for Pruning {
+    fn evaluate(&self, pos: &Tree) -> i32 {
+        TreeEval::default().evaluate(pos)
+    }
+    fn futility_margin(&self, _: &Tree, depth: u32) -> Option<i32> {
+        self.asked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(depth);
+        self.futility
+    }
+    fn razor_margin(&self, _: &Tree, depth: u32) -> Option<i32> {
+        self.asked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(depth);
+        self.razor
+    }
+}
+
+fn pruned_search(
+    eval: &Pruning,
+    pos: &Tree,
+    depth: u32,
+) -> Result<boardlab_search::SearchResult<u8>, boardlab_search::OptionsError> {
+    let opts = SearchOptions::default().with_hash_mb(1)?;
+    let eval = Pruning {
+        futility: eval.futility,
+        razor: eval.razor,
+        asked: Default::default(),
+    };
+    let mut s = Searcher::new(eval, opts)?;
+    let r = s.search_with(pos, &Limits::new().with_depth(depth), |_| {});
+    let asked = s
+        .evaluator()
+        .asked
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    // Never at the root, never at the horizon.
+    assert!(asked.iter().all(|&d| (1..depth).contains(&d)), "{asked:?}");
+    Ok(r)
+}
+
+#[test]
+fn forward_pruning_prunes_only_when_its_margin_is_met() {
+    let (mut futility_nodes, mut plain_nodes) = (0, 0);
+    for seed in 0..20u32 {
+        let pos = Tree::with(seed, 20);
+        let plain = pruned_search(&Pruning::default(), &pos, 4).unwrap();
+        // Margins no evaluation (within ±1000) can meet: the same search, node for node.
+        let never = Pruning {
+            futility: Some(10_000),
+            razor: Some(10_000),
+            ..Pruning::default()
+        };
+        let r = pruned_search(&never, &pos, 4).unwrap();
+        assert_eq!(
+            (r.best_move, r.score, &r.pv, r.stats.nodes),
+            (plain.best_move, plain.score, &plain.pv, plain.stats.nodes)
+        );
+        // Margins that are always met off the PV: the tree changes (it can grow: a
+        // pruned value can fail where the real one would not), the best move stays legal.
+        // Razoring, which keeps a quiescence value only when it fails low, shrinks it.
+        if plain.score.is_decisive() {
+            continue;
+        }
+        let eager_futility = Pruning {
+            futility: Some(-10_000),
+            ..Pruning::default()
+        };
+        let eager_razor = Pruning {
+            razor: Some(-10_000),
+            ..Pruning::default()
+        };
+        let f = pruned_search(&eager_futility, &pos, 4).unwrap();
+        let r = pruned_search(&eager_razor, &pos, 4).unwrap();
+        assert_ne!(f.stats.nodes, plain.stats.nodes, "seed {seed}");
+        assert!(r.stats.nodes < plain.stats.nodes, "seed {seed}");
+        for res in [&f, &r] {
+            assert!(pos.validate(&res.best_move.unwrap()).is_ok());
+        }
+        futility_nodes += f.stats.nodes;
+        plain_nodes += plain.stats.nodes;
+    }
+    assert!(
+        futility_nodes < plain_nodes / 2,
+        "{futility_nodes} of {plain_nodes}"
+    );
+}
+
+#[test]
+fn forward_pruning_is_asked_only_off_the_principal_variation() {
+    // Depth 2: the root's children are the only interior nodes. Plain alpha-beta searches
+    // them with open windows (PV nodes: never asked, so the search stays exact); PVS
+    // searches all but the first with a null window (asked).
+    for seed in 0..20u32 {
+        let pos = Tree::with(seed, 20);
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        for (opts, pv_only) in [
+            (SearchOptions::plain_alpha_beta(), true),
+            (SearchOptions::plain_alpha_beta().with_pvs(true), false),
+        ] {
+            let eval = Pruning {
+                futility: Some(-10_000),
+                razor: Some(-10_000),
+                ..Pruning::default()
+            };
+            let mut s = Searcher::new(eval, opts).unwrap();
+            let r = s.search_with(&pos, &Limits::new().with_depth(2), |_| {});
+            let asked = s.evaluator().asked.lock().unwrap().len();
+            if pv_only {
+                assert_eq!(asked, 0, "seed {seed}");
+                assert_eq!(r.score, minimax(&TreeEval::default(), &pos, 2, false));
+            } else if moves.len() > 1 && !r.score.is_decisive() {
+                assert!(asked > 0, "seed {seed}");
+            }
+        }
+    }
+}
