@@ -82,26 +82,15 @@ pub const FUTILITY_MARGINS: [i32; 3] = [50, 250, 50];
 /// depth-2 one about 30 under it (over 270 above in 5%).
 pub const RAZOR_MARGINS: [i32; 2] = [600, 300];
 
-/// Whether the opponent of `me` has no threat the static value could hide: no five
-/// point (a four to block), no flex-four point (an open three), no four-three or
-/// double-three point (a winning move of its own next turn).
+/// Whether `who` has a move that makes a five, a flex four, a four-three or a double
+/// three: a winning threat that the static value does not see and quiescence does not
+/// play.
 #[inline]
-fn opponent_quiet(st: &GomokuState, me: Player) -> bool {
-    let op = me.other();
-    st.fives(op).is_empty()
-        && st.kind_count(op, K_FLEX4) == 0
-        && st.kind_count(op, K_FOUR3) == 0
-        && st.kind_count(op, K_THREE2) == 0
-}
-
-/// Whether `me` has a move that makes a five, a flex four, a four-three or a double
-/// three: a winning move that a shallow search finds and quiescence does not.
-#[inline]
-fn own_winning_threat(st: &GomokuState, me: Player) -> bool {
-    st.five_point(me).is_some()
-        || st.kind_count(me, K_FLEX4) > 0
-        || st.kind_count(me, K_FOUR3) > 0
-        || st.kind_count(me, K_THREE2) > 0
+fn has_winning_threat(st: &GomokuState, who: Player) -> bool {
+    !st.fives(who).is_empty()
+        || st.kind_count(who, K_FLEX4) > 0
+        || st.kind_count(who, K_FOUR3) > 0
+        || st.kind_count(who, K_THREE2) > 0
 }
 
 /// A five next move for the side to move.
@@ -176,7 +165,7 @@ impl Evaluator<EnginePosition> for GomokuEval {
     fn futility_margin(&self, pos: &EnginePosition, depth: u32) -> Option<i32> {
         let margin = *FUTILITY_MARGINS.get(depth.checked_sub(1)? as usize)?;
         // Not while the opponent threatens something the static value does not see.
-        opponent_quiet(pos.state(), pos.side_to_move()).then_some(margin)
+        (!has_winning_threat(pos.state(), pos.side_to_move().other())).then_some(margin)
     }
 
     fn razor_margin(&self, pos: &EnginePosition, depth: u32) -> Option<i32> {
@@ -185,7 +174,7 @@ impl Evaluator<EnginePosition> for GomokuEval {
         let me = pos.side_to_move();
         // Not at a forced block (cheap to search anyway), nor when we have a winning move
         // that quiescence would not play.
-        (st.fives(me.other()).is_empty() && !own_winning_threat(st, me)).then_some(margin)
+        (st.fives(me.other()).is_empty() && !has_winning_threat(st, me)).then_some(margin)
     }
 
     fn forced_win(&self, pos: &EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
