@@ -300,18 +300,21 @@ impl Evaluator<Tree> for Pruning {
         TreeEval::default().evaluate(pos)
     }
     fn futility_margin(&self, _: &Tree, depth: u32) -> Option<i32> {
-        self.asked
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(depth);
-        self.futility
+        self.asked_at(depth, self.futility)
     }
     fn razor_margin(&self, _: &Tree, depth: u32) -> Option<i32> {
+        self.asked_at(depth, self.razor)
+    }
+}
+
+impl Pruning {
+    /// Records that a margin was asked for at `depth`, and gives it.
+    fn asked_at(&self, depth: u32, margin: Option<i32>) -> Option<i32> {
         self.asked
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(depth);
-        self.razor
+        margin
     }
 }
 
