@@ -73,8 +73,9 @@ pub trait Evaluator<P: Notation>: Send + Sync {
     /// Called at every interior node that the transposition table does not settle (and
     /// once at the root, where an announced win is played without any search), so make it
     /// cheap or return `None` at small `depth`. A wrong claim is trusted: the hook must only
-    /// announce wins it has proven. Default: `None`.
-    fn forced_win(&self, pos: &P, depth: u32) -> Option<ForcedWin<P::Move>> {
+    /// announce wins it has proven. The hook may play moves on `pos` (a threat search
+    /// needs to) but must leave it exactly as it found it. Default: `None`.
+    fn forced_win(&self, pos: &mut P, depth: u32) -> Option<ForcedWin<P::Move>> {
         let _ = (pos, depth);
         None
     }

@@ -49,6 +49,14 @@ impl<P: Position, S: EvalState<P>> Incremental<P, S> {
         &self.state
     }
 
+    /// The evaluation state, for a game's own threat search
+    /// ([`crate::Evaluator::forced_win`]) that plays on the state alone: whatever it changes
+    /// it must change back before the position is used again, or the state no longer
+    /// describes the position.
+    pub fn state_mut(&mut self) -> &mut S {
+        &mut self.state
+    }
+
     /// The game position, unwrapped.
     pub fn into_inner(self) -> P {
         self.pos

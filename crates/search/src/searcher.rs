@@ -164,7 +164,8 @@ impl<P: Notation, E: Evaluator<P>> Searcher<P, E> {
             result.score = Score::cp(self.evaluator.evaluate(pos));
             return result;
         };
-        if let Some(fw) = self.evaluator.forced_win(pos, max_depth)
+        // The hook may play on its position: it gets a copy of the caller's.
+        if let Some(fw) = self.evaluator.forced_win(&mut pos.clone(), max_depth)
             && pos.validate(&fw.mv).is_ok()
         {
             let report = IterationReport {

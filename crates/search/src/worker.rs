@@ -733,7 +733,7 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
                 return stand;
             }
         }
-        if let Some(fw) = self.cx.eval.forced_win(&self.pos, depth as u32)
+        if let Some(fw) = self.cx.eval.forced_win(&mut self.pos, depth as u32)
             && self.pos.validate(&fw.mv).is_ok()
         {
             let s = win_at(p.saturating_add(fw.turns.max(1)));

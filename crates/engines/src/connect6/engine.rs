@@ -532,7 +532,7 @@ impl Evaluator<EnginePosition> for Connect6Eval {
         candidates(pos, self, moves);
     }
 
-    fn forced_win(&self, pos: &EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
+    fn forced_win(&self, pos: &mut EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
         if depth >= 16 {
             // The root (the search passes its depth limit, MAX_DEPTH under a time limit).
             let deadline = Instant::now() + self.root_tss_time;

@@ -389,7 +389,7 @@ impl Evaluator<EnginePosition> for EngineEval {
         base + gain.clamp(-9_000, 9_000)
     }
 
-    fn forced_win(&self, ipos: &EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
+    fn forced_win(&self, ipos: &mut EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
         if depth < VCF_MIN_DEPTH {
             return None;
         }

@@ -165,14 +165,14 @@ fn engine_threat_squares() {
 
 #[test]
 fn vcf_finds_threat_sequences() {
-    let p = EnginePosition::new(pos("O4O/6/6/6/1XX3/6 x 6 6 4"));
-    let fw = EngineEval.forced_win(&p, 4).expect("a forced win");
+    let mut p = EnginePosition::new(pos("O4O/6/6/6/1XX3/6 x 6 6 4"));
+    let fw = EngineEval.forced_win(&mut p, 4).expect("a forced win");
     assert_eq!(fw.turns, 3);
     // After a quiet Black move White has no forced win.
     let p = EnginePosition::new(pos("O4O/6/6/6/1XX3/6 x 6 6 4"));
     let mut q = p.clone();
     q.make_move(mv(p.position(), "f1"));
-    assert!(EngineEval.forced_win(&q, 4).is_none());
+    assert!(EngineEval.forced_win(&mut q, 4).is_none());
 }
 
 #[test]

@@ -40,27 +40,33 @@ pub(crate) const K_FOUR: usize = 3;
 pub(crate) const K_FOUR3: usize = 4;
 pub(crate) const K_FLEX4: usize = 5;
 pub(crate) const K_FIVE: usize = 6;
-const KINDS: usize = 7;
+/// Slots of a kind count: the seven kinds and one never used, so that a kind read from
+/// [`CodeTables::eval_kind`] (`% 8`) indexes the counts without a bounds check.
+const KINDS: usize = 8;
 
 /// Number of combined codes: four line classes of 9 values each.
 const CODES: usize = 6561;
 
 /// Tables over the combined code of a cell (`Σ class[axis]·9^axis`).
 pub(crate) struct CodeTables {
-    pub kind: [u8; CODES],
-    pub eval: [i32; CODES],
+    /// The cell's evaluation weight times [`KIND_SLOTS`] plus its kind: one load for both,
+    /// since make and unmake need both of the old and the new code.
+    pub eval_kind: [u32; CODES],
     pub order: [i32; CODES],
 }
+
+/// The kind's share of [`CodeTables::eval_kind`] (kinds are below 8).
+const KIND_SLOTS: u32 = 8;
 
 /// Evaluation weight of each line class on an empty cell (the colour's potential there),
 /// by class: none, closed two, open two, closed three, broken three, open three, four,
 /// open four, five. Twos weigh little: a lone stone already makes twos on many cells, and
 /// weighing them high made the engine scatter stones (see `docs/strength.md`).
-const LINE_EVAL: [i32; 9] = [0, 1, 3, 6, 30, 36, 45, 200, 500];
+const LINE_EVAL: [u32; 9] = [0, 1, 3, 6, 30, 36, 45, 200, 500];
 /// Extra weight of a cell where a stone makes two open threes.
-const THREE2_BONUS: i32 = 100;
+const THREE2_BONUS: u32 = 100;
 /// Extra weight of a cell where a stone makes a four and an open three.
-const FOUR3_BONUS: i32 = 200;
+const FOUR3_BONUS: u32 = 200;
 
 fn code_classes(code: usize) -> [u8; 4] {
     [
@@ -105,20 +111,19 @@ impl CodeTables {
         static T: OnceLock<Box<CodeTables>> = OnceLock::new();
         T.get_or_init(|| {
             let mut t = Box::new(CodeTables {
-                kind: [0; CODES],
-                eval: [0; CODES],
+                eval_kind: [0; CODES],
                 order: [0; CODES],
             });
             for code in 0..CODES {
                 let c = code_classes(code);
                 let kind = kind_of(c);
-                t.kind[code] = kind as u8;
                 let bonus = match kind {
                     K_THREE2 => THREE2_BONUS,
                     K_FOUR3 => FOUR3_BONUS,
                     _ => 0,
                 };
-                t.eval[code] = c.iter().map(|&x| LINE_EVAL[x as usize]).sum::<i32>() + bonus;
+                let eval = c.iter().map(|&x| LINE_EVAL[x as usize]).sum::<u32>() + bonus;
+                t.eval_kind[code] = eval * KIND_SLOTS + kind as u32;
                 t.order[code] = threat_value(c);
             }
             t
@@ -206,6 +211,14 @@ pub struct GomokuState {
     tables: &'static CodeTables,
     /// The padded board.
     cells: Vec<Cell>,
+    /// What the empty cells' codes add up to.
+    tally: Tally,
+}
+
+/// The aggregates of the empty cells' codes, kept apart from the cells so that an update
+/// can hold a cell and the tally at once.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+struct Tally {
     /// Per colour: the sum of the evaluation weights of the empty cells.
     sum: [i32; 2],
     /// Per colour: how many empty cells are of each kind.
@@ -216,16 +229,45 @@ pub struct GomokuState {
     fours: [CellSet; 2],
 }
 
+impl Tally {
+    /// Sets `cell`'s code for colour `c` to `new` and updates the aggregates.
+    #[inline(always)]
+    fn recode(&mut self, tables: &CodeTables, cell: &mut Cell, c: usize, new: u16) {
+        let old = cell.code[c];
+        if old == new {
+            return;
+        }
+        cell.code[c] = new;
+        let (eo, en) = (
+            tables.eval_kind[old as usize],
+            tables.eval_kind[new as usize],
+        );
+        self.sum[c] += (en / KIND_SLOTS) as i32 - (eo / KIND_SLOTS) as i32;
+        let (ko, kn) = ((eo % KIND_SLOTS) as usize, (en % KIND_SLOTS) as usize);
+        // Kinds change at few of the cells a stone reaches (the branch is cheaper than
+        // the stores: a branch-free version was measured slower).
+        if ko != kn {
+            self.kinds[c][ko] -= 1;
+            self.kinds[c][kn] += 1;
+            let sq = usize::from(cell.sq);
+            if ko == K_FIVE || kn == K_FIVE {
+                self.fives[c].set(sq, kn == K_FIVE);
+            }
+            let is_four = |k: usize| (K_FOUR..=K_FLEX4).contains(&k);
+            if is_four(ko) != is_four(kn) {
+                self.fours[c].set(sq, is_four(kn));
+            }
+        }
+    }
+}
+
 impl PartialEq for GomokuState {
     /// Equal boards and derived data (the class tables are shared per rule).
     fn eq(&self, o: &Self) -> bool {
         self.n == o.n
             && std::ptr::eq(self.table, o.table)
             && self.cells == o.cells
-            && self.sum == o.sum
-            && self.kinds == o.kinds
-            && self.fives == o.fives
-            && self.fours == o.fours
+            && self.tally == o.tally
     }
 }
 
@@ -251,10 +293,7 @@ impl GomokuState {
                 };
                 cells
             ],
-            sum: [0; 2],
-            kinds: [[0; KINDS]; 2],
-            fives: [CellSet::default(); 2],
-            fours: [CellSet::default(); 2],
+            tally: Tally::default(),
         };
         for r in 0..n {
             for c in 0..n {
@@ -281,8 +320,8 @@ impl GomokuState {
                         }
                     }
                 }
-                st.kinds[0][K_NONE] += 1;
-                st.kinds[1][K_NONE] += 1;
+                st.tally.kinds[0][K_NONE] += 1;
+                st.tally.kinds[1][K_NONE] += 1;
                 st.classify(p);
             }
         }
@@ -301,58 +340,28 @@ impl GomokuState {
         self.pad(i / self.n, i % self.n)
     }
 
-    /// The square of an on-board padded index.
-    #[inline]
-    fn square_of(&self, p: usize) -> usize {
-        usize::from(self.cells[p].sq)
-    }
-
-    /// Sets the code of the cell `p` for colour `c` and updates the aggregates.
-    #[inline]
-    fn set_code(&mut self, p: usize, c: usize, new: u16) {
-        let old = self.cells[p].code[c];
-        if old == new {
-            return;
-        }
-        let t = self.tables;
-        self.cells[p].code[c] = new;
-        self.sum[c] += t.eval[new as usize] - t.eval[old as usize];
-        let (ko, kn) = (t.kind[old as usize] as usize, t.kind[new as usize] as usize);
-        if ko != kn {
-            self.kinds[c][ko] -= 1;
-            self.kinds[c][kn] += 1;
-            let sq = self.square_of(p);
-            if ko == K_FIVE || kn == K_FIVE {
-                self.fives[c].set(sq, kn == K_FIVE);
-            }
-            let is_four = |k: usize| (K_FOUR..=K_FLEX4).contains(&k);
-            if is_four(ko) != is_four(kn) {
-                self.fours[c].set(sq, is_four(kn));
-            }
-        }
-    }
-
     /// Recomputes both colours' line classes and codes of the empty cell `p` from its keys.
     #[inline]
-    #[allow(clippy::needless_range_loop)] // `a` indexes the key, the class and POW9 alike
     fn classify(&mut self, p: usize) {
+        let cell = &mut self.cells[p];
         for c in 0..2 {
             let mut code = 0u16;
-            for a in 0..4 {
-                let class = self.table.class_at(self.cells[p].key[c][a]);
-                self.cells[p].line[c][a] = class;
-                code += u16::from(class) * POW9[a];
+            for (a, pow9) in POW9.into_iter().enumerate() {
+                let class = self.table.class_at(cell.key[c][a]);
+                cell.line[c][a] = class;
+                code += u16::from(class) * pow9;
             }
-            self.set_code(p, c, code);
+            self.tally.recode(self.tables, cell, c, code);
         }
     }
 
     /// Clears the line classes and codes of `p` (it is taken).
     #[inline]
     fn clear(&mut self, p: usize) {
-        self.cells[p].line = [[0; 4]; 2];
-        self.set_code(p, 0, 0);
-        self.set_code(p, 1, 0);
+        let cell = &mut self.cells[p];
+        cell.line = [[0; 4]; 2];
+        self.tally.recode(self.tables, cell, 0, 0);
+        self.tally.recode(self.tables, cell, 1, 0);
     }
 
     fn bump(&mut self, p: usize, up: bool) {
@@ -368,36 +377,37 @@ impl GomokuState {
         }
     }
 
-    /// Adds (or removes) the digits of a stone of colour `c` at `p` to the keys around it
-    /// and reclassifies the empty cells among them.
-    #[allow(clippy::needless_range_loop)] // `a` indexes steps, keys, classes and POW9
-    fn spread(&mut self, p: usize, c: usize, add: bool) {
-        for a in 0..4 {
-            let s = self.step[a] as isize;
-            for k in 1..=self.reach {
-                for (t, digit) in [
-                    ((p as isize - k * s) as usize, (4 + k) as usize),
-                    ((p as isize + k * s) as usize, (5 - k) as usize),
-                ] {
+    /// Adds (`ADD`) or removes the digits of a stone of colour `c` at `p` to the keys
+    /// around it and reclassifies the empty cells among them. (Make and unmake spend most
+    /// of their time here: the direction is a constant and the cell and the tally are
+    /// borrowed once per cell.)
+    fn spread<const ADD: bool>(&mut self, p: usize, c: usize) {
+        let (table, tables) = (self.table, self.tables);
+        let reach = self.reach as usize;
+        for (a, (step, pow9)) in self.step.into_iter().zip(POW9).enumerate() {
+            let s = step as usize;
+            for k in 1..=reach {
+                for (t, digit) in [(p - k * s, 4 + k), (p + k * s, 5 - k)] {
                     let cell = &mut self.cells[t];
-                    if add {
-                        cell.key[c][a] += POW3[digit];
-                        cell.key[1 - c][a] += 2 * POW3[digit];
+                    let (own, other) = (POW3[digit], 2 * POW3[digit]);
+                    if ADD {
+                        cell.key[c][a] += own;
+                        cell.key[1 - c][a] += other;
                     } else {
-                        cell.key[c][a] -= POW3[digit];
-                        cell.key[1 - c][a] -= 2 * POW3[digit];
+                        cell.key[c][a] -= own;
+                        cell.key[1 - c][a] -= other;
                     }
-                    if cell.stone == EMPTY {
-                        for cc in 0..2 {
-                            let cell = &mut self.cells[t];
-                            let new = self.table.class_at(cell.key[cc][a]);
-                            let old = cell.line[cc][a];
-                            if new != old {
-                                cell.line[cc][a] = new;
-                                let code = cell.code[cc] + u16::from(new) * POW9[a]
-                                    - u16::from(old) * POW9[a];
-                                self.set_code(t, cc, code);
-                            }
+                    if cell.stone != EMPTY {
+                        continue;
+                    }
+                    for cc in 0..2 {
+                        let new = table.class_at(cell.key[cc][a]);
+                        let old = cell.line[cc][a];
+                        if new != old {
+                            cell.line[cc][a] = new;
+                            let code =
+                                cell.code[cc] + u16::from(new) * pow9 - u16::from(old) * pow9;
+                            self.tally.recode(tables, cell, cc, code);
                         }
                     }
                 }
@@ -409,14 +419,14 @@ impl GomokuState {
     fn place(&mut self, p: usize, c: usize) {
         self.clear(p);
         self.cells[p].stone = c as u8 + 1;
-        self.spread(p, c, true);
+        self.spread::<true>(p, c);
         self.bump(p, true);
     }
 
     /// Removes the stone of colour `c` from `p`.
     fn remove(&mut self, p: usize, c: usize) {
         self.bump(p, false);
-        self.spread(p, c, false);
+        self.spread::<false>(p, c);
         self.cells[p].stone = EMPTY;
         self.classify(p);
     }
@@ -442,31 +452,31 @@ impl GomokuState {
     /// A square where `player` makes a five, if any.
     #[inline]
     pub fn five_point(&self, player: Player) -> Option<Square> {
-        self.fives[player.index()].first()
+        self.tally.fives[player.index()].first()
     }
 
     /// The squares where `player` makes a five.
     #[inline]
     pub(crate) fn fives(&self, player: Player) -> &CellSet {
-        &self.fives[player.index()]
+        &self.tally.fives[player.index()]
     }
 
     /// The squares where `player` makes a four (not a five).
     #[inline]
     pub(crate) fn fours(&self, player: Player) -> &CellSet {
-        &self.fours[player.index()]
+        &self.tally.fours[player.index()]
     }
 
     /// How many empty cells are of `kind` for `player`.
     #[inline]
     pub(crate) fn kind_count(&self, player: Player, kind: usize) -> u32 {
-        u32::from(self.kinds[player.index()][kind])
+        u32::from(self.tally.kinds[player.index()][kind])
     }
 
     /// The sum of the evaluation weights of the empty cells for `player`.
     #[inline]
     pub(crate) fn potential(&self, player: Player) -> i32 {
-        self.sum[player.index()]
+        self.tally.sum[player.index()]
     }
 
     /// The ordering value of `sq` for `player` (its threat value) and for the opponent.
@@ -481,10 +491,10 @@ impl GomokuState {
         )
     }
 
-    /// Appends the empty squares within distance 2 of a stone, each with
-    /// `(own order value, opponent order value)` for `me`.
-    pub(crate) fn near_cells(&self, me: Player, out: &mut Vec<(i32, i32, Square)>) {
-        out.clear();
+    /// Appends the empty squares within distance 2 of a stone, each with its ordering
+    /// value for `me`: `own + opponent·4/5` of the two colours' order values (attack plus
+    /// most of the defence).
+    pub(crate) fn near_cells(&self, me: Player, out: &mut impl Extend<(i32, Square)>) {
         let t = self.tables;
         let (mi, oi) = (me.index(), me.other().index());
         for r in 0..self.n {
@@ -494,11 +504,8 @@ impl GomokuState {
                 let cell = &self.cells[p];
                 if cell.stone == EMPTY && cell.near > 0 {
                     let codes = cell.code;
-                    out.push((
-                        t.order[codes[mi] as usize],
-                        t.order[codes[oi] as usize],
-                        Square::new((r * self.n) as u16 + c as u16),
-                    ));
+                    let (a, d) = (t.order[codes[mi] as usize], t.order[codes[oi] as usize]);
+                    out.extend([(a + d * 4 / 5, Square::new((r * self.n) as u16 + c as u16))]);
                 }
             }
         }

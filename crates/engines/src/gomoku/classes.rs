@@ -25,6 +25,9 @@ pub(crate) const FIVE: u8 = 8;
 
 const CELLS: u32 = 10;
 const ENTRIES: usize = 59_049; // 3^10
+/// Slots of the class table: every `u16` key, so that a lookup needs no bounds check (the
+/// keys from 3^10 up never occur and read `NONE`).
+const SLOTS: usize = 1 << 16;
 
 fn class_of(p: Pattern) -> u8 {
     match p {
@@ -62,7 +65,7 @@ fn ternary() -> &'static [u16; 1024] {
 /// The class table of one rule.
 pub(crate) struct ClassTable {
     rule: Rule,
-    classes: Box<[u8]>,
+    classes: Box<[u8; SLOTS]>,
     ternary: &'static [u16; 1024],
 }
 
@@ -79,8 +82,8 @@ impl ClassTable {
     }
 
     fn build(rule: Rule) -> ClassTable {
-        let mut classes = vec![NONE; ENTRIES];
-        for (idx, slot) in classes.iter_mut().enumerate() {
+        let mut classes = Box::new([NONE; SLOTS]);
+        for (idx, slot) in classes.iter_mut().enumerate().take(ENTRIES) {
             // Digits for cells -5..-1, +1..+5: 0 empty, 1 own, 2 blocked.
             let (mut own, mut opp) = (1u32 << 5, 0u32);
             let mut rest = idx;
@@ -105,7 +108,7 @@ impl ClassTable {
         }
         ClassTable {
             rule,
-            classes: classes.into_boxed_slice(),
+            classes,
             ternary: ternary(),
         }
     }
@@ -113,7 +116,7 @@ impl ClassTable {
     /// The class of a key: digits for cells -5..-1, +1..+5 (0 empty, 1 own, 2 blocked).
     #[inline]
     pub(crate) fn class_at(&self, key: u16) -> u8 {
-        self.classes.get(usize::from(key)).copied().unwrap_or(NONE)
+        self.classes[usize::from(key)]
     }
 
     /// The classes a stone of `player` on the empty square `sq` makes on its four lines

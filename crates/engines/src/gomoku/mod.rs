@@ -124,7 +124,7 @@ impl Agent<Position> for TimedEngine {
             let deadline = limits
                 .hard_time()
                 .and_then(|h| start.checked_add(h * ROOT_VCF_TIME_SHARE / 100));
-            if let Some(fw) = find_vcf(&wrap(pos), ROOT_VCF_NODES, true, deadline)
+            if let Some(fw) = find_vcf(&mut wrap(pos), ROOT_VCF_NODES, true, deadline)
                 && pos.validate(&fw.mv).is_ok()
             {
                 let result = proven(fw, start);

@@ -75,7 +75,7 @@ fn vcf_finds_a_four_four_combination() {
         Rule::Freestyle,
         "h8 g8 i8 a1 j8 k12 k9 a3 k10 a5 k11 a7",
     );
-    let fw = find_vcf(&wrap(&pos), 5_000, true, None).expect("a VCF");
+    let fw = find_vcf(&mut wrap(&pos), 5_000, true, None).expect("a VCF");
     assert_eq!(fw.mv.square(), sq(&pos, "k8"));
     assert_eq!(fw.turns, 3);
     let (mv, score) = engine_move(
@@ -95,7 +95,7 @@ fn vcf_finds_a_longer_chain() {
         Rule::Freestyle,
         "h8 g8 i8 h7 j8 a1 l9 o1 l10 a15 j9 o15 k10 e14",
     );
-    let fw = find_vcf(&wrap(&pos), 20_000, true, None).expect("a VCF");
+    let fw = find_vcf(&mut wrap(&pos), 20_000, true, None).expect("a VCF");
     assert!(fw.turns >= 5, "{}", fw.turns);
     let (mv, score) = engine_move(
         &pos,
@@ -108,10 +108,37 @@ fn vcf_finds_a_longer_chain() {
     let _ = mv;
 }
 
+/// The VCF plays on the engine position's own pattern state (the search's hook gets it
+/// mutably): found, not found and cut off by its budget, it must leave the position as it
+/// was, or every later evaluation would be of another board.
+#[test]
+fn vcf_leaves_the_position_as_it_found_it() {
+    let chain = play(
+        15,
+        Rule::Freestyle,
+        "h8 g8 i8 h7 j8 a1 l9 o1 l10 a15 j9 o15 k10 e14",
+    );
+    for (pos, budget, found) in [
+        (chain.clone(), 20_000, true),
+        (chain, 1, false),
+        (play(15, Rule::Freestyle, "h8 g8 i8 h9 j8 a1"), 5_000, false),
+    ] {
+        let mut engine_pos = wrap(&pos);
+        let before = engine_pos.clone();
+        let fw = find_vcf(&mut engine_pos, budget, true, None);
+        assert_eq!(fw.is_some(), found, "budget {budget}");
+        assert!(engine_pos == before, "budget {budget}: the state changed");
+        assert!(
+            engine_pos == wrap(&pos),
+            "budget {budget}: not the position's state"
+        );
+    }
+}
+
 #[test]
 fn no_vcf_without_threes() {
     let pos = play(15, Rule::Freestyle, "h8 h9 i8 i9");
-    assert!(find_vcf(&wrap(&pos), 5_000, true, None).is_none());
+    assert!(find_vcf(&mut wrap(&pos), 5_000, true, None).is_none());
 }
 
 #[test]

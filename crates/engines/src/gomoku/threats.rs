@@ -6,6 +6,7 @@
 use std::{collections::HashSet, time::Instant};
 
 use board_core::{Player, Square, zobrist};
+use smallvec::SmallVec;
 
 use super::board::GomokuState;
 
@@ -62,7 +63,7 @@ impl Vcf<'_> {
         if forced.is_some() && st.fives(d).iter().nth(1).is_some() {
             return None;
         }
-        let mut moves: Vec<(i32, Square)> = st
+        let mut moves: SmallVec<[(i32, Square); 16]> = st
             .fours(a)
             .iter()
             .filter(|&m| forced.is_none_or(|f| f == m))

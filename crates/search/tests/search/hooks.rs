@@ -20,7 +20,7 @@ impl Evaluator<TicTacToe> for WinSpotter {
     fn evaluate(&self, pos: &TicTacToe) -> i32 {
         ttt_eval(pos)
     }
-    fn forced_win(&self, pos: &TicTacToe, _depth: u32) -> Option<ForcedWin<u8>> {
+    fn forced_win(&self, pos: &mut TicTacToe, _depth: u32) -> Option<ForcedWin<u8>> {
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
         let mut p = pos.clone();
@@ -74,7 +74,7 @@ fn forced_win_hook_settles_nodes() {
         fn evaluate(&self, _: &TicTacToe) -> i32 {
             0
         }
-        fn forced_win(&self, _: &TicTacToe, _: u32) -> Option<ForcedWin<u8>> {
+        fn forced_win(&self, _: &mut TicTacToe, _: u32) -> Option<ForcedWin<u8>> {
             Some(ForcedWin { mv: 200, turns: 1 })
         }
     }
