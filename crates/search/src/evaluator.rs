@@ -106,6 +106,19 @@ pub trait Evaluator<P: Notation>: Send + Sync {
         None
     }
 
+    /// A search extension: plies added to the depth of the node a move leads to, asked on
+    /// the position after the move (at the root's moves and every interior node's, never
+    /// in quiescence). Meant for forced replies: in gomoku the answer to a four is the one
+    /// block, so extending it makes a four and its block use up one ply instead of two, and
+    /// the search sees through sequences of fours. At most 1 is applied. Extend only moves
+    /// that leave a single reply: a game that extended every move would search without end
+    /// until the search's ply limit (256) stops it. Exact: [`crate::reference::minimax`]
+    /// applies the same extension. Default: 0.
+    fn extension(&self, pos: &P) -> u32 {
+        let _ = pos;
+        0
+    }
+
     /// Whether a position that repeats an earlier one (on the search path, or in the game
     /// history given to [`crate::Searcher::set_game_history`]) is scored as a draw. For
     /// games where positions can repeat (moving pieces without captures); default `false`.

@@ -2,7 +2,7 @@
 //!
 //! It scores nodes exactly as the search does (finished games as wins/losses by distance
 //! from the root, [`Evaluator::candidates`] as the moves, [`Evaluator::forced_win`] at
-//! interior nodes, quiescence over [`Evaluator::noisy`] moves when asked), so at a fixed
+//! interior nodes, [`Evaluator::extension`] on each move's depth, quiescence over [`Evaluator::noisy`] moves when asked), so at a fixed
 //! depth every exact search configuration must return the same root value. Game crates can
 //! use it to test their hooks. Repetition detection is not modelled.
 
@@ -50,7 +50,8 @@ pub fn minimax_moves<P: Notation, E: Evaluator<P>>(
         .into_iter()
         .map(|mv| {
             let undo = pos.make_move(mv);
-            let v = node(evaluator, &mut pos, depth.max(1) as i32 - 1, 1, quiescence);
+            let child = depth.max(1) as i32 - 1 + extension(evaluator, &pos);
+            let v = node(evaluator, &mut pos, child, 1, quiescence);
             let v = if pos.side_to_move() != side { -v } else { v };
             pos.unmake_move(mv, undo);
             (mv, Score::from_raw(v))
@@ -69,6 +70,11 @@ fn root_candidates<P: Notation, E: Evaluator<P>>(evaluator: &E, pos: &P) -> Vec<
         pos.generate_moves(&mut moves);
     }
     moves
+}
+
+/// The evaluator's extension of the node just reached, as the searcher applies it.
+fn extension<P: Notation, E: Evaluator<P>>(evaluator: &E, pos: &P) -> i32 {
+    evaluator.extension(pos).min(1) as i32
 }
 
 fn node<P: Notation, E: Evaluator<P>>(
@@ -111,7 +117,8 @@ fn node<P: Notation, E: Evaluator<P>>(
     let mut best = -INFINITY;
     for mv in moves {
         let undo = pos.make_move(mv);
-        let v = node(evaluator, pos, depth - 1, ply + 1, quiescence);
+        let child = depth - 1 + extension(evaluator, pos);
+        let v = node(evaluator, pos, child, ply + 1, quiescence);
         let v = if pos.side_to_move() != side { -v } else { v };
         pos.unmake_move(mv, undo);
         best = best.max(v);

@@ -594,8 +594,9 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
             self.frames[0].current = Some(mv);
             let undo = self.pos.make_move(mv);
             let flip = self.pos.side_to_move() != side;
+            let d1 = d - 1 + self.extension();
             let v = if i == 0 {
-                self.child(d - 1, alpha, beta, 1, flip)
+                self.child(d1, alpha, beta, 1, flip)
             } else {
                 // With the tie-break, below `best` by one: a tie is then an exact score,
                 // not a fail-low.
@@ -605,15 +606,15 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
                     (false, _) => alpha,
                 };
                 if pvs {
-                    let v = self.child(d - 1, floor, floor + 1, 1, flip);
+                    let v = self.child(d1, floor, floor + 1, 1, flip);
                     if v > floor && v < beta && !self.aborted {
                         self.counters.pvs_researches += 1;
-                        self.child(d - 1, floor, beta, 1, flip)
+                        self.child(d1, floor, beta, 1, flip)
                     } else {
                         v
                     }
                 } else {
-                    self.child(d - 1, floor, beta, 1, flip)
+                    self.child(d1, floor, beta, 1, flip)
                 }
             };
             self.pos.unmake_move(mv, undo);
@@ -661,6 +662,12 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
         } else {
             self.search(depth, alpha, beta, ply)
         }
+    }
+
+    /// The game's extension of the node just reached (at most one ply).
+    #[inline]
+    fn extension(&self) -> i32 {
+        self.cx.eval.extension(&self.pos).min(1) as i32
     }
 
     #[inline]
@@ -836,13 +843,14 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
             self.frames[ply].current = Some(mv);
             let undo = self.pos.make_move(mv);
             let flip = self.pos.side_to_move() != side;
+            let d1 = depth - 1 + self.extension();
             let v = if searched == 0 {
-                self.child(depth - 1, alpha, beta, ply + 1, flip)
+                self.child(d1, alpha, beta, ply + 1, flip)
             } else {
                 let mut v = alpha + 1;
                 if reduction > 0 {
                     self.counters.reductions += 1;
-                    v = self.child(depth - 1 - reduction, alpha, alpha + 1, ply + 1, flip);
+                    v = self.child(d1 - reduction, alpha, alpha + 1, ply + 1, flip);
                     if v > alpha && !self.aborted {
                         self.counters.reduction_researches += 1;
                     }
@@ -850,12 +858,12 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
                 if v <= alpha || self.aborted {
                     v
                 } else if !pvs {
-                    self.child(depth - 1, alpha, beta, ply + 1, flip)
+                    self.child(d1, alpha, beta, ply + 1, flip)
                 } else {
-                    let v = self.child(depth - 1, alpha, alpha + 1, ply + 1, flip);
+                    let v = self.child(d1, alpha, alpha + 1, ply + 1, flip);
                     if v > alpha && v < beta && !self.aborted {
                         self.counters.pvs_researches += 1;
-                        self.child(depth - 1, alpha, beta, ply + 1, flip)
+                        self.child(d1, alpha, beta, ply + 1, flip)
                     } else {
                         v
                     }

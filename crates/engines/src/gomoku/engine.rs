@@ -178,6 +178,14 @@ impl Evaluator<EnginePosition> for GomokuEval {
         (st.fives(me.other()).is_empty() && !has_winning_threat(st, me)).then_some(margin)
     }
 
+    fn extension(&self, pos: &EnginePosition) -> u32 {
+        // The opponent has just made a four: our block is forced (with no five of our
+        // own), so the four and its block use up one ply between them.
+        let st = pos.state();
+        let me = pos.side_to_move();
+        u32::from(!st.fives(me.other()).is_empty() && st.fives(me).is_empty())
+    }
+
     fn forced_win(&self, pos: &mut EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {
         // The root (searched to an unbounded or deep limit) is `TimedEngine`'s job, under a
         // wall-clock deadline; interior nodes get a small node budget.

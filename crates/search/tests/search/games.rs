@@ -354,6 +354,15 @@ impl TicTacToe {
             (self.cells[l[1]] == Some(a) && self.cells[l[2]] == Some(a)).then_some(a)
         })
     }
+    /// Whether `p` could complete a line with one more mark (two of its marks and an
+    /// empty cell in a line).
+    pub fn threatens(&self, p: Player) -> bool {
+        LINES.iter().any(|l| {
+            let mine = l.iter().filter(|&&i| self.cells[i] == Some(p)).count();
+            let empty = l.iter().filter(|&&i| self.cells[i].is_none()).count();
+            mine == 2 && empty == 1
+        })
+    }
     /// Lines still open for `p` (no enemy mark).
     pub fn open_lines(&self, p: Player) -> i32 {
         LINES
