@@ -94,6 +94,14 @@ fn has_winning_threat(st: &GomokuState, who: Player) -> bool {
         || st.kind_count(who, K_THREE2) > 0
 }
 
+/// The side to move's initiative in the quiet value: its cells' weights count
+/// `INITIATIVE_NUM / INITIATIVE_DEN` times the opponent's (it moves first, so its potential
+/// is worth more). 3/2 against session 6's 5/4 gained at 200 ms a move from the book (+39
+/// [+6, +74] over 400 games, `docs/strength.md`); 7/4 did not.
+pub const INITIATIVE_NUM: i32 = 3;
+/// See [`INITIATIVE_NUM`].
+pub const INITIATIVE_DEN: i32 = 2;
+
 /// A five next move for the side to move.
 const WIN_NEXT: i32 = 20_000;
 /// An open four or double four for the side to move, the opponent without a four.
@@ -121,7 +129,7 @@ pub fn static_value(st: &GomokuState, me: Player) -> i32 {
     if op_fives >= 2 {
         return -WIN_NEXT;
     }
-    let base = st.potential(me) * 5 / 4 - st.potential(op);
+    let base = st.potential(me) * INITIATIVE_NUM / INITIATIVE_DEN - st.potential(op);
     if op_fives == 1 {
         // A forced block: quiescence searches it; as a leaf, below any real value.
         return base - FLEX4_WIN;

@@ -15,7 +15,7 @@
 //!   they would be played, the side to move first (its initiative): our five point wins;
 //!   two opponent five points lose; one must be blocked; our flex four wins unless the
 //!   opponent has a four to answer with; our four-three, or double three, wins if the
-//!   opponent has no four (nor open three). Otherwise the sum of our cells' weights (5/4 of
+//!   opponent has no four (nor open three). Otherwise the sum of our cells' weights (3/2 of
 //!   it: it is our move) minus the opponent's.
 //! - **Candidates** (the staged picker; the search tries the TT move first): our five; else
 //!   the blocks of the opponent's five points; else, against an open three (or double-four

@@ -33,31 +33,19 @@ impl Evaluator<TicTacToe> for WinSpotter {
     }
 }
 
-/// Tic-tac-toe whose evaluator extends the reply to a threat (the side that just moved
-/// could complete a line next turn), as gomoku extends the block of a four.
+/// Tic-tac-toe whose evaluator asks for `.0` plies of extension of the reply to a threat
+/// (the side that just moved could complete a line next turn), as gomoku extends the
+/// block of a four.
 #[derive(Clone, Copy)]
-struct ThreatExtender;
+struct ThreatExtender(u32);
 
 impl Evaluator<TicTacToe> for ThreatExtender {
     fn evaluate(&self, pos: &TicTacToe) -> i32 {
         ttt_eval(pos)
     }
     fn extension(&self, pos: &TicTacToe) -> u32 {
-        u32::from(pos.threatens(pos.side_to_move().other()))
-    }
-}
-
-/// An evaluator that asks for more than one ply everywhere: the search applies one.
-#[derive(Clone, Copy)]
-struct GreedyExtender;
-
-impl Evaluator<TicTacToe> for GreedyExtender {
-    fn evaluate(&self, pos: &TicTacToe) -> i32 {
-        ttt_eval(pos)
-    }
-    fn extension(&self, pos: &TicTacToe) -> u32 {
         if pos.threatens(pos.side_to_move().other()) {
-            5
+            self.0
         } else {
             0
         }
@@ -71,7 +59,7 @@ fn extensions_are_exact_and_deepen_forced_lines() {
         let mut pos = TicTacToe::new(Default::default());
         crate::games::random_walk(&mut pos, seed, 1 + (seed % 4) as usize);
         for depth in 1..=4 {
-            check_all(ThreatExtender, &pos, depth, false).unwrap();
+            check_all(ThreatExtender(1), &pos, depth, false).unwrap();
         }
     }
     // x and o in opposite corners, x to move: x's second mark threatens a line, and at
@@ -80,7 +68,7 @@ fn extensions_are_exact_and_deepen_forced_lines() {
     let pos = TicTacToe::from_cells("x.......o");
     let search = |depth| {
         let limits = Limits::new().with_depth(depth);
-        let with = Searcher::new(ThreatExtender, SearchOptions::default())
+        let with = Searcher::new(ThreatExtender(1), SearchOptions::default())
             .unwrap()
             .search_with(&pos, &limits, |_| {});
         let without = Searcher::new(ttt_eval, SearchOptions::default())
@@ -93,15 +81,15 @@ fn extensions_are_exact_and_deepen_forced_lines() {
         with.stats.nodes > without.stats.nodes,
         "the extension searched nothing more"
     );
-    assert_eq!(with.score, minimax(&ThreatExtender, &pos, 3, false));
+    assert_eq!(with.score, minimax(&ThreatExtender(1), &pos, 3, false));
     assert_ne!(with.score, without.score, "the extension changed no value");
     // More than one ply is clipped to one: the same values as the one-ply extender.
     for depth in 1..=4 {
         assert_eq!(
-            minimax(&GreedyExtender, &pos, depth, false),
-            minimax(&ThreatExtender, &pos, depth, false)
+            minimax(&ThreatExtender(5), &pos, depth, false),
+            minimax(&ThreatExtender(1), &pos, depth, false)
         );
-        check_all(GreedyExtender, &pos, depth, false).unwrap();
+        check_all(ThreatExtender(5), &pos, depth, false).unwrap();
     }
 }
 
