@@ -134,3 +134,11 @@ impl<P: Notation, F: Fn(&P) -> i32 + Send + Sync> Evaluator<P> for F {
         self(pos)
     }
 }
+
+/// The extension the searcher applies after a move, `pos` the position reached: the
+/// evaluator's [`Evaluator::extension`] clipped to one ply (the search and the reference
+/// minimax both read it here, so they cannot disagree on the rule).
+#[inline]
+pub(crate) fn applied_extension<P: Notation, E: Evaluator<P>>(evaluator: &E, pos: &P) -> i32 {
+    evaluator.extension(pos).min(1) as i32
+}

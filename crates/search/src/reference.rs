@@ -2,14 +2,15 @@
 //!
 //! It scores nodes exactly as the search does (finished games as wins/losses by distance
 //! from the root, [`Evaluator::candidates`] as the moves, [`Evaluator::forced_win`] at
-//! interior nodes, [`Evaluator::extension`] on each move's depth, quiescence over [`Evaluator::noisy`] moves when asked), so at a fixed
-//! depth every exact search configuration must return the same root value. Game crates can
+//! interior nodes, [`Evaluator::extension`] on each move's depth, quiescence over
+//! [`Evaluator::noisy`] moves when asked), so at a fixed depth every exact search
+//! configuration must return the same root value. Game crates can
 //! use it to test their hooks. Repetition detection is not modelled.
 
 use board_core::Notation;
 
 use crate::{
-    evaluator::Evaluator,
+    evaluator::{Evaluator, applied_extension},
     options::MAX_DEPTH,
     score::{INFINITY, Score, clamp_eval, win_at},
     worker::{MAX_PLY, terminal_score},
@@ -50,7 +51,7 @@ pub fn minimax_moves<P: Notation, E: Evaluator<P>>(
         .into_iter()
         .map(|mv| {
             let undo = pos.make_move(mv);
-            let child = depth.max(1) as i32 - 1 + extension(evaluator, &pos);
+            let child = depth.max(1) as i32 - 1 + applied_extension(evaluator, &pos);
             let v = node(evaluator, &mut pos, child, 1, quiescence);
             let v = if pos.side_to_move() != side { -v } else { v };
             pos.unmake_move(mv, undo);
@@ -70,11 +71,6 @@ fn root_candidates<P: Notation, E: Evaluator<P>>(evaluator: &E, pos: &P) -> Vec<
         pos.generate_moves(&mut moves);
     }
     moves
-}
-
-/// The evaluator's extension of the node just reached, as the searcher applies it.
-fn extension<P: Notation, E: Evaluator<P>>(evaluator: &E, pos: &P) -> i32 {
-    evaluator.extension(pos).min(1) as i32
 }
 
 fn node<P: Notation, E: Evaluator<P>>(
@@ -117,7 +113,7 @@ fn node<P: Notation, E: Evaluator<P>>(
     let mut best = -INFINITY;
     for mv in moves {
         let undo = pos.make_move(mv);
-        let child = depth - 1 + extension(evaluator, pos);
+        let child = depth - 1 + applied_extension(evaluator, pos);
         let v = node(evaluator, pos, child, ply + 1, quiescence);
         let v = if pos.side_to_move() != side { -v } else { v };
         pos.unmake_move(mv, undo);

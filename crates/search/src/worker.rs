@@ -18,7 +18,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::{
-    evaluator::Evaluator,
+    evaluator::{Evaluator, applied_extension},
     options::SearchOptions,
     ordering::OrderingTables,
     report::{IterationReport, StopReason, nps, ratio},
@@ -667,7 +667,7 @@ impl<'a, P: Notation, E: Evaluator<P>> Worker<'a, P, E> {
     /// The game's extension of the node just reached (at most one ply).
     #[inline]
     fn extension(&self) -> i32 {
-        self.cx.eval.extension(&self.pos).min(1) as i32
+        applied_extension(self.cx.eval, &self.pos)
     }
 
     #[inline]

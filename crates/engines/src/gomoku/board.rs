@@ -55,8 +55,8 @@ pub(crate) struct CodeTables {
     pub order: [i32; CODES],
 }
 
-/// The kind's share of [`CodeTables::eval_kind`] (kinds are below 8).
-const KIND_SLOTS: u32 = 8;
+/// The kind's share of [`CodeTables::eval_kind`]: the slots of a kind count.
+const KIND_SLOTS: u32 = KINDS as u32;
 
 /// Evaluation weight of each line class on an empty cell (the colour's potential there),
 /// by class: none, closed two, open two, closed three, broken three, open three, four,

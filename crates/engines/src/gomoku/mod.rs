@@ -35,8 +35,8 @@
 //!   three).
 //! - **Threat search**: VCF (continuous fours, each with its single forced reply, the
 //!   defender's counter-fours respected) on the pattern state alone (`threats.rs`: stones
-//!   are put on a scratch copy of [`GomokuState`], not on the rules position), at the root, run by
-//!   [`TimedEngine`] before the search (up to 20,000 nodes or 20% of the hard time, failed
+//!   are put on the engine position's own [`GomokuState`] and taken back, not on the rules
+//!   position), at the root, run by [`TimedEngine`] before the search (up to 20,000 nodes or 20% of the hard time, failed
 //!   positions memoised), and through `Evaluator::forced_win` at interior nodes (budget
 //!   `6·depth²` nodes, at most 200, from depth 2).
 
