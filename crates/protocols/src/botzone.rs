@@ -1,5 +1,5 @@
 //! The Botzone Amazons bot (8×8, `amazons:size=8`), as specified in
-//! `shared/spec/botzone-amazons.md`.
+//! `docs/protocol-botzone.md`.
 //!
 //! [`BotzoneBot::handle`] maps the text of one turn's input to the text of the reply — a
 //! pure state machine, no I/O, so it is unit-tested and fuzzable; [`run`] is the

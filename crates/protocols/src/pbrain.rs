@@ -1,4 +1,5 @@
-//! The Piskvork / Gomocup brain protocol (`pbrain-*` executables), for gomoku.
+//! The Piskvork / Gomocup brain protocol (`pbrain-*` executables), for gomoku:
+//! `docs/protocol-gomocup.md`.
 //!
 //! [`PbrainSession::handle`] is the whole protocol as a pure state machine: one manager
 //! line in, the brain's reply lines out, no I/O (so it can be unit-tested and fuzzed);

@@ -1,4 +1,4 @@
-//! The boardlab engine protocol (UCI-style, every game): `/work/shared/spec/engine-protocol.md`.
+//! The boardlab engine protocol (UCI-style, every game): `docs/protocol-engine.md`.
 //!
 //! [`EngineSession::handle`] takes one GUI line; replies go to an [`Output`] shared with the
 //! search thread. `go` moves the current game (a type-erased [`DynGame`]) into a worker

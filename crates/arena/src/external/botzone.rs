@@ -1,4 +1,4 @@
-//! Driving a Botzone bot as the platform does (`../shared/spec/botzone-amazons.md`), in
+//! Driving a Botzone bot as the platform does (`docs/protocol-botzone.md`), in
 //! simple interaction: the first turn gets the whole game (`n`, then requests and the bot's
 //! own responses alternating); a bot that asks to keep running gets only the new request
 //! on later turns, one that does not is started afresh with the whole game each turn. The

@@ -1,6 +1,6 @@
 //! External engines as players, driven through their own protocols the way tournament
 //! managers drive them:
-//! - `ugi`: boardlab's engine protocol (`../shared/spec/engine-protocol.md`), every game;
+//! - `ugi`: boardlab's engine protocol (`docs/protocol-engine.md`), every game;
 //! - `pbrain`: Gomocup brains, as the Gomocup manager does (`START`, `INFO`, `BOARD` for the
 //!   first move, then `TURN`, `END`), gomoku only;
 //! - `botzone`: Botzone bots in keep-running mode (a full simple-interaction request the
@@ -27,7 +27,7 @@ pub use pbrain::PbrainCodec;
 /// The protocols an external engine can speak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Protocol {
-    /// boardlab's own engine protocol (`engine-protocol.md`), for every game.
+    /// boardlab's own engine protocol (`docs/protocol-engine.md`), for every game.
     Ugi,
     /// The Gomocup `pbrain` protocol, for gomoku only.
     Pbrain,

@@ -1,4 +1,4 @@
-//! Driving a Gomocup brain as the Gomocup manager does (`../shared/spec/piskvork.md`):
+//! Driving a Gomocup brain as the Gomocup manager does (`docs/protocol-gomocup.md`):
 //! `START N`, the `INFO` limits, the first move request as `BOARD` (the opening's stones
 //! in move order, possibly none), later requests as `TURN X,Y`, and `END`.
 

@@ -1,4 +1,4 @@
-//! The client side of boardlab's engine protocol (`../shared/spec/engine-protocol.md`).
+//! The client side of boardlab's engine protocol (`docs/protocol-engine.md`).
 
 use std::time::{Duration, Instant};
 
