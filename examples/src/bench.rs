@@ -27,7 +27,7 @@ pub fn bench_game<P: Game>(
     totals: &mut Totals,
 ) -> Result<(), CliError> {
     let depth = (P::BENCH_DEPTH as i32 + depth_delta).max(1) as u32;
-    for (spec, moves) in P::BENCH_POSITIONS {
+    for (number, (spec, moves)) in P::BENCH_POSITIONS.iter().enumerate() {
         let pos = setup::position::<P>(&board_core::GameSpec::parse(spec)?, moves)?;
         let options = SearchOptions::default()
             .with_hash_mb(16)
@@ -43,12 +43,8 @@ pub fn bench_game<P: Game>(
             .best_move
             .map_or("none".to_string(), |m| pos.format_move(m));
         outln!(
-            "{:<44} depth {depth:>2} nodes {:>10} time {:>6} ms  best {best} score {}",
-            if moves.is_empty() {
-                spec.to_string()
-            } else {
-                format!("{spec} +{}", moves.split_whitespace().count())
-            },
+            "{:<48} depth {depth:>2} nodes {:>10} time {:>6} ms  best {best} score {}",
+            position_label(spec, number + 1, moves),
             result.stats.nodes,
             time.as_millis(),
             result.score
@@ -57,6 +53,17 @@ pub fn bench_game<P: Game>(
         totals.time += time;
     }
     Ok(())
+}
+
+/// A bench position as the table names it, unique within the bench: the spec, the
+/// position's number among the game's, and how many moves lead to it
+/// (`connect6 #3, 5 moves in`; `gomoku #1, start`).
+fn position_label(spec: &str, number: usize, moves: &str) -> String {
+    match moves.split_whitespace().count() {
+        0 => format!("{spec} #{number}, start"),
+        1 => format!("{spec} #{number}, 1 move in"),
+        n => format!("{spec} #{number}, {n} moves in"),
+    }
 }
 
 /// Runs the bench; `depth_delta` shifts every game's depth (negative for a quick run).

@@ -155,7 +155,8 @@ enum Command {
         /// Transposition table size in MiB per engine.
         #[arg(long, default_value_t = 16)]
         hash: usize,
-        /// Games played at once.
+        /// Games played at once (each game's search is single-threaded; `--threads` is
+        /// always search threads, as in `analyze` and `bench`).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
         concurrency: u64,
         /// Stop when the sequential probability ratio test decides, e.g.
@@ -289,9 +290,9 @@ enum Command {
         think: ThinkArgs,
         #[command(flatten)]
         common: TournamentArgs,
-        /// Games played at once.
+        /// Games played at once (as for `match`; each game's search is single-threaded).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-        threads: u64,
+        concurrency: u64,
         /// Run the tournament once per value of a rule parameter: key=v1,v2,... Given twice or
         /// more, once per combination.
         #[arg(long)]
@@ -497,7 +498,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             b,
             think,
             common,
-            threads,
+            concurrency,
             sweep,
             plot,
             hash,
@@ -512,7 +513,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
                     budget: think.think(Think::Depth(2)).budget(),
                     openings: common.openings,
                     seed: common.seed,
-                    threads: threads as usize,
+                    threads: concurrency as usize,
                     hash_mb: hash,
                     max_plies: 2_000,
                     shard: common.shard,
@@ -553,20 +554,37 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
     }
 }
 
-/// A clap error as people need it: the error with what it names (a missing argument's
-/// name), and the usage line, without the blank lines and the `--help` pointer.
+/// A clap error on one line, as every other error: the error with what it names (a missing
+/// argument's name), clap's tip if it has one, and the usage in brackets, without the blank
+/// lines and the `--help` pointer.
 fn usage_error(text: &str) -> String {
-    let mut out = String::new();
-    for line in text.lines() {
-        if line.trim().is_empty() || line.starts_with("For more information") {
+    let mut message: Vec<&str> = Vec::new();
+    let mut tips: Vec<&str> = Vec::new();
+    let mut usage = None;
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with("For more information") {
             continue;
         }
-        out.push_str(line);
-        out.push('\n');
+        if let Some(u) = line.strip_prefix("Usage:") {
+            usage = Some(u.trim());
+        } else if line.starts_with("tip:") {
+            tips.push(line);
+        } else {
+            message.push(line);
+        }
     }
+    let mut out = message.join(" ");
     if out.is_empty() {
-        out.push_str("error: bad arguments\n");
+        out.push_str("error: bad arguments");
     }
+    for tip in tips {
+        out.push_str("; ");
+        out.push_str(tip);
+    }
+    if let Some(usage) = usage {
+        out.push_str(&format!(" (usage: {usage})"));
+    }
+    out.push('\n');
     out
 }
 

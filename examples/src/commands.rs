@@ -34,13 +34,32 @@ pub fn run_perft<P: Position>(
     } else {
         perft(&mut pos, depth)
     };
-    let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "perft({depth}) = {total} in {secs:.3} s ({:.0} leaves/s)",
-        total as f64 / secs.max(1e-9)
-    );
+    eprintln!("{}", perft_timing(depth, total, start.elapsed()));
     outln!("{total}");
     Ok(())
+}
+
+/// Shortest run whose leaves-per-second figure means something: below it the clock's
+/// resolution and the bulk counting of the last ply make the rate absurd.
+const MIN_RATE_TIME: Duration = Duration::from_millis(10);
+
+/// The timing line `perft` prints on stderr: the time in a unit that shows it, and the
+/// rate only for a run long enough to measure one.
+pub fn perft_timing(depth: u32, total: u64, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    let time = if secs >= 1.0 {
+        format!("{secs:.2} s")
+    } else {
+        format!("{:.1} ms", secs * 1000.0)
+    };
+    if elapsed < MIN_RATE_TIME {
+        format!("perft({depth}) = {total} in {time} (too quick to give a rate)")
+    } else {
+        format!(
+            "perft({depth}) = {total} in {time} ({:.0} leaves/s)",
+            total as f64 / secs
+        )
+    }
 }
 
 pub fn run_show<P: View>(spec: &GameSpec, moves: &str) -> Result<(), CliError> {

@@ -37,13 +37,30 @@ pub fn parse_openings(text: &str) -> Result<Openings, String> {
         })
 }
 
-/// `threads` with its noun: `1 thread`, `2 threads`.
-pub fn threads_phrase(threads: usize) -> String {
-    if threads == 1 {
-        "1 thread".to_string()
+/// How many games ran at once, as the summary line says it: `one game at a time`, `2 games
+/// at once` (the flag is `--concurrency`).
+pub fn concurrency_phrase(games_at_once: usize) -> String {
+    if games_at_once == 1 {
+        "one game at a time".to_string()
     } else {
-        format!("{threads} threads")
+        format!("{games_at_once} games at once")
     }
+}
+
+/// Checks before any game that `path` can be written (so a bad `--records` or `--plot` path
+/// fails at once, not after the tournament): opens it for appending, creating it if need
+/// be, and removes it again if it was created here. An existing file is not changed.
+pub fn check_writable(path: &str, what: &str) -> Result<(), CliError> {
+    let existed = std::path::Path::new(path).exists();
+    fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| CliError::usage(format!("cannot write {what} to {path}: {e}")))?;
+    if !existed {
+        let _ = fs::remove_file(path);
+    }
+    Ok(())
 }
 
 /// What a report says the tournament was.
@@ -97,6 +114,9 @@ pub fn run_match<P: ArenaGame>(
     output: &MatchOutput,
 ) -> Result<(), CliError> {
     let config = setup::config::<P>(spec)?;
+    if let Some(path) = &output.records {
+        check_writable(path, "records")?;
+    }
     let mut report = MatchReport::new(settings.a.to_string(), settings.b.to_string());
     let tournament = run_tournament::<P>(&config, settings, |game: &PlayedGame<P>| {
         let a_side: Side = game.a_side;

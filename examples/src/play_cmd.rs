@@ -6,7 +6,7 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use ::play::{Humans, Progress, Replay, SaveSnapshot, Session, Settings};
+use ::play::{Humans, LevelMaker, Opponent, Progress, Replay, SaveSnapshot, Session, Settings};
 use board_core::GameSpec;
 use board_core::{Position, View, savefile, savefile::SaveFile};
 use boardlab_games::Game;
@@ -19,14 +19,52 @@ use crate::{
     setup,
 };
 
-/// The computer's strength by number, weakest first: who plays and how long it thinks.
-pub const LEVELS: [(AgentKind, Option<u64>, &str); 5] = [
-    (AgentKind::Random, None, "random moves"),
-    (AgentKind::Baseline, None, "the source article's simple AI"),
-    (AgentKind::Engine, Some(100), "the engine at 0.1 s a move"),
-    (AgentKind::Engine, Some(1_000), "the engine at 1 s a move"),
-    (AgentKind::Engine, Some(5_000), "the engine at 5 s a move"),
+/// The computer's strength by number, weakest first: who plays and how long it thinks (in
+/// ms a move; the random and baseline players do not search on a clock).
+pub const LEVELS: [(AgentKind, Option<u64>); 5] = [
+    (AgentKind::Random, None),
+    (AgentKind::Baseline, None),
+    (AgentKind::Engine, Some(100)),
+    (AgentKind::Engine, Some(1_000)),
+    (AgentKind::Engine, Some(5_000)),
 ];
+
+/// The budget a computer player gets when no level or flag names one.
+const DEFAULT_THINK: Think = Think::Time(1_000);
+
+/// A computer player as people are told of it: `the engine at 0.3 s a move`, from the
+/// budget it really gets.
+pub fn describe(kind: AgentKind, think: Think) -> String {
+    match kind {
+        AgentKind::Random => "random moves".to_string(),
+        AgentKind::Baseline => "the source article's simple AI".to_string(),
+        AgentKind::Engine => match think {
+            Think::Time(ms) => format!("the engine at {} a move", seconds(ms)),
+            Think::Depth(1) => "the engine searching 1 ply a move".to_string(),
+            Think::Depth(d) => format!("the engine searching {d} plies a move"),
+            Think::Nodes(n) => format!("the engine at {n} nodes a move"),
+        },
+    }
+}
+
+/// `ms` in seconds as people write them: `1 s`, `0.3 s`, `0.25 s`.
+fn seconds(ms: u64) -> String {
+    let whole = ms / 1000;
+    let frac = format!("{:03}", ms % 1000);
+    let frac = frac.trim_end_matches('0');
+    if frac.is_empty() {
+        format!("{whole} s")
+    } else {
+        format!("{whole}.{frac} s")
+    }
+}
+
+/// Level `level` (1-5): the player's kind and its budget, `think` (a `--time`, `--depth`
+/// or `--nodes` given on the command line) in place of the level's own time.
+fn level_player(level: u8, think: Option<Think>) -> (AgentKind, Think) {
+    let (kind, ms) = LEVELS[usize::from(level.clamp(1, 5)) - 1];
+    (kind, think.or(ms.map(Think::Time)).unwrap_or(DEFAULT_THINK))
+}
 
 /// The level `play` uses when none is named.
 pub const DEFAULT_LEVEL: u8 = 4;
@@ -93,18 +131,21 @@ pub fn run_play<P: Game + View>(
         }
         None => None,
     };
-    let (kind, level_ms, about) = match (args.opponent, args.level) {
-        (Some(kind), _) => (kind, None, kind.to_string()),
+    let (kind, think, about) = match (args.opponent, args.level) {
+        (Some(kind), _) => {
+            let think = args.think.unwrap_or(DEFAULT_THINK);
+            (kind, think, describe(kind, think))
+        }
         (None, level) => {
             let level = level.unwrap_or(DEFAULT_LEVEL);
-            let (kind, ms, about) = LEVELS[usize::from(level.clamp(1, 5)) - 1];
-            (kind, ms, format!("level {level}, {about}"))
+            let (kind, think) = level_player(level, args.think);
+            (
+                kind,
+                think,
+                format!("level {level}, {}", describe(kind, think)),
+            )
         }
     };
-    let think = args
-        .think
-        .or(level_ms.map(Think::Time))
-        .unwrap_or(Think::Time(1_000));
     let seed = args
         .seed
         .unwrap_or_else(|| u64::from(rand::random::<u32>()));
@@ -143,7 +184,22 @@ pub fn run_play<P: Game + View>(
         outln!("The computer: {about}{seed_note}.");
     }
     install_autosave::<P>(snapshot)?;
-    let mut session = Session::new(P::new(config), Some(computer), settings);
+    // `level N` during the game: that level's own player and time, the same seed.
+    let make_level: LevelMaker<P> = Box::new(move |level| {
+        let (kind, think) = level_player(level, None);
+        let options = engine.options().map_err(|e| e.to_string())?;
+        let agent = P::player(kind, options).map_err(|e| e.to_string())?;
+        Ok(Opponent {
+            agent,
+            limits: think.limits(),
+            about: format!("level {level}, {}", describe(kind, think)),
+        })
+    });
+    let mut session = Session::new(P::new(config), Some(computer), settings).with_levels(
+        LEVELS.len() as u8,
+        about,
+        make_level,
+    );
     if let Some(game) = loaded_game {
         session.load_game(game);
     }
@@ -219,8 +275,13 @@ pub fn run_replay_file(
         }
         (Some(k), _) => games.into_iter().nth(k - 1).unwrap_or_default(),
     };
-    let id = save_game_id(&chosen)?;
-    registry.of_id(&id)?.replay(&chosen, path, no_color)
+    // Every error names the file it is about.
+    let in_file = |e: CliError| CliError::usage(format!("{path}: {e}"));
+    let id = save_game_id(&chosen).map_err(in_file)?;
+    registry
+        .of_id(&id)
+        .map_err(in_file)?
+        .replay(&chosen, path, no_color)
 }
 
 pub fn run_replay<P: View>(text: &str, path: &str, no_color: bool) -> Result<(), CliError> {

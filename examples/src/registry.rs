@@ -140,6 +140,9 @@ pub(crate) trait GameCommands {
         spec: &GameSpec,
         print: bool,
     ) -> Result<(SelfplaySummary, String), CliError>;
+    /// Checks a tournament of `spec` can be played (the spec, the players, the openings)
+    /// without playing it.
+    fn check_tournament(&self, args: &SelfplayArgs, spec: &GameSpec) -> Result<(), CliError>;
     /// `play`.
     fn play(
         &self,
@@ -200,6 +203,9 @@ impl<G: Game> GameCommands for Commands<G> {
         print: bool,
     ) -> Result<(SelfplaySummary, String), CliError> {
         selfplay::tournament::<G>(args, spec, print)
+    }
+    fn check_tournament(&self, args: &SelfplayArgs, spec: &GameSpec) -> Result<(), CliError> {
+        selfplay::check_tournament::<G>(args, spec)
     }
     fn play(
         &self,

@@ -1,19 +1,25 @@
 //! `boardlab selfplay`: parallel self-play tournaments, sweeps over rule parameters and
 //! their charts (the work is in the `arena` crate; this file parses arguments and prints).
 
-use std::time::Instant;
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
 
 use arena::{
     ArenaGame, GameResult, SelfplaySettings, SelfplaySummary, merge, plot, records_text,
-    run_tournament,
+    run_tournament_counting,
 };
 use board_core::GameSpec;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 use crate::{
     Registry,
     cli_error::CliError,
-    match_cmd::{threads_phrase, tournament_info, write_file},
+    match_cmd::{check_writable, concurrency_phrase, tournament_info, write_file},
     setup,
 };
 
@@ -84,6 +90,9 @@ pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
                 "--plot draws a sweep: give --sweep key=v1,v2,...",
             ));
         }
+        if let Some(path) = &args.records {
+            check_writable(path, "records")?;
+        }
         return game.tournament(&args, &base, true).map(|_| ());
     }
     let axes = args
@@ -96,15 +105,44 @@ pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
             return Err(CliError::usage(format!("--sweep {key} is given twice")));
         }
     }
-    let mut rows = Vec::new();
-    for setting in combinations(&axes) {
-        let mut spec = base.clone();
-        for (key, value) in &setting {
-            spec.params.retain(|(k, _)| k != key);
-            spec.params.push((key.clone(), value.clone()));
+    let settings: Vec<(Vec<(String, String)>, GameSpec)> = combinations(&axes)
+        .into_iter()
+        .map(|setting| {
+            let mut spec = base.clone();
+            for (key, value) in &setting {
+                spec.params.retain(|(k, _)| k != key);
+                spec.params.push((key.clone(), value.clone()));
+            }
+            (setting, spec)
+        })
+        .collect();
+    // Every setting and output file is checked before the first game: a bad value or path
+    // fails at once, not after the settings before it were played.
+    for (setting, spec) in &settings {
+        game.check_tournament(&args, spec).map_err(|e| {
+            CliError::usage(format!("--sweep setting {}: {e}", setting_label(setting)))
+        })?;
+        if let Some(path) = &args.records {
+            check_writable(&records_path(path, spec, true), "records")?;
         }
+    }
+    if let Some(path) = &args.plot {
+        check_writable(path, "the chart")?;
+    }
+    let mut rows = Vec::new();
+    for (setting, spec) in settings {
         let row = game.tournament(&args, &spec, false)?;
         rows.push((setting, row));
+    }
+    // The table first: a chart that cannot be written after all does not lose it.
+    if args.json {
+        let json_rows: Vec<merge::SweepRow> = rows
+            .iter()
+            .map(|(setting, (_, report))| (setting.clone(), report.clone()))
+            .collect();
+        outln!("{}", merge::sweep_json(&json_rows));
+    } else {
+        print_sweep(&rows);
     }
     if let Some(path) = &args.plot {
         let labelled: Vec<(String, SelfplaySummary)> = rows
@@ -123,16 +161,27 @@ pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
             .map_err(|e| CliError::usage(e.to_string()))?;
         write_file(path, &svg, "the chart")?;
     }
-    if args.json {
-        let json_rows: Vec<merge::SweepRow> = rows
-            .into_iter()
-            .map(|(setting, (_, report))| (setting, report))
-            .collect();
-        outln!("{}", merge::sweep_json(&json_rows));
-    } else {
-        print_sweep(&rows);
-    }
     Ok(())
+}
+
+/// Where a tournament's records go: `--records FILE` itself, or in a sweep one file per
+/// setting, `FILE.<spec>`.
+fn records_path(path: &str, spec: &GameSpec, sweep: bool) -> String {
+    match sweep {
+        false => path.to_string(),
+        true => format!("{path}.{}", spec.to_string().replace([':', ',', '='], "_")),
+    }
+}
+
+/// Checks a tournament of `spec` under `args` can be played, without playing it.
+pub fn check_tournament<P: ArenaGame>(
+    args: &SelfplayArgs,
+    spec: &GameSpec,
+) -> Result<(), CliError> {
+    let config = setup::config::<P>(spec)?;
+    args.settings
+        .check::<P>(&config)
+        .map_err(|e| CliError::usage(e.to_string()))
 }
 
 fn setting_label(setting: &[(String, String)]) -> String {
@@ -155,16 +204,27 @@ pub fn tournament<P: ArenaGame>(
         .shard
         .games(args.settings.total_games())
         .count();
+    // On a terminal only (indicatif draws nothing on a pipe): games done, and the moves
+    // played so far, which go on counting while long games are under way.
+    let moves = Arc::new(AtomicU64::new(0));
+    let shown = Arc::clone(&moves);
     let bar = ProgressBar::new(count as u64);
     bar.set_style(
         ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {pos}/{len} games, {elapsed} elapsed, eta {eta}",
+            "{prefix} [{bar:30}] {pos}/{len} games, {moves} moves, {elapsed} elapsed, eta {eta}",
         )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "moves",
+            move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{}", shown.load(Ordering::Relaxed));
+            },
+        ),
     );
     bar.set_prefix(spec.to_string());
+    bar.enable_steady_tick(Duration::from_millis(250));
     let started = Instant::now();
-    let games = run_tournament::<P>(&config, &args.settings, |_| bar.inc(1))
+    let games = run_tournament_counting::<P>(&config, &args.settings, &moves, |_| bar.inc(1))
         .map_err(|e| CliError::usage(e.to_string()))?
         .games;
     bar.finish_and_clear();
@@ -177,17 +237,14 @@ pub fn tournament<P: ArenaGame>(
     );
     let report = merge::report_json(&tournament_info::<P>(&config, &args.settings), &results);
     if let Some(path) = &args.records {
-        let path = match args.sweep.is_empty() {
-            true => path.clone(),
-            false => format!("{path}.{}", spec.to_string().replace([':', ',', '='], "_")),
-        };
+        let path = records_path(path, spec, !args.sweep.is_empty());
         write_file(&path, &records_text(&games), "records")?;
     }
     eprintln!(
         "{spec}: {} games in {:.1} s on {}",
         games.len(),
         elapsed.as_secs_f64(),
-        threads_phrase(args.settings.threads)
+        concurrency_phrase(args.settings.threads)
     );
     if print {
         if args.json {

@@ -58,6 +58,19 @@ fn fake_loses_both(spec: &str, player: &str, budget: &[&str], reason: &str) -> S
     stderr
 }
 
+/// Runs `args`, which must fail at once with an error naming `who` and `reason`, and print
+/// no game line.
+fn fails_before_any_game(args: &[&str], who: &str, reason: &str) {
+    let started = Instant::now();
+    let out = boardlab(args);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(who) && stderr.contains(reason), "{stderr}");
+    assert!(!stderr.lines().any(|l| l.starts_with("game ")), "{stderr}");
+    assert!(text(&out.stdout).is_empty(), "{}", text(&out.stdout));
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
 const UGI_HANDSHAKE: &str = r#"
 while read -r line; do
   case "$line" in
@@ -124,8 +137,15 @@ fn ugi_engines_that_time_out_crash_or_play_illegal_moves_lose() {
     );
     let none = ugi_fake(&dir, "none", "echo 'bestmove none'");
     fake_loses_both("fourshift", &none, &["--time", "50"], "returned no move");
+    // An engine that cannot get through the handshake stops the match before any game.
     let gone = fake(&dir, "ugi", "gone", "exit 0");
-    fake_loses_both("gomoku", &gone, &["--time", "50"], "at the start");
+    fails_before_any_game(
+        &[
+            "match", "gomoku", "--a", &gone, "--games", "2", "--time", "50",
+        ],
+        "player A (",
+        "crashed (exit status: 0) at the start: no game was played",
+    );
     assert!(started.elapsed() < Duration::from_secs(60));
 }
 
@@ -182,11 +202,12 @@ fn pbrain_brains_that_time_out_crash_refuse_or_play_illegal_moves_lose() {
         "15,3 is off the 15x15 board",
     );
     let refuse = pbrain_fake(&dir, "refuse", "echo 'ERROR unsupported size'", "echo 7,7");
-    fake_loses_both(
-        "gomoku",
-        &refuse,
-        &["--time", "50"],
-        "broke the protocol: refused START 15: ERROR unsupported size",
+    fails_before_any_game(
+        &[
+            "match", "gomoku", "--a", &refuse, "--games", "2", "--time", "50",
+        ],
+        "player A (",
+        "broke the protocol: refused START 15: ERROR unsupported size at the start",
     );
     // pbrain is gomoku's protocol: other games are refused before any game.
     let out = boardlab(&["match", "connect6", "--a", &timeout, "--games", "2"]);

@@ -63,10 +63,22 @@ fn protocol_modules_link_to_documents_inside_the_repository() {
     for (module, doc) in [
         ("crates/protocols/src/ugi.rs", "docs/protocol-engine.md"),
         ("crates/protocols/src/pbrain.rs", "docs/protocol-gomocup.md"),
-        ("crates/protocols/src/botzone.rs", "docs/protocol-botzone.md"),
-        ("crates/arena/src/external/ugi.rs", "docs/protocol-engine.md"),
-        ("crates/arena/src/external/pbrain.rs", "docs/protocol-gomocup.md"),
-        ("crates/arena/src/external/botzone.rs", "docs/protocol-botzone.md"),
+        (
+            "crates/protocols/src/botzone.rs",
+            "docs/protocol-botzone.md",
+        ),
+        (
+            "crates/arena/src/external/ugi.rs",
+            "docs/protocol-engine.md",
+        ),
+        (
+            "crates/arena/src/external/pbrain.rs",
+            "docs/protocol-gomocup.md",
+        ),
+        (
+            "crates/arena/src/external/botzone.rs",
+            "docs/protocol-botzone.md",
+        ),
     ] {
         let text = std::fs::read_to_string(root.join(module)).expect("read module");
         assert!(text.contains(doc), "{module} does not name {doc}");

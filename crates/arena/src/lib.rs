@@ -28,7 +28,7 @@ pub use report::{MatchReport, Side, Tally};
 pub use selfplay::{
     ArenaGame, GameResult, PlayedGame, SelfplayError, SelfplaySettings, SelfplaySummary, Shard,
     SprtStatus, Tournament, play_indexed, records_text, run_selfplay, run_tournament,
-    split_records,
+    run_tournament_counting, split_records,
 };
 
 use std::{fmt, time::Duration};

@@ -17,6 +17,13 @@ pub enum Fault {
         /// start-up limit).
         limit: Duration,
     },
+    /// No answer to the start-up handshake (`ugiok`, `readyok`, `OK`) within `limit`.
+    HandshakeTimeout {
+        /// The line awaited.
+        awaited: &'static str,
+        /// The start-up limit (see `ExternalLimits::startup_limit`).
+        limit: Duration,
+    },
     /// The process ended, or could not be started or written to.
     Crash(String),
     /// A move that is not legal here, or not a move at all.
@@ -33,6 +40,11 @@ impl fmt::Display for Fault {
             Fault::Timeout { limit } => {
                 write!(f, "timed out (no move within {} ms)", limit.as_millis())
             }
+            Fault::HandshakeTimeout { awaited, limit } => write!(
+                f,
+                "timed out (no {awaited} within {} ms)",
+                limit.as_millis()
+            ),
             Fault::Crash(why) => write!(f, "crashed ({why})"),
             Fault::Illegal(what) => write!(f, "played an illegal move: {what}"),
             Fault::NoMove => f.write_str("returned no move"),

@@ -8,7 +8,7 @@ use std::{
     str::FromStr,
     sync::{
         Mutex,
-        atomic::{AtomicBool, AtomicUsize, Ordering},
+        atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
         mpsc,
     },
     thread,
@@ -22,9 +22,9 @@ use search::{AgentKind, SearchOptions};
 use crate::{
     Budget,
     book::Openings,
-    external::{ExternalLimits, check_protocol, external_player},
+    external::{ExternalLimits, Protocol, check_command, check_protocol, external_player},
     game::{GameRecord, MoveTiming, play_players},
-    player::{Contestant, OwnedAgent, PlayerSpec},
+    player::{Contestant, Fault, OwnedAgent, PlayerSpec},
     report::Tally,
     sprt::{Pentanomial, Sprt, SprtDecision},
     stats::{elo_95, median, signed_elo, wilson_95},
@@ -163,9 +163,11 @@ impl SelfplaySettings {
 
     /// Checks the players can play `config` and the options fit together, before any game.
     pub fn check<P: ArenaGame>(&self, config: &P::Config) -> Result<(), SelfplayError> {
-        for spec in [&self.a, &self.b] {
-            if let PlayerSpec::External { protocol, .. } = spec {
+        for (label, spec) in [("A", &self.a), ("B", &self.b)] {
+            if let PlayerSpec::External { protocol, command } = spec {
                 check_protocol::<P>(*protocol, config).map_err(|e| SelfplayError(e.to_string()))?;
+                check_command(command)
+                    .map_err(|e| SelfplayError(format!("player {label} ({spec}): {e}")))?;
             }
         }
         self.openings
@@ -185,6 +187,35 @@ impl SelfplaySettings {
         }
         Ok(())
     }
+}
+
+/// Starts each external engine that has a handshake (`ugi`, `pbrain`) once and takes it
+/// through it, before any game: an engine that crashes or does not answer in time stops the
+/// tournament at once with the reason, instead of losing every game. (A Botzone bot has no
+/// handshake: its program was checked by [`SelfplaySettings::check`].)
+fn probe_external<P: ArenaGame>(
+    config: &P::Config,
+    settings: &SelfplaySettings,
+) -> Result<(), SelfplayError> {
+    for (label, spec) in [("A", &settings.a), ("B", &settings.b)] {
+        let PlayerSpec::External { protocol, command } = spec else {
+            continue;
+        };
+        if *protocol == Protocol::Botzone {
+            continue;
+        }
+        let mut player =
+            external_player::<P>(*protocol, command, config, settings.external_limits())
+                .map_err(|e| SelfplayError(e.to_string()))?;
+        let started = player.new_game(config);
+        player.end_game();
+        started.map_err(|fault| {
+            SelfplayError(format!(
+                "player {label} ({spec}) {fault} at the start: no game was played"
+            ))
+        })?;
+    }
+    Ok(())
 }
 
 /// One game of a tournament.
@@ -231,12 +262,54 @@ fn build_player<P: ArenaGame>(
     }
 }
 
+/// A player whose every move is counted (for a progress display of games under way).
+struct Counted<'a, P: board_core::Position> {
+    inner: &'a mut dyn Contestant<P>,
+    moves: &'a AtomicU64,
+}
+
+impl<P: board_core::Position> Contestant<P> for Counted<'_, P> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn new_game(&mut self, config: &P::Config) -> Result<(), Fault> {
+        self.inner.new_game(config)
+    }
+
+    fn choose(
+        &mut self,
+        pos: &P,
+        moves: &[P::Move],
+        hashes: &[u64],
+        limits: &search::Limits,
+    ) -> Result<P::Move, Fault> {
+        let chosen = self.inner.choose(pos, moves, hashes, limits);
+        self.moves.fetch_add(1, Ordering::Relaxed);
+        chosen
+    }
+
+    fn end_game(&mut self) {
+        self.inner.end_game();
+    }
+}
+
 /// Plays game `index` of a tournament: deterministic in (settings, index) for fixed-depth or
 /// node budgets and boardlab's own players.
 pub fn play_indexed<P: ArenaGame>(
     config: &P::Config,
     settings: &SelfplaySettings,
     index: usize,
+) -> Result<PlayedGame<P>, SelfplayError> {
+    play_indexed_counting::<P>(config, settings, index, &AtomicU64::new(0))
+}
+
+/// [`play_indexed`], adding one to `moves` for every move the players choose.
+fn play_indexed_counting<P: ArenaGame>(
+    config: &P::Config,
+    settings: &SelfplaySettings,
+    index: usize,
+    moves: &AtomicU64,
 ) -> Result<PlayedGame<P>, SelfplayError> {
     let seed = pair_seed(settings.seed, index / 2);
     let a_side = if index.is_multiple_of(2) {
@@ -260,9 +333,17 @@ pub fn play_indexed<P: ArenaGame>(
     };
     let mut a = build_player::<P>(&settings.a, config, settings, options(0xA)?)?;
     let mut b = build_player::<P>(&settings.b, config, settings, options(0xB)?)?;
+    let mut a = Counted {
+        inner: a.as_mut(),
+        moves,
+    };
+    let mut b = Counted {
+        inner: b.as_mut(),
+        moves,
+    };
     let players: [&mut dyn Contestant<P>; 2] = match a_side {
-        Player::First => [a.as_mut(), b.as_mut()],
-        Player::Second => [b.as_mut(), a.as_mut()],
+        Player::First => [&mut a, &mut b],
+        Player::Second => [&mut b, &mut a],
     };
     let record = play_players(
         start,
@@ -364,9 +445,21 @@ pub struct Tournament<P: board_core::Position> {
 pub fn run_tournament<P: ArenaGame>(
     config: &P::Config,
     settings: &SelfplaySettings,
+    on_game: impl FnMut(&PlayedGame<P>),
+) -> Result<Tournament<P>, SelfplayError> {
+    run_tournament_counting::<P>(config, settings, &AtomicU64::new(0), on_game)
+}
+
+/// [`run_tournament`], adding one to `moves` for every move chosen in any game, finished or
+/// not: a progress display reads it while long games are under way.
+pub fn run_tournament_counting<P: ArenaGame>(
+    config: &P::Config,
+    settings: &SelfplaySettings,
+    moves: &AtomicU64,
     mut on_game: impl FnMut(&PlayedGame<P>),
 ) -> Result<Tournament<P>, SelfplayError> {
     settings.check::<P>(config)?;
+    probe_external::<P>(config, settings)?;
     let indices: Vec<usize> = settings.shard.games(settings.total_games()).collect();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -389,7 +482,7 @@ pub fn run_tournament<P: ArenaGame>(
                     let Some(&index) = indices.get(slot) else {
                         break;
                     };
-                    let game = play_indexed::<P>(config, settings, index);
+                    let game = play_indexed_counting::<P>(config, settings, index, moves);
                     if tx.send((slot, game)).is_err() {
                         break;
                     }
@@ -579,7 +672,7 @@ impl SelfplaySummary {
             first_player_win_rate: 0.0,
             first_player_ci95: (0.0, 1.0),
             elo: 0.0,
-            elo_ci95: (-1000.0, 1000.0),
+            elo_ci95: (f64::NEG_INFINITY, f64::INFINITY),
             mean_length: 0.0,
             median_length: 0.0,
             balance: BTreeMap::new(),
@@ -726,13 +819,29 @@ impl fmt::Display for SelfplaySummary {
             100.0 * self.second_wins as f64 / self.games.max(1) as f64,
             100.0 * self.draws as f64 / self.games.max(1) as f64
         )?;
-        writeln!(
-            f,
-            "Elo A-B: {} (95% CI {} to {})",
-            signed_elo(self.elo),
-            signed_elo(self.elo_ci95.0),
-            signed_elo(self.elo_ci95.1)
-        )?;
+        if self.elo.is_infinite() {
+            // A 100% (or 0%) score: no finite Elo fits it, only a bound is known.
+            let (side, bound) = if self.elo > 0.0 {
+                (
+                    "A won every game",
+                    format!("at least {}", signed_elo(self.elo_ci95.0)),
+                )
+            } else {
+                (
+                    "B won every game",
+                    format!("at most {}", signed_elo(self.elo_ci95.1)),
+                )
+            };
+            writeln!(f, "Elo A-B: unbounded ({side}); 95% CI: {bound}")?;
+        } else {
+            writeln!(
+                f,
+                "Elo A-B: {} (95% CI {} to {})",
+                signed_elo(self.elo),
+                signed_elo(self.elo_ci95.0),
+                signed_elo(self.elo_ci95.1)
+            )?;
+        }
         writeln!(
             f,
             "game length: mean {:.1} plies, median {:.1}",

@@ -17,19 +17,44 @@ pub fn wilson_95(successes: u32, trials: u32) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
-/// The Elo difference that an expected score `s` (0..1) corresponds to, clamped to
-/// ±1000 for the all-win / all-loss cases.
+/// The Elo difference that an expected score `s` corresponds to: infinite at a score of
+/// 1 (or 0) and beyond, where no finite rating difference predicts it.
 pub fn elo_of_score(s: f64) -> f64 {
-    let s = s.clamp(1e-9, 1.0 - 1e-9);
-    (-400.0 * (1.0 / s - 1.0).log10()).clamp(-1000.0, 1000.0)
+    if s >= 1.0 {
+        f64::INFINITY
+    } else if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
 }
 
 /// Elo difference of A over B with a 95% interval, from A's wins, draws and losses
 /// (normal approximation of the mean score per game).
+///
+/// A score of 100% (or 0%) has no finite Elo: the estimate is `+inf` (`-inf`) and only
+/// one bound is finite, the Elo of the Wilson interval's bound on the score (10 wins in 10
+/// games: at least +166); the normal approximation would give a zero-width interval.
+/// An interval bound past a score of 0 or 1 is infinite too. No games: 0 in (-inf, +inf).
 pub fn elo_95(wins: u32, draws: u32, losses: u32) -> (f64, f64, f64) {
-    let n = (wins + draws + losses) as f64;
-    if n == 0.0 {
-        return (0.0, -1000.0, 1000.0);
+    let games = wins + draws + losses;
+    let n = games as f64;
+    if games == 0 {
+        return (0.0, f64::NEG_INFINITY, f64::INFINITY);
+    }
+    if wins == games {
+        return (
+            f64::INFINITY,
+            elo_of_score(wilson_95(wins, games).0),
+            f64::INFINITY,
+        );
+    }
+    if losses == games {
+        return (
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+            elo_of_score(wilson_95(wins, games).1),
+        );
     }
     let score = (wins as f64 + 0.5 * draws as f64) / n;
     let var = (wins as f64 * (1.0 - score).powi(2)
@@ -56,8 +81,12 @@ pub fn median(values: &[f64]) -> f64 {
     }
 }
 
-/// An Elo figure with its sign, rounded to whole points; never `-0` or `+-0`.
+/// An Elo figure with its sign, rounded to whole points; never `-0` or `+-0`; `+inf` /
+/// `-inf` for an unbounded one.
 pub fn signed_elo(elo: f64) -> String {
+    if elo.is_infinite() {
+        return if elo > 0.0 { "+inf" } else { "-inf" }.to_string();
+    }
     let rounded = elo.round();
     if rounded == 0.0 {
         "0".to_string()
@@ -107,6 +136,26 @@ mod tests {
         let (elo, lo, hi) = elo_95(60, 20, 20);
         assert!((elo - elo_of_score(0.7)).abs() < 1e-9);
         assert!(lo < elo && elo < hi);
-        assert_eq!(elo_95(10, 0, 0).0, 1000.0);
+    }
+
+    #[test]
+    fn a_perfect_score_has_an_unbounded_elo_and_a_finite_lower_bound() {
+        let (elo, lo, hi) = elo_95(10, 0, 0);
+        assert_eq!(elo, f64::INFINITY);
+        assert_eq!(hi, f64::INFINITY);
+        // 10 of 10: the Wilson lower bound on the score is 10 / (10 + z²) = 0.722.
+        let expected = elo_of_score(10.0 / (10.0 + Z95 * Z95));
+        assert!((lo - expected).abs() < 1e-6, "{lo} {expected}");
+        assert!(lo > 150.0 && lo < 200.0, "{lo}");
+        // More games, a higher bound.
+        assert!(elo_95(100, 0, 0).1 > lo);
+        let (elo, lo, hi) = elo_95(0, 0, 10);
+        assert_eq!((elo, lo), (f64::NEG_INFINITY, f64::NEG_INFINITY));
+        assert!((hi + expected).abs() < 1e-6, "{hi}");
+        assert_eq!(signed_elo(f64::INFINITY), "+inf");
+        assert_eq!(signed_elo(f64::NEG_INFINITY), "-inf");
+        // A near-perfect score keeps a finite estimate; its upper bound may be unbounded.
+        let (elo, lo, _) = elo_95(9, 1, 0);
+        assert!(elo.is_finite() && lo.is_finite() && lo < elo);
     }
 }

@@ -255,8 +255,31 @@ impl Geometry {
     }
 
     /// Parses `c3` (any case, whitespace around ignored) into a square of this board.
+    ///
+    /// A well-formed square beyond the largest board (`d44`) is off this board, like `z9` on
+    /// a 15×15 one: the same error for the same mistake.
     pub fn parse_square(&self, s: &str) -> Result<Square, SquareError> {
-        self.square_of(s.parse::<Coord>()?)
+        match s.parse::<Coord>() {
+            Ok(c) => self.square_of(c),
+            Err(e) => {
+                let t = s.trim();
+                let (letter, digits) = t.split_at(t.chars().next().map_or(0, char::len_utf8));
+                let well_formed = letter.chars().all(|c| c.is_ascii_alphabetic())
+                    && !letter.is_empty()
+                    && !digits.is_empty()
+                    && !digits.starts_with('0')
+                    && digits.chars().all(|c| c.is_ascii_digit());
+                if well_formed {
+                    Err(SquareError::OffBoard {
+                        square: t.to_ascii_lowercase().chars().take(16).collect(),
+                        width: self.width,
+                        height: self.height,
+                    })
+                } else {
+                    Err(e)
+                }
+            }
+        }
     }
 
     /// Prints a square in lower-case `a1` notation; a square off this board (only an

@@ -14,7 +14,8 @@ pub mod session;
 
 pub use replay::{REPLAY_HELP, Replay};
 pub use session::{
-    HELP, Humans, Progress, SaveSnapshot, Session, Settings, UnknownHumans, game_id,
+    HELP, Humans, LevelMaker, Opponent, Progress, SaveSnapshot, Session, Settings, UnknownHumans,
+    game_id,
 };
 
 /// Whether to draw in colour: not when `no_color` was asked for, not when `NO_COLOR` is set

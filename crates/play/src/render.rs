@@ -1,6 +1,8 @@
 //! Drawing a position for people, from its typed [`View`] alone: the board with the last
 //! move marked, a legend of the pieces, the marked regions, and a status line.
 
+use search::ScoreKind;
+
 use board_core::{
     Outcome, Player, Position, Square,
     view::{BoardView, Cell, PieceKind, RegionKind, StatusItem, View},
@@ -144,6 +146,21 @@ pub fn legend<V: View>(pos: &V) -> String {
         parts.push(format!("drop zones: {}", zones.join(", ")));
     }
     parts.join(" · ")
+}
+
+/// What a search's score means for the side to move, in words for a player (no
+/// centipawns): `you win in 3 moves`, `about even`, `you look better`.
+pub fn assessment(score: search::Score) -> String {
+    /// Within this many evaluation units of 0 the game is called even.
+    const EVEN: i32 = 50;
+    match score.kind() {
+        ScoreKind::Win(1) => "you win with it".to_string(),
+        ScoreKind::Win(n) => format!("you win in {n} moves"),
+        ScoreKind::Loss(n) => format!("the computer sees a forced loss in {n} moves"),
+        ScoreKind::Value(v) if v.abs() <= EVEN => "about even".to_string(),
+        ScoreKind::Value(v) if v > 0 => "you look better".to_string(),
+        ScoreKind::Value(_) => "you look worse".to_string(),
+    }
 }
 
 /// The result of a finished game, naming the winner (`Black wins: five in a row h8-l8`);

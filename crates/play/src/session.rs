@@ -87,8 +87,8 @@ pub struct Settings {
     pub echo: bool,
     /// How the computer's thinking shows.
     pub progress: Progress,
-    /// Ask before `quit` or `restart` throws away moves not saved (for a person at a
-    /// terminal; scripts are never asked).
+    /// Ask before `quit` or `restart` throws away a game in progress that is not saved (for
+    /// a person at a terminal; scripts are never asked).
     pub confirm: bool,
     /// Where to keep the game's save text current (for an autosave on Ctrl-C).
     pub snapshot: Option<SaveSnapshot>,
@@ -110,12 +110,14 @@ impl Default for Settings {
     }
 }
 
-/// The help text printed by `help`.
+/// The commands `help` lists (after a line on this game's own notation).
 pub const HELP: &str = "\
-Enter a move in the game's notation (c3, c3-c4, d1-d7/g7, j11,k12) or with the squares
-separated by spaces (c3 c4, d1 d7 g7, j11 k12). Commands:
+Commands:
   undo, u      take back to your previous turn (again and again to the start)
-  restart, r   start a new game with the same rules
+  redo         play again what undo took back, one turn at a time
+  restart, r   start a new game with the same rules ('undo' at once brings the game back)
+  legal [SQ]   mark on the board where legal moves start, or where they go from SQ
+  level [N]    the computer's strength, or change it to level N during the game
   moves        the moves of the game so far
   rules        the rules of this game and its parameters
   save FILE    write the game to FILE (asks before replacing a file)
@@ -124,6 +126,36 @@ separated by spaces (c3 c4, d1 d7 g7, j11 k12). Commands:
   help         this text
   quit, q      leave
 ";
+
+/// The computer at one strength: the player, its budget per move, and what to call it
+/// (`the engine at 1 s a move`).
+pub struct Opponent<P: Position> {
+    /// The player.
+    pub agent: Box<dyn Agent<P>>,
+    /// Its budget per move (and for hints).
+    pub limits: Limits,
+    /// How it is described to people.
+    pub about: String,
+}
+
+/// Builds the computer at a level (`1..=count`), for `level N` during a game; an error says
+/// why that level cannot be had.
+pub type LevelMaker<P> = Box<dyn FnMut(u8) -> Result<Opponent<P>, String>>;
+
+/// The computer's levels a session can switch between.
+struct Levels<P: Position> {
+    /// Levels are `1..=count`.
+    count: u8,
+    make: LevelMaker<P>,
+}
+
+/// A game set aside by `restart`, brought back by an `undo` right after it.
+struct Abandoned<P: Position> {
+    history: Vec<P>,
+    moves: Vec<P::Move>,
+    pos: P,
+    saved: Option<usize>,
+}
 
 /// One game of `P` between people and/or a computer player.
 ///
@@ -141,6 +173,14 @@ pub struct Session<P: View> {
     announced: bool,
     /// The number of moves when the game was last saved or loaded (`None`: never).
     saved: Option<usize>,
+    /// Moves taken back by `undo`, the next one to replay last.
+    redo: Vec<P::Move>,
+    /// The game `restart` set aside, until the next command other than `undo`.
+    abandoned: Option<Abandoned<P>>,
+    /// How the computer is described (`level 4, the engine at 1 s a move`).
+    about: Option<String>,
+    /// The levels `level N` switches between, if the caller gave them.
+    levels: Option<Levels<P>>,
 }
 
 /// What to do after a line of input.
@@ -162,7 +202,19 @@ impl<P: View> Session<P> {
             settings,
             announced: false,
             saved: None,
+            redo: Vec::new(),
+            abandoned: None,
+            about: None,
+            levels: None,
         }
+    }
+
+    /// Lets `level N` change the computer during the game: `make` builds level `N` of
+    /// `1..=count`; `about` describes the computer playing now.
+    pub fn with_levels(mut self, count: u8, about: impl Into<String>, make: LevelMaker<P>) -> Self {
+        self.about = Some(about.into());
+        self.levels = Some(Levels { count, make });
+        self
     }
 
     /// The current position.
@@ -196,6 +248,8 @@ impl<P: View> Session<P> {
         self.pos = pos;
         self.announced = false;
         self.saved = Some(self.moves.len());
+        self.redo.clear();
+        self.abandoned = None;
         if let Some(c) = self.computer.as_mut() {
             c.new_game();
         }
@@ -210,6 +264,12 @@ impl<P: View> Session<P> {
     /// Whether moves were played (or taken back) since the game was last saved or loaded.
     pub fn is_unsaved(&self) -> bool {
         self.saved != Some(self.moves.len()) && !(self.saved.is_none() && self.moves.is_empty())
+    }
+
+    /// Whether leaving the game now loses something a person would miss: a game still in
+    /// progress with moves not saved (a finished game is over whatever happens next).
+    fn loses_progress(&self) -> bool {
+        self.is_unsaved() && self.pos.outcome().is_none()
     }
 
     fn update_snapshot(&self) {
@@ -229,11 +289,10 @@ impl<P: View> Session<P> {
         out: &mut dyn Write,
         progress: &mut dyn Write,
     ) -> io::Result<()> {
-        writeln!(
-            out,
-            "{}: type a move, or 'help' for the commands.",
-            self.start.config()
-        )?;
+        // The rules on a line of their own: with the commands' hint they overflowed a
+        // 120-column terminal.
+        writeln!(out, "{}", self.start.config())?;
+        writeln!(out, "Type a move, or 'help' for the commands.")?;
         self.show(out)?;
         self.update_snapshot();
         let mut line = String::new();
@@ -337,37 +396,39 @@ impl<P: View> Session<P> {
             Some((w, r)) => (w, r.trim()),
             None => (text, ""),
         };
-        match word.to_ascii_lowercase().as_str() {
-            "" => {}
+        let word = word.to_ascii_lowercase();
+        // Only an `undo` straight after `restart` brings the set-aside game back.
+        let abandoned = self.abandoned.take();
+        match word.as_str() {
+            "" => self.abandoned = abandoned,
             "quit" | "exit" | "q" => {
                 if !self.settings.confirm
-                    || !self.is_unsaved()
+                    || !self.loses_progress()
                     || self.ask(input, out, "The game is not saved. Quit anyway?")?
                 {
                     return Ok(Flow::Quit);
                 }
             }
-            "help" | "?" => write!(out, "{HELP}")?,
-            "undo" | "u" => self.undo(out)?,
+            "help" | "?" => {
+                writeln!(out, "{}", self.notation_help())?;
+                write!(out, "{HELP}")?
+            }
+            "undo" | "u" => match abandoned {
+                Some(game) => self.bring_back(game, out)?,
+                None => self.undo(out)?,
+            },
+            "redo" => self.redo(out)?,
             "restart" | "r" => {
                 if self.settings.confirm
-                    && self.is_unsaved()
+                    && self.loses_progress()
                     && !self.ask(input, out, "The game is not saved. Start a new one anyway?")?
                 {
                     return Ok(Flow::Continue);
                 }
-                self.pos = self.start.clone();
-                self.history.clear();
-                self.moves.clear();
-                self.announced = false;
-                self.saved = None;
-                if let Some(c) = self.computer.as_mut() {
-                    c.new_game();
-                }
-                self.update_snapshot();
-                writeln!(out, "New game.")?;
-                self.show(out)?;
+                self.restart(out)?;
             }
+            "legal" => self.mark_legal(rest, out)?,
+            "level" => self.level(rest, out)?,
             "moves" => self.print_moves(out)?,
             "rules" => self.print_rules(out)?,
             "save" if rest.is_empty() => writeln!(out, "error: save needs a file name")?,
@@ -400,6 +461,33 @@ impl<P: View> Session<P> {
             _ => self.human_move(text, out)?,
         }
         Ok(Flow::Continue)
+    }
+
+    /// How to enter a move in this game, with a legal move of the position as the example
+    /// (`c3-c4`): only this game's notation, not every game's.
+    fn notation_help(&self) -> String {
+        let mut moves = Vec::new();
+        self.pos.generate_moves(&mut moves);
+        let Some(&example) = moves.first() else {
+            return "The game is over: no move can be entered.".to_string();
+        };
+        let text = self.pos.format_move(example);
+        let squares = self.pos.move_squares(example).len();
+        if squares > 1 {
+            let spaced: Vec<String> = self
+                .pos
+                .move_squares(example)
+                .iter()
+                .map(|&sq| self.pos.geometry().format_square(sq))
+                .collect();
+            format!(
+                "Enter a move as {} writes it, like {text} (or {}).",
+                game_id::<P>(),
+                spaced.join(" ")
+            )
+        } else {
+            format!("Enter a move as {} writes it, like {text}.", game_id::<P>())
+        }
     }
 
     /// `moves`: the game so far, numbered, wrapped to 80 columns.
@@ -445,7 +533,7 @@ impl<P: View> Session<P> {
         match self.pos.parse_legal_move(text) {
             Ok(mv) => {
                 let played = self.pos.format_move(mv);
-                let captured = self.play(mv);
+                let captured = self.play_new(mv);
                 if !captured.is_empty() {
                     writeln!(out, "{played} captures {captured}")?;
                 }
@@ -477,16 +565,23 @@ impl<P: View> Session<P> {
         captured.join(" ")
     }
 
+    /// Plays `mv` as a new move: what `undo` took back can no longer be replayed.
+    fn play_new(&mut self, mv: P::Move) -> String {
+        self.redo.clear();
+        self.play(mv)
+    }
+
     fn undo(&mut self, out: &mut dyn Write) -> io::Result<()> {
         if self.moves.is_empty() {
             return writeln!(out, "error: nothing to undo: this is the start of the game");
         }
         let humans = self.settings.humans;
         loop {
-            let (Some(before), Some(_)) = (self.history.pop(), self.moves.pop()) else {
+            let (Some(before), Some(mv)) = (self.history.pop(), self.moves.pop()) else {
                 break;
             };
             self.pos = before;
+            self.redo.push(mv);
             if self.moves.is_empty() || humans.plays(self.pos.side_to_move()) {
                 break;
             }
@@ -495,6 +590,190 @@ impl<P: View> Session<P> {
         self.update_snapshot();
         writeln!(out, "Took back to move {}.", self.pos.ply() + 1)?;
         self.show(out)
+    }
+
+    /// `redo`: plays again the moves the last `undo`s took back, up to a person's next turn.
+    fn redo(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if self.redo.is_empty() {
+            return writeln!(out, "error: nothing to redo: no move was taken back");
+        }
+        let humans = self.settings.humans;
+        while let Some(mv) = self.redo.pop() {
+            // The stack holds moves of this very line of play, so each is legal here; one
+            // that is not means the stack is stale, and it is dropped rather than played.
+            if self.pos.validate(&mv).is_err() {
+                self.redo.clear();
+                return writeln!(out, "error: nothing to redo: the game has changed");
+            }
+            let captured = self.play(mv);
+            if !captured.is_empty() {
+                let played = self.history.last().map(|p| p.format_move(mv));
+                writeln!(out, "{} captures {captured}", played.unwrap_or_default())?;
+            }
+            if self.redo.is_empty() || humans.plays(self.pos.side_to_move()) {
+                break;
+            }
+        }
+        self.announced = false;
+        writeln!(out, "Replayed to move {}.", self.pos.ply() + 1)?;
+        self.show(out)
+    }
+
+    /// `restart`: a new game with the same rules; the old one is kept until the next
+    /// command, so that an `undo` straight away brings it back.
+    fn restart(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let pos = std::mem::replace(&mut self.pos, self.start.clone());
+        let had_moves = !self.moves.is_empty();
+        let old = Abandoned {
+            history: std::mem::take(&mut self.history),
+            moves: std::mem::take(&mut self.moves),
+            pos,
+            saved: self.saved.take(),
+        };
+        self.abandoned = had_moves.then_some(old);
+        self.redo.clear();
+        self.announced = false;
+        if let Some(c) = self.computer.as_mut() {
+            c.new_game();
+        }
+        self.update_snapshot();
+        if had_moves {
+            writeln!(out, "New game ('undo' brings the last one back).")?;
+        } else {
+            writeln!(out, "New game.")?;
+        }
+        self.show(out)
+    }
+
+    /// `undo` straight after `restart`: the game set aside comes back as it was.
+    fn bring_back(&mut self, game: Abandoned<P>, out: &mut dyn Write) -> io::Result<()> {
+        self.history = game.history;
+        self.moves = game.moves;
+        self.pos = game.pos;
+        self.saved = game.saved;
+        self.redo.clear();
+        self.announced = false;
+        if let Some(c) = self.computer.as_mut() {
+            c.new_game();
+        }
+        self.update_snapshot();
+        writeln!(
+            out,
+            "Back to the game before 'restart', at move {}.",
+            self.pos.ply() + 1
+        )?;
+        self.show(out)
+    }
+
+    /// `legal`: marks the squares where the side to move's legal moves start; `legal SQ..`
+    /// (a square, or the first squares of a move: `d1`, `d1-d7`) marks where the moves
+    /// that start so go next.
+    fn mark_legal(&self, rest: &str, out: &mut dyn Write) -> io::Result<()> {
+        if let Some(reason) = self.pos.outcome_reason() {
+            return writeln!(out, "error: the game is over ({reason})");
+        }
+        let geometry = self.pos.geometry();
+        let mut prefix = Vec::new();
+        for word in rest
+            .split(|c: char| c == '-' || c == '/' || c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+        {
+            match geometry.parse_square(word) {
+                Ok(sq) => prefix.push(sq),
+                Err(e) => return writeln!(out, "error: {e}"),
+            }
+        }
+        let mut moves = Vec::new();
+        self.pos.generate_moves(&mut moves);
+        let mut next: Vec<Square> = Vec::new();
+        let mut complete = false;
+        for &mv in &moves {
+            let squares = self.pos.move_squares(mv);
+            if squares.len() < prefix.len() || squares[..prefix.len()] != prefix[..] {
+                continue;
+            }
+            match squares.get(prefix.len()) {
+                Some(&sq) if !next.contains(&sq) => next.push(sq),
+                Some(_) => {}
+                None => complete = true,
+            }
+        }
+        let name = self.pos.player_name(self.pos.side_to_move());
+        let shown: Vec<String> = prefix
+            .iter()
+            .map(|&sq| geometry.format_square(sq))
+            .collect();
+        let shown = shown.join("-");
+        if next.is_empty() && !complete {
+            return match prefix.is_empty() {
+                true => writeln!(out, "error: {name} has no legal move"),
+                false => writeln!(out, "error: no legal move of {name} starts with {shown}"),
+            };
+        }
+        next.sort_by_key(|sq| sq.index());
+        write!(
+            out,
+            "{}",
+            render::board(&self.pos, &next, self.settings.color)
+        )?;
+        let listed: Vec<String> = next.iter().map(|&sq| geometry.format_square(sq)).collect();
+        let count = next.len();
+        let list = if count <= 40 {
+            format!(": {}", listed.join(" "))
+        } else {
+            String::new()
+        };
+        match (prefix.is_empty(), complete) {
+            (true, _) => writeln!(
+                out,
+                "{name}'s {} legal moves start on the {count} marked squares{list}",
+                moves.len()
+            ),
+            (false, true) if count == 0 => {
+                writeln!(out, "{shown} is a whole move: play it as it is")
+            }
+            (false, true) => writeln!(
+                out,
+                "{shown} is a whole move, or goes on to one of the {count} marked squares{list}"
+            ),
+            (false, false) => writeln!(out, "{shown} goes on to the {count} marked squares{list}"),
+        }
+    }
+
+    /// `level`: says how strong the computer is; `level N` changes it for the rest of the
+    /// game (the moves so far stay).
+    fn level(&mut self, rest: &str, out: &mut dyn Write) -> io::Result<()> {
+        let Some(levels) = self.levels.as_mut() else {
+            return writeln!(out, "error: the computer's level cannot be changed here");
+        };
+        let count = levels.count;
+        if rest.is_empty() {
+            let about = self.about.as_deref().unwrap_or("no computer player");
+            return writeln!(
+                out,
+                "The computer: {about}. 'level N' changes it (1-{count})."
+            );
+        }
+        let level = match rest.parse::<u8>() {
+            Ok(n) if (1..=count).contains(&n) => n,
+            _ => {
+                let shown: String = rest.chars().take(16).collect();
+                return writeln!(
+                    out,
+                    "error: level '{shown}' is out of range: expected 1-{count}"
+                );
+            }
+        };
+        match (levels.make)(level) {
+            Ok(opponent) => {
+                self.computer = Some(opponent.agent);
+                self.settings.limits = opponent.limits;
+                self.about = Some(opponent.about);
+                let about = self.about.as_deref().unwrap_or_default();
+                writeln!(out, "The computer is now {about}.")
+            }
+            Err(e) => writeln!(out, "error: level {level}: {e}"),
+        }
     }
 
     /// The computer's move; `false` if it had none to give.
@@ -512,7 +791,7 @@ impl<P: View> Session<P> {
         };
         let text = self.pos.format_move(mv);
         let name = self.pos.player_name(self.pos.side_to_move());
-        let captured = self.play(mv);
+        let captured = self.play_new(mv);
         if captured.is_empty() {
             writeln!(out, "{name} (computer) plays {text}")?;
         } else {
@@ -589,8 +868,9 @@ impl<P: View> Session<P> {
         match self.think_scored(progress)? {
             Some(Ok((mv, score, depth))) => writeln!(
                 out,
-                "hint: {} (score {score}, depth {depth})",
-                self.pos.format_move(mv)
+                "hint: {} ({}; looked {depth} plies ahead)",
+                self.pos.format_move(mv),
+                render::assessment(score)
             ),
             Some(Err(e)) => writeln!(out, "error: {e}"),
             None => writeln!(out, "error: no computer player to ask for a hint"),

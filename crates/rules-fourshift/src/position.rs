@@ -608,6 +608,10 @@ impl Notation for Fourshift {
         const EXPECTED: &str = "a square like c3 to place, or from-to like c3-c4 to shift";
         let t = text.trim();
         let (first, second) = match t.split_once('-') {
+            // A shift names two squares: `b1-b2-b3` is not a move, whatever its squares.
+            Some((_, b)) if b.contains('-') => {
+                return Err(NotationError::syntax(text, EXPECTED));
+            }
             Some((a, b)) => (a.trim(), Some(b.trim())),
             None => {
                 let mut parts = t.split_whitespace();

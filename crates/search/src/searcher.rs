@@ -133,7 +133,9 @@ impl<P: Notation, E: Evaluator<P>> Searcher<P, E> {
     }
 
     /// Searches `pos` under `limits`, calling `on_iteration` (on this thread) after each
-    /// completed iteration.
+    /// completed iteration, and once more at the end when the search was cut off in an
+    /// iteration that found a better move than the last line reported: the last line
+    /// reported always starts with the result's best move (a GUI shows what is played).
     pub fn search_with(
         &mut self,
         pos: &P,
@@ -294,6 +296,24 @@ impl<P: Notation, E: Evaluator<P>> Searcher<P, E> {
                 result.score = Score::from_raw(score);
                 result.depth = depth;
                 result.pv = pv;
+                // A cut-off iteration's better move has not been reported yet.
+                if result
+                    .iterations
+                    .last()
+                    .is_some_and(|last| last.pv != result.pv)
+                {
+                    on_iteration(&IterationReport {
+                        depth: result.depth,
+                        seldepth,
+                        score: result.score,
+                        nodes: counters.nodes,
+                        time,
+                        nps: nps(counters.nodes, time),
+                        tt_hit_rate: result.stats.tt_hit_rate(),
+                        hashfull: result.stats.hashfull,
+                        pv: result.pv.clone(),
+                    });
+                }
             }
             _ => {
                 // Stopped before any root move was searched: the first in order (the

@@ -60,7 +60,8 @@ pub struct ExternalLimits {
     pub tolerance: Duration,
     /// The limit on one move under a depth or node budget, which has no clock of its own.
     pub untimed_move: Duration,
-    /// The limit on start-up (`ugi` … `ugiok`, `START` … `OK`).
+    /// The least time start-up (`ugi` … `readyok`, `START` … `OK`) gets; a longer move limit
+    /// raises it (see [`ExternalLimits::startup_limit`]).
     pub startup: Duration,
 }
 
@@ -76,6 +77,13 @@ impl Default for ExternalLimits {
 }
 
 impl ExternalLimits {
+    /// The limit on start-up: as long as a move may take (`--time` plus `--tolerance`, or
+    /// `--timeout`), but never less than [`startup`](ExternalLimits::startup), since an
+    /// engine that builds its tables before `readyok` needs more than a fast move's time.
+    pub fn startup_limit(&self) -> Duration {
+        self.startup.max(self.move_limit(1))
+    }
+
     /// The longest a move may take; `scale` multiplies the time budget (Botzone's first
     /// turn has twice the time).
     pub fn move_limit(&self, scale: u32) -> Duration {
@@ -139,6 +147,41 @@ pub fn check_protocol<P: Position + 'static>(
     }
 }
 
+/// Checks that `command`'s program exists and can be run, before any game: `ugi:/nonexistent`
+/// is refused at once instead of losing every game by crash. A command whose first word is
+/// not a plain program name (a shell construct) is left to the shell to judge.
+pub fn check_command(command: &str) -> Result<(), UnsupportedGame> {
+    let Some(program) = command.split_whitespace().next() else {
+        return Err(UnsupportedGame("the engine command is empty".into()));
+    };
+    let program = program.trim_matches(|c| c == '\'' || c == '"');
+    if program.is_empty() || program.chars().any(|c| "$`=(){}[]<>|;&*?~\\".contains(c)) {
+        return Ok(());
+    }
+    let runnable = |path: &std::path::Path| -> bool {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        let path = std::path::Path::new(program);
+        return match std::fs::metadata(path) {
+            Err(e) => Err(UnsupportedGame(format!("cannot start '{program}': {e}"))),
+            Ok(_) if !runnable(path) => Err(UnsupportedGame(format!(
+                "cannot start '{program}': it is not an executable file"
+            ))),
+            Ok(_) => Ok(()),
+        };
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if std::env::split_paths(&path).any(|dir| runnable(&dir.join(program))) {
+        Ok(())
+    } else {
+        Err(UnsupportedGame(format!(
+            "cannot start '{program}': no such program on the PATH"
+        )))
+    }
+}
+
 /// An external engine for one game of `config`.
 pub fn external_player<P: Position + 'static>(
     protocol: Protocol,
@@ -159,4 +202,58 @@ pub fn external_player<P: Position + 'static>(
             None => return Err(UnsupportedGame(format!("no Botzone codec for {config}"))),
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::Fault;
+
+    #[test]
+    fn the_handshake_wait_follows_timeout_and_tolerance_above_its_floor() {
+        let limits = |budget, tolerance_ms, timeout_ms| ExternalLimits {
+            budget,
+            tolerance: Duration::from_millis(tolerance_ms),
+            untimed_move: Duration::from_millis(timeout_ms),
+            ..ExternalLimits::default()
+        };
+        // Short limits keep the 10 s floor: an engine building its tables needs it.
+        let fast = limits(Budget::Time(Duration::from_millis(100)), 1000, 60_000);
+        assert_eq!(fast.startup_limit(), Duration::from_secs(10));
+        // A long --timeout (under --depth) or --time + --tolerance raises it.
+        let slow_depth = limits(Budget::Depth(8), 1000, 120_000);
+        assert_eq!(slow_depth.startup_limit(), Duration::from_secs(120));
+        let slow_time = limits(Budget::Time(Duration::from_secs(15)), 5_000, 60_000);
+        assert_eq!(slow_time.startup_limit(), Duration::from_secs(20));
+    }
+
+    #[test]
+    fn a_handshake_timeout_names_what_was_awaited_not_a_move() {
+        let fault = Fault::HandshakeTimeout {
+            awaited: "readyok",
+            limit: Duration::from_secs(10),
+        };
+        assert_eq!(fault.to_string(), "timed out (no readyok within 10000 ms)");
+    }
+
+    #[test]
+    fn a_missing_program_is_refused_before_any_game() {
+        let err = check_command("/nonexistent/engine --flag").unwrap_err();
+        assert!(
+            err.0.starts_with("cannot start '/nonexistent/engine': "),
+            "{err}"
+        );
+        let err = check_command("no-such-engine-anywhere").unwrap_err();
+        assert_eq!(
+            err.0,
+            "cannot start 'no-such-engine-anywhere': no such program on the PATH"
+        );
+        assert!(check_command("sh -c 'exit 0'").is_ok());
+        assert!(check_command("").is_err());
+        // A directory is not a program.
+        let err = check_command("/").unwrap_err();
+        assert!(err.0.contains("not an executable file"), "{err}");
+        // Shell constructs are left to the shell.
+        assert!(check_command("$ENGINE --fast").is_ok());
+    }
 }

@@ -86,26 +86,34 @@ impl<P: Position> Contestant<P> for PbrainPlayer<P> {
     }
 
     fn new_game(&mut self, _config: &P::Config) -> Result<(), Fault> {
-        let limit = self.limits.startup;
+        let limit = self.limits.startup_limit();
         let deadline = Instant::now() + limit;
         let mut process = EngineProcess::spawn(&self.command)?;
         process.send_with(&format!("START {}", self.codec.size), "\r\n")?;
-        process.recv_until(deadline, limit, |line| {
-            let word = line
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .to_ascii_uppercase();
-            match word.as_str() {
-                "OK" => Some(Ok(())),
-                "ERROR" | "UNKNOWN" => Some(Err(Fault::Protocol(format!(
-                    "refused START {}: {}",
-                    self.codec.size,
-                    short(line)
-                )))),
-                _ => None,
-            }
-        })?;
+        process
+            .recv_until(deadline, limit, |line| {
+                let word = line
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_ascii_uppercase();
+                match word.as_str() {
+                    "OK" => Some(Ok(())),
+                    "ERROR" | "UNKNOWN" => Some(Err(Fault::Protocol(format!(
+                        "refused START {}: {}",
+                        self.codec.size,
+                        short(line)
+                    )))),
+                    _ => None,
+                }
+            })
+            .map_err(|fault| match fault {
+                Fault::Timeout { limit } => Fault::HandshakeTimeout {
+                    awaited: "OK",
+                    limit,
+                },
+                other => other,
+            })?;
         let turn_ms = match self.limits.budget {
             Budget::Time(t) => t.as_millis(),
             Budget::Depth(_) | Budget::Nodes(_) => self.limits.untimed_move.as_millis(),

@@ -112,9 +112,15 @@ impl EngineProcess {
         }
     }
 
-    /// Whether the process has already ended, giving its status.
+    /// Whether the process has already ended, giving its status (and what the shell's
+    /// 127 and 126 mean: the command was not found, or cannot be run).
     pub(crate) fn exited(&mut self) -> Option<String> {
-        self.child.try_wait().ok().flatten().map(|s| s.to_string())
+        let status = self.child.try_wait().ok().flatten()?;
+        Some(match status.code() {
+            Some(127) => format!("{status}: the command was not found"),
+            Some(126) => format!("{status}: the command cannot be run"),
+            _ => status.to_string(),
+        })
     }
 
     /// Closes stdin and gives the process `grace` to exit by itself, then kills it.

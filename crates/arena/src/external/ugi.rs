@@ -65,14 +65,20 @@ impl<P: Position> Contestant<P> for UgiPlayer {
 
     fn new_game(&mut self, config: &P::Config) -> Result<(), Fault> {
         self.spec = config.to_string();
-        let limit = self.limits.startup;
+        let limit = self.limits.startup_limit();
         let deadline = Instant::now() + limit;
+        let late = |awaited| {
+            move |fault| match fault {
+                Fault::Timeout { limit } => Fault::HandshakeTimeout { awaited, limit },
+                other => other,
+            }
+        };
         let mut process = EngineProcess::spawn(&self.command)?;
         process.send("ugi")?;
-        expect(&mut process, "ugiok", deadline, limit)?;
+        expect(&mut process, "ugiok", deadline, limit).map_err(late("ugiok"))?;
         process.send("uginewgame")?;
         process.send("isready")?;
-        expect(&mut process, "readyok", deadline, limit)?;
+        expect(&mut process, "readyok", deadline, limit).map_err(late("readyok"))?;
         self.process = Some(process);
         Ok(())
     }
