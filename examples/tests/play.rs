@@ -501,20 +501,53 @@ fn clamp_announces_captures() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Replacing a file is destructive: asked at a terminal (a pseudo-terminal from `script`),
+/// refused on a pipe, where no one can answer.
 #[test]
-fn save_asks_before_replacing_a_file() {
+fn save_asks_before_replacing_a_file_at_a_terminal_and_refuses_on_a_pipe() {
     let dir = workdir("overwrite");
     std::fs::write(dir.join("keep.txt"), "precious").expect("write");
     let out = run(
         &dir,
         &["play", "gomoku", "--human", "both"],
-        "h8\nsave keep.txt\nn\nsave keep.txt\ny\nquit\n",
+        "h8\nsave keep.txt\ny\nquit\n",
     );
     assert!(
         out.stdout
-            .contains("keep.txt exists. Replace it? [y/N] n\nNot saved.")
+            .contains("error: keep.txt exists: not replaced (save under another name)"),
+        "{}",
+        out.stdout
     );
-    assert!(out.stdout.contains("Saved 1 moves to keep.txt."));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("keep.txt")).expect("read"),
+        "precious"
+    );
+    let command = format!("{BIN} play gomoku --human both --no-color");
+    let mut child = Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs boardlab on a pseudo-terminal");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for line in ["h8", "save keep.txt", "n", "save keep.txt", "y", "quit"] {
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .expect("type");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("keep.txt exists. Replace it? [y/N]"),
+        "{text}"
+    );
+    assert!(text.contains("Not saved."), "{text}");
+    assert!(text.contains("Saved 1 moves to keep.txt."), "{text}");
     let saved = std::fs::read_to_string(dir.join("keep.txt")).expect("read");
     assert!(saved.starts_with("boardlab-save"), "{saved}");
     let _ = std::fs::remove_dir_all(&dir);

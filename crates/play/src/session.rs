@@ -120,7 +120,7 @@ Commands:
   level [N]    the computer's strength, or change it to level N during the game
   moves        the moves of the game so far
   rules        the rules of this game and its parameters
-  save FILE    write the game to FILE (asks before replacing a file)
+  save FILE    write the game to FILE (at a terminal, asks before replacing a file)
   load FILE    continue the game saved in FILE
   hint         the computer's suggestion and its score
   help         this text
@@ -433,10 +433,20 @@ impl<P: View> Session<P> {
             "rules" => self.print_rules(out)?,
             "save" if rest.is_empty() => writeln!(out, "error: save needs a file name")?,
             "save" => {
-                let exists = std::path::Path::new(rest).exists();
-                if exists && !self.ask(input, out, &format!("{rest} exists. Replace it?"))? {
-                    writeln!(out, "Not saved.")?;
-                    return Ok(Flow::Continue);
+                // Replacing a file is asked at a terminal; a script is never asked, and
+                // never replaces one either.
+                if std::path::Path::new(rest).exists() {
+                    if !self.settings.confirm {
+                        writeln!(
+                            out,
+                            "error: {rest} exists: not replaced (save under another name)"
+                        )?;
+                        return Ok(Flow::Continue);
+                    }
+                    if !self.ask(input, out, &format!("{rest} exists. Replace it?"))? {
+                        writeln!(out, "Not saved.")?;
+                        return Ok(Flow::Continue);
+                    }
                 }
                 match std::fs::write(rest, self.save_text()) {
                     Ok(()) => {
