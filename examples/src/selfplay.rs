@@ -211,7 +211,7 @@ pub fn tournament<P: ArenaGame>(
     let bar = ProgressBar::new(count as u64);
     bar.set_style(
         ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {pos}/{len} games, {moves} moves, {elapsed} elapsed, eta {eta}",
+            "[{bar:20}] {pos}/{len} games, {moves} moves, {elapsed} {wide_msg}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .with_key(
@@ -221,7 +221,8 @@ pub fn tournament<P: ArenaGame>(
             },
         ),
     );
-    bar.set_prefix(spec.to_string());
+    // The spec last, cut to the terminal's width (a long one wrapped the line).
+    bar.set_message(spec.to_string());
     bar.enable_steady_tick(Duration::from_millis(250));
     let started = Instant::now();
     let games = run_tournament_counting::<P>(&config, &args.settings, &moves, |_| bar.inc(1))
