@@ -6,6 +6,8 @@ use arena::book::{GomokuBookSettings, gomoku_book};
 use board_core::GameConfig as _;
 use boardlab_games::Gomoku;
 
+use indicatif::{ProgressBar, ProgressStyle};
+
 use crate::{cli_error::CliError, setup};
 
 /// Parses `MIN-MAX` (or a bare `N`): the stone counts of the book's openings.
@@ -53,17 +55,25 @@ pub fn run(spec: &str, settings: &GomokuBookSettings) -> Result<(), CliError> {
         settings.depth,
         settings.max_score
     );
+    // Progress at a terminal only (indicatif draws nothing on a pipe): a line a kept
+    // opening on stderr filled a log with thousands of lines.
+    let bar = ProgressBar::new(settings.count as u64);
+    bar.set_style(
+        ProgressStyle::with_template("[{bar:20}] {pos}/{len} openings kept, {msg}, {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(250));
     let book = gomoku_book(&config, settings, |entry, book| {
-        outln!("{}", entry.line(settings.depth));
-        eprintln!(
-            "kept {} of {} drawn ({} duplicates, {} unbalanced)",
-            book.entries.len(),
-            book.tried,
-            book.duplicates,
-            book.unbalanced
-        );
-    })
-    .map_err(|e| CliError::usage(e.to_string()))?;
+        // Printed with the bar out of the way, for a stdout that is the same terminal.
+        bar.suspend(|| outln!("{}", entry.line(settings.depth)));
+        bar.set_position(book.entries.len() as u64);
+        bar.set_message(format!(
+            "{} drawn ({} duplicates, {} unbalanced)",
+            book.tried, book.duplicates, book.unbalanced
+        ));
+    });
+    bar.finish_and_clear();
+    let book = book.map_err(|e| CliError::usage(e.to_string()))?;
     let summary = format!(
         "{} openings kept of {} drawn: {} repeated one up to symmetry (or ended the game), {} scored beyond {} cp of even",
         book.entries.len(),

@@ -1,11 +1,14 @@
 //! `boardlab match` (two players, colour-swapped pairs, optional SPRT) and `boardlab merge`
 //! (shards' reports and records into the whole tournament's). The work is in `arena`.
 
-use std::fs;
+use std::{
+    fs,
+    sync::{Arc, atomic::AtomicU64},
+};
 
 use arena::{
     ArenaGame, GameRecord, MatchReport, OpeningBook, Openings, PlayedGame, SelfplaySettings, Side,
-    merge, merge::TournamentInfo, records_text, run_tournament,
+    merge, merge::TournamentInfo, records_text, run_tournament_counting,
 };
 use board_core::GameSpec;
 use board_core::Position;
@@ -118,20 +121,29 @@ pub fn run_match<P: ArenaGame>(
         check_writable(path, "records")?;
     }
     let mut report = MatchReport::new(settings.a.to_string(), settings.b.to_string());
-    let tournament = run_tournament::<P>(&config, settings, |game: &PlayedGame<P>| {
+    let moves = Arc::new(AtomicU64::new(0));
+    let count = settings.shard.games(settings.total_games()).count();
+    let bar = crate::selfplay::tournament_bar(count, &config.to_string(), &moves);
+    let tournament = run_tournament_counting::<P>(&config, settings, &moves, |game| {
+        let game: &PlayedGame<P> = game;
         let a_side: Side = game.a_side;
         report.add(&game.record, a_side);
-        eprintln!(
-            "game {}: {} (first) vs {} (second): {} in {} plies: {}",
-            game.index + 1,
-            game.record.players[0],
-            game.record.players[1],
-            game.record.reason,
-            game.record.moves.len(),
-            record_moves(&game.record)
-        );
-    })
-    .map_err(|e| CliError::usage(e.to_string()))?;
+        bar.inc(1);
+        // The game line above the bar at a terminal, as it is on a pipe.
+        bar.suspend(|| {
+            eprintln!(
+                "game {}: {} (first) vs {} (second): {} in {} plies: {}",
+                game.index + 1,
+                game.record.players[0],
+                game.record.players[1],
+                game.record.reason,
+                game.record.moves.len(),
+                record_moves(&game.record)
+            );
+        });
+    });
+    bar.finish_and_clear();
+    let tournament = tournament.map_err(|e| CliError::usage(e.to_string()))?;
     if let Some(path) = &output.records {
         write_file(path, &records_text(&tournament.games), "records")?;
     }

@@ -192,23 +192,12 @@ fn setting_label(setting: &[(String, String)]) -> String {
         .join(" ")
 }
 
-/// Plays one tournament; gives its summary and its JSON report.
-pub fn tournament<P: ArenaGame>(
-    args: &SelfplayArgs,
-    spec: &GameSpec,
-    print: bool,
-) -> Result<(SelfplaySummary, String), CliError> {
-    let config = setup::config::<P>(spec)?;
-    let count = args
-        .settings
-        .shard
-        .games(args.settings.total_games())
-        .count();
-    // On a terminal only (indicatif draws nothing on a pipe): games done, and the moves
-    // played so far, which go on counting while long games are under way.
-    let moves = Arc::new(AtomicU64::new(0));
-    let shown = Arc::clone(&moves);
-    let bar = ProgressBar::new(count as u64);
+/// The progress of a tournament, drawn on a terminal only (indicatif draws nothing on a
+/// pipe): games done, and the moves played so far in `moves`, which go on counting while
+/// long games are under way; `label` (the spec) last, cut to the terminal's width.
+pub fn tournament_bar(games: usize, label: &str, moves: &Arc<AtomicU64>) -> ProgressBar {
+    let shown = Arc::clone(moves);
+    let bar = ProgressBar::new(games as u64);
     bar.set_style(
         ProgressStyle::with_template(
             "[{bar:20}] {pos}/{len} games, {moves} moves, {elapsed} {wide_msg}",
@@ -221,14 +210,29 @@ pub fn tournament<P: ArenaGame>(
             },
         ),
     );
-    // The spec last, cut to the terminal's width (a long one wrapped the line).
-    bar.set_message(spec.to_string());
+    bar.set_message(label.to_string());
     bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+/// Plays one tournament; gives its summary and its JSON report.
+pub fn tournament<P: ArenaGame>(
+    args: &SelfplayArgs,
+    spec: &GameSpec,
+    print: bool,
+) -> Result<(SelfplaySummary, String), CliError> {
+    let config = setup::config::<P>(spec)?;
+    let count = args
+        .settings
+        .shard
+        .games(args.settings.total_games())
+        .count();
+    let moves = Arc::new(AtomicU64::new(0));
+    let bar = tournament_bar(count, &spec.to_string(), &moves);
     let started = Instant::now();
-    let games = run_tournament_counting::<P>(&config, &args.settings, &moves, |_| bar.inc(1))
-        .map_err(|e| CliError::usage(e.to_string()))?
-        .games;
+    let played = run_tournament_counting::<P>(&config, &args.settings, &moves, |_| bar.inc(1));
     bar.finish_and_clear();
+    let games = played.map_err(|e| CliError::usage(e.to_string()))?.games;
     let elapsed = started.elapsed();
     let results: Vec<GameResult> = games.iter().map(GameResult::of).collect();
     let summary = SelfplaySummary::of_results(

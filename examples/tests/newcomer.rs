@@ -802,3 +802,36 @@ fn selfplay_shows_games_and_moves_at_a_terminal_and_nothing_on_a_pipe() {
     assert!(!out.stderr.contains('\r'), "{}", out.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn match_and_book_show_progress_at_a_terminal_and_only_their_lines_on_a_pipe() {
+    let dir = workdir("progress-match");
+    let args = ["match", "clamp", "--games", "2", "--depth", "2"];
+    let shown = run_at_terminal(&dir, &args, &[]);
+    assert!(shown.contains("0/2 games, "), "{shown}");
+    // The game lines still show, above the bar.
+    assert!(shown.contains("game 1: "), "{shown}");
+    let out = run(&dir, &args, "");
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!out.stderr.contains("games, "), "{}", out.stderr);
+    assert_eq!(
+        out.stderr
+            .lines()
+            .filter(|l| l.starts_with("game "))
+            .count(),
+        2
+    );
+    let args = ["book", "gomoku", "--count", "3", "--depth", "2"];
+    let shown = run_at_terminal(&dir, &args, &[]);
+    assert!(shown.contains("/3 openings kept, "), "{shown}");
+    let out = run(&dir, &args, "");
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    // On a pipe: the summary line only, no line per kept opening.
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("3 openings kept of "),
+        "{}",
+        out.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
