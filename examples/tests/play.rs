@@ -547,7 +547,7 @@ fn save_asks_before_replacing_a_file_at_a_terminal_and_refuses_on_a_pipe() {
         "{text}"
     );
     assert!(text.contains("Not saved."), "{text}");
-    assert!(text.contains("Saved 1 moves to keep.txt."), "{text}");
+    assert!(text.contains("Saved 1 move to keep.txt."), "{text}");
     let saved = std::fs::read_to_string(dir.join("keep.txt")).expect("read");
     assert!(saved.starts_with("boardlab-save"), "{saved}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -586,7 +586,7 @@ fn unsaved_games_ask_before_quit_and_restart_at_a_terminal() {
         text.contains("The game is not saved. Quit anyway? [y/N]"),
         "{text}"
     );
-    assert!(text.contains("Saved 1 moves to g.txt."), "{text}");
+    assert!(text.contains("Saved 1 move to g.txt."), "{text}");
     assert!(!text.contains("New game."), "{text}");
     assert!(out.status.success());
     let _ = std::fs::remove_dir_all(&dir);
@@ -599,9 +599,17 @@ fn ctrl_c_saves_the_game_and_says_where() {
     let mut stdin = child.stdin.take().expect("stdin");
     stdin.write_all(b"a1\nf6\n").expect("type");
     stdin.flush().expect("flush");
-    // Wait until both moves are played (the autosave is kept current after each).
+    // Wait until both moves are played (the autosave is kept current after each): the
+    // board after f6 says Black is to move at move 3. Read from the pipe, not timed, so
+    // a loaded machine cannot send the signal too early.
     let path = dir.join("boardlab-autosave-fourshift.save");
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    while !line.contains("move 3 · Black to move") {
+        line.clear();
+        let read = std::io::BufRead::read_line(&mut stdout, &mut line).expect("read");
+        assert!(read > 0, "boardlab ended before the two moves were played");
+    }
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

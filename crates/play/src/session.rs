@@ -451,7 +451,7 @@ impl<P: View> Session<P> {
                 match std::fs::write(rest, self.save_text()) {
                     Ok(()) => {
                         self.saved = Some(self.moves.len());
-                        writeln!(out, "Saved {} moves to {rest}.", self.moves.len())?
+                        writeln!(out, "Saved {} to {rest}.", moves_phrase(self.moves.len()))?
                     }
                     Err(e) => writeln!(out, "error: cannot write {rest}: {e}")?,
                 }
@@ -460,7 +460,11 @@ impl<P: View> Session<P> {
             "load" => match read_limited(rest) {
                 Ok(text) => match self.load_text(&text) {
                     Ok(()) => {
-                        writeln!(out, "Loaded {} moves from {rest}.", self.moves.len())?;
+                        writeln!(
+                            out,
+                            "Loaded {} from {rest}.",
+                            moves_phrase(self.moves.len())
+                        )?;
                         self.show(out)?;
                     }
                     Err(e) => writeln!(out, "error: {rest}: {e}")?,
@@ -885,6 +889,15 @@ impl<P: View> Session<P> {
             Some(Err(e)) => writeln!(out, "error: {e}"),
             None => writeln!(out, "error: no computer player to ask for a hint"),
         }
+    }
+}
+
+/// `n` moves with the noun in the right number: `1 move`, `7 moves`.
+fn moves_phrase(n: usize) -> String {
+    if n == 1 {
+        "1 move".to_string()
+    } else {
+        format!("{n} moves")
     }
 }
 
