@@ -535,6 +535,18 @@ fn legal_marks_where_moves_start_and_where_a_piece_can_go() {
         .find(|l| l.starts_with("a6-a5 goes on to the "))
         .unwrap();
     assert!(arrows.contains(" a6"), "{arrows}");
+    // Connect6: a pair is one move whichever stone is named first, so every empty point
+    // partners k10 (361 less j10 and k10 itself).
+    let out = run(
+        &dir,
+        &["play", "connect6", "--human", "both"],
+        "j10\nlegal k10\nquit\n",
+    );
+    assert!(
+        out.stdout.contains("k10 goes on to the 359 marked squares"),
+        "{}",
+        out.stdout
+    );
     // Gomoku: every empty point; a placed stone is a whole move.
     let out = run(
         &dir,

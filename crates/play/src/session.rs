@@ -703,13 +703,22 @@ impl<P: View> Session<P> {
         let mut complete = false;
         for &mv in &moves {
             let squares = self.pos.move_squares(mv);
-            if squares.len() < prefix.len() || squares[..prefix.len()] != prefix[..] {
-                continue;
-            }
-            match squares.get(prefix.len()) {
-                Some(&sq) if !next.contains(&sq) => next.push(sq),
-                Some(_) => {}
-                None => complete = true,
+            let follows = if squares.len() >= prefix.len() && squares[..prefix.len()] == prefix[..]
+            {
+                match squares.get(prefix.len()) {
+                    Some(&sq) => Some(sq),
+                    None => {
+                        complete = true;
+                        None
+                    }
+                }
+            } else {
+                self.unordered_next(mv, &squares, &prefix)
+            };
+            if let Some(sq) = follows
+                && !next.contains(&sq)
+            {
+                next.push(sq);
             }
         }
         let name = self.pos.player_name(self.pos.side_to_move());
@@ -752,6 +761,28 @@ impl<P: View> Session<P> {
             ),
             (false, false) => writeln!(out, "{shown} goes on to the {count} marked squares{list}"),
         }
+    }
+
+    /// The square completing `mv` after `prefix` when the game reads `mv`'s squares in that
+    /// order too: a Connect6 pair is one move whichever stone is named first, so `legal k10`
+    /// shows every partner of k10, not only those after it in the move's own order.
+    fn unordered_next(&self, mv: P::Move, squares: &[Square], prefix: &[Square]) -> Option<Square> {
+        if prefix.is_empty() || squares.len() != prefix.len() + 1 {
+            return None;
+        }
+        let mut rest: Vec<Square> = squares.to_vec();
+        for sq in prefix {
+            let at = rest.iter().position(|s| s == sq)?;
+            rest.remove(at);
+        }
+        let other = *rest.first()?;
+        let geometry = self.pos.geometry();
+        let text: Vec<String> = prefix
+            .iter()
+            .chain(std::iter::once(&other))
+            .map(|&sq| geometry.format_square(sq))
+            .collect();
+        (self.pos.parse_legal_move(&text.join(" ")).ok() == Some(mv)).then_some(other)
     }
 
     /// `level`: says how strong the computer is; `level N` changes it for the rest of the
