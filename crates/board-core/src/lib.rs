@@ -76,9 +76,11 @@
 #![deny(missing_docs)]
 
 pub mod bitboard;
+pub mod board_game;
 pub mod diagram;
 mod geometry;
 pub mod lines;
+pub mod moves;
 pub mod perft;
 /// The game traits, for code that calls their methods on a concrete type:
 /// `use board_core::prelude::*;`.
@@ -101,10 +103,11 @@ pub mod zobrist;
 pub use bitboard::{
     BitSet, Bitboard64, Bitboard128, BoardSet, OutOfCapacity, ShiftSet, SquareSet, StepMasks,
 };
+pub use board_game::{BoardGame, BoardSetup, Refused};
 pub use geometry::{Direction, Geometry, GeometryError, Ray};
 pub use perft::{divide, perft};
 pub use player::{Outcome, Player};
-pub use position::{GameConfig, MoveInputError, Notation, NotationError, Position, Rules};
+pub use position::{GameConfig, IntKey, MoveInputError, Notation, NotationError, Position, Rules};
 pub use setup::{InvalidKind, PositionStringError, Setup};
 pub use spec::{GameSpec, SpecError, SpecReader};
 pub use square::{Coord, MAX_CELLS, MAX_SIDE, Square, SquareError};
