@@ -207,6 +207,7 @@ enum Command {
         limits: serve::ServeLimits,
     },
     /// The board in the browser for the bundled games (docs/web.md).
+    #[cfg(feature = "web")]
     Web {
         /// Address to listen on. Loopback by default: any other address lets everyone who
         /// can reach it create and watch games (docs/web.md, "Listening elsewhere").
@@ -460,6 +461,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             ),
             boards: registry.boards().clone(),
         }),
+        #[cfg(feature = "web")]
         Command::Web { listen, data, open } => serve::web(&listen, data.as_deref(), open),
         Command::Play {
             spec,
