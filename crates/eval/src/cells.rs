@@ -19,7 +19,7 @@
 
 use std::cell::Cell as StdCell;
 
-use board_core::{BoardSet, Geometry, Player, View, view::Cell};
+use board_core::{BoardSet, Geometry, Player, SquareSet, View, view::Cell};
 
 use crate::{KWindows, mobility};
 
@@ -121,13 +121,16 @@ impl<'w> CellEvaluator<'w> {
                 .filter(|sq| keep(cells[sq.index()]))
                 .collect()
         };
+        // A BoardSet holds every board up to 26×26 (the largest geometry), and the squares
+        // come from the geometry: the checks of `mobility::ray_mobility` cannot fail here.
         let occupied = squares(&|c| c != Cell::Empty);
         let moves = Player::BOTH.map(|p| {
-            let pieces = squares(&|c| c.owner() == Some(p));
-            // A BoardSet holds every board up to 26×26, the largest Geometry.
-            mobility::ray_mobility(geometry, &occupied, &pieces, reach).unwrap_or(0)
+            let pieces = squares(&|c| c.owner() == Some(p)).squares();
+            let reached =
+                pieces.map(|sq| mobility::ray_moves_unchecked(geometry, &occupied, sq, reach));
+            reached.map(i64::from).sum::<i64>()
         });
-        i64::from(weight) * (i64::from(moves[0]) - i64::from(moves[1]))
+        i64::from(weight) * (moves[0] - moves[1])
     }
 }
 
