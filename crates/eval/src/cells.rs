@@ -77,6 +77,50 @@ impl<'w> CellEvaluator<'w> {
         self.window_score(geometry, &cells) + self.mobility_score(geometry, &cells)
     }
 
+    /// The terms this evaluator weighs, First's minus Second's: the windows short of 1,
+    /// 2, … pieces (one entry per window weight), then the squares reached (with
+    /// mobility). The [`score`](CellEvaluator::score) is their sum weighted by
+    /// [`weights`](CellEvaluator::weights): what [`crate::tune::fit`] fits.
+    pub fn features<V: View>(&self, pos: &V) -> Vec<i64> {
+        let geometry = pos.geometry();
+        let cells: Vec<Cell> = geometry.squares().map(|sq| pos.cell(sq)).collect();
+        let n = self.by_missing.len();
+        // Window term m alone: weight 1 for windows short of m + 1 pieces, 0 for the rest.
+        let mut features: Vec<i64> = (0..n)
+            .map(|m| {
+                let only: Vec<i32> = (0..n).map(|i| i32::from(i == m)).collect();
+                CellEvaluator::windows(self.k, &only).window_score(geometry, &cells)
+            })
+            .collect();
+        if let Some((reach, _)) = self.mobility {
+            let moves = CellEvaluator::none().with_mobility(reach, 1);
+            features.push(moves.mobility_score(geometry, &cells));
+        }
+        features
+    }
+
+    /// The weights of [`features`](CellEvaluator::features), in its order.
+    pub fn weights(&self) -> Vec<i32> {
+        let mut weights = self.by_missing.to_vec();
+        weights.extend(self.mobility.map(|(_, w)| w));
+        weights
+    }
+
+    /// This evaluator with other weights (as [`weights`](CellEvaluator::weights) lists
+    /// them, from a fit): the window weights from `weights`, then the mobility weight if
+    /// it has mobility. `None` when `weights` has another length.
+    pub fn with_weights<'v>(&self, weights: &'v [i32]) -> Option<CellEvaluator<'v>> {
+        let windows = self.by_missing.len();
+        match (self.mobility, weights.len()) {
+            (None, n) if n == windows => Some(CellEvaluator::windows(self.k, weights)),
+            (Some((reach, _)), n) if n == windows + 1 => {
+                let evaluator = CellEvaluator::windows(self.k, &weights[..windows]);
+                Some(evaluator.with_mobility(reach, weights[windows]))
+            }
+            _ => None,
+        }
+    }
+
     /// The score for the side to move (what a search's evaluator returns), clamped to
     /// `i32`.
     pub fn evaluate<V: View>(&self, pos: &V) -> i32 {
@@ -260,6 +304,25 @@ mod tests {
             CellEvaluator::windows(3, &[10]).score(&board(3, &[("b2", X)])),
             0
         );
+    }
+
+    #[test]
+    fn the_score_is_the_weighted_sum_of_the_features() {
+        let b = board(4, &[("a1", X), ("b2", X), ("c2", O), ("d4", Cell::Marker)]);
+        let eval = CellEvaluator::windows(3, &[10, 3, 1]).with_mobility(2, 4);
+        let features = eval.features(&b);
+        assert_eq!(features.len(), 4);
+        let weighted: i64 = features
+            .iter()
+            .zip(eval.weights())
+            .map(|(f, w)| f * i64::from(w))
+            .sum();
+        assert_eq!(weighted, eval.score(&b));
+        assert_eq!(eval.weights(), [10, 3, 1, 4]);
+        let other = [1, 2, 3, 5];
+        let reweighted = eval.with_weights(&other).expect("four weights");
+        assert_eq!(reweighted.weights(), other);
+        assert!(eval.with_weights(&[1, 2, 3]).is_none());
     }
 
     #[test]

@@ -46,6 +46,7 @@ pub mod cells;
 mod error;
 pub mod mobility;
 pub mod patterns;
+pub mod tune;
 mod util;
 pub mod windows;
 
