@@ -273,6 +273,9 @@ enum Command {
         #[arg(long)]
         verbose: bool,
     },
+    /// Fit an evaluator's weights (k-windows, mobility) to self-play results, then play the
+    /// fitted weights against the given ones in colour-swapped pairs.
+    Tune(crate::tune::TuneArgs),
     /// Self-play tournament: games in parallel, colour-swapped pairs, balance statistics.
     Selfplay {
         /// Game spec.
@@ -492,6 +495,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             game,
             no_color,
         } => play_cmd::run_replay_file(registry, &file, game.map(|g| g as usize), no_color),
+        Command::Tune(args) => registry.of_spec(&GameSpec::parse(&args.spec)?)?.tune(&args),
         Command::Selfplay {
             spec,
             games,

@@ -10,10 +10,12 @@ use search::{Agent, OptionsError, SearchAgent, SearchOptions};
 use crate::game::ConnectFour;
 
 /// For the side to move: every window of k squares in a line that the opponent has no
-/// stone in counts for it, the more the closer it is to full (one stone short 60, two
-/// short 8, three short 1); every window it has no stone in counts against it.
+/// stone in counts for it, the more the closer it is to full (one stone short 48, two
+/// short 25, three short 9); every window it has no stone in counts against it. The
+/// weights were fitted by `boardlab tune` from the hand weights 60, 8, 1
+/// (`docs/adding-a-game.md`, "Tuning the evaluator").
 pub fn evaluate(pos: &ConnectFour) -> i32 {
-    CellEvaluator::windows(pos.config().k, &[60, 8, 1]).evaluate(pos)
+    CellEvaluator::windows(pos.config().k, &[48, 25, 9]).evaluate(pos)
 }
 
 /// The engine is the generic search with the evaluator; the baseline is the library's

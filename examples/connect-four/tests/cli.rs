@@ -411,6 +411,52 @@ fn a_saved_game_replays() {
 }
 
 #[test]
+fn tune_fits_weights_and_checks_them_in_a_paired_match() {
+    let args = [
+        "tune",
+        "connect4",
+        "--k",
+        "4",
+        "--weights",
+        "60,8,1",
+        "--games",
+        "10",
+        "--depth",
+        "2",
+        "--pairs",
+        "2",
+    ];
+    let tuned = run(&args, "");
+    let out = tuned.ok();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with("positions "), "{out}");
+    assert_eq!(lines[1], "hand weights   60,8,1", "{out}");
+    assert!(lines[2].starts_with("tuned weights  "), "{out}");
+    assert!(
+        lines[3].starts_with("tuned vs hand, 2 colour-swapped pairs at depth 2: "),
+        "{out}"
+    );
+    // Reproducible from the seed.
+    assert_eq!(run(&args, "").ok(), out);
+    let bad = run(
+        &[
+            "tune",
+            "connect4",
+            "--k",
+            "4",
+            "--weights",
+            "1",
+            "--mobility",
+            "x",
+        ],
+        "",
+    );
+    assert_eq!(bad.code, Some(2));
+    assert!(bad.stderr.contains("bad --mobility 'x'"), "{}", bad.stderr);
+}
+
+#[test]
 fn bench_searches_the_games_with_bench_positions() {
     let benched = run(&["bench", "--depth-delta", "-20"], "");
     let out = benched.ok();
