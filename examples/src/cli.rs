@@ -208,6 +208,7 @@ enum Command {
         limits: serve::ServeLimits,
     },
     /// The board in the browser for the bundled games (docs/web.md).
+    #[cfg(feature = "web")]
     Web {
         /// Address to listen on. Loopback by default: any other address lets everyone who
         /// can reach it create and watch games (docs/web.md, "Listening elsewhere").
@@ -273,6 +274,9 @@ enum Command {
         #[arg(long)]
         verbose: bool,
     },
+    /// Fit an evaluator's weights (k-windows, mobility) to self-play results, then play the
+    /// fitted weights against the given ones in colour-swapped pairs.
+    Tune(crate::tune::TuneArgs),
     /// Self-play tournament: games in parallel, colour-swapped pairs, balance statistics.
     Selfplay {
         /// Game spec.
@@ -461,6 +465,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             ),
             boards: registry.boards().clone(),
         }),
+        #[cfg(feature = "web")]
         Command::Web { listen, data, open } => serve::web(&listen, data.as_deref(), open),
         Command::Play {
             spec,
@@ -491,6 +496,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             game,
             no_color,
         } => play_cmd::run_replay_file(registry, &file, game.map(|g| g as usize), no_color),
+        Command::Tune(args) => registry.of_spec(&GameSpec::parse(&args.spec)?)?.tune(&args),
         Command::Selfplay {
             spec,
             games,

@@ -170,7 +170,8 @@ pub fn run_analyze<P: Game>(
     // `--time` counts from here: building the engine (its tables) is on the clock.
     let start = Instant::now();
     let pos = setup::position::<P>(spec, moves)?;
-    if let Some(reason) = pos.outcome_reason() {
+    if let Some(outcome) = pos.outcome() {
+        let reason = pos.outcome_reason().unwrap_or_else(|| outcome.to_string());
         outln!("info string game over: {reason}");
         outln!("bestmove none");
         return Ok(());

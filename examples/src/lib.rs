@@ -37,6 +37,7 @@ mod registry;
 mod selfplay;
 mod serve;
 mod setup;
+mod tune;
 
 use std::{ffi::OsString, process::ExitCode};
 

@@ -16,6 +16,7 @@ use crate::{
     match_cmd::{self, MatchOutput},
     play_cmd::{self, Loaded, PlayArgs},
     selfplay::{self, SelfplayArgs},
+    tune,
 };
 
 /// The games the command line offers: the bundled ones ([`Registry::bundled`]) and any a
@@ -154,6 +155,8 @@ pub(crate) trait GameCommands {
     fn replay(&self, text: &str, path: &str, no_color: bool) -> Result<(), CliError>;
     /// `bench`: the game's bench positions (none: nothing is searched).
     fn bench(&self, depth_delta: i32, threads: usize, totals: &mut Totals) -> Result<(), CliError>;
+    /// `tune`.
+    fn tune(&self, args: &tune::TuneArgs) -> Result<(), CliError>;
 }
 
 /// The commands of game `G`.
@@ -220,6 +223,9 @@ impl<G: Game> GameCommands for Commands<G> {
     }
     fn bench(&self, depth_delta: i32, threads: usize, totals: &mut Totals) -> Result<(), CliError> {
         bench::bench_game::<G>(depth_delta, threads, totals)
+    }
+    fn tune(&self, args: &tune::TuneArgs) -> Result<(), CliError> {
+        tune::run_tune::<G>(args)
     }
 }
 

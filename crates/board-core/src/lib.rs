@@ -34,9 +34,9 @@
 //!
 //! | trait | the game writes | defaults |
 //! |---|---|---|
-//! | [`Rules`] | `side_to_move`, `ply`, `compute_hash`, `outcome`, `generate_moves`, `validate`, `make_move`, `unmake_move` | `hash` = `compute_hash`; `count_moves` (generate and count); `count_two_ply_sequences` (none: perft walks); `play` (validate, then make) |
-//! | [`Notation`] | `parse_move`, `format_move` | `parse_legal_move` (parse, then validate) |
-//! | [`Position`] | `new`, `config`, `to_position_string`, `from_position_string` | `player_name` (`First`, `Second`), `outcome_reason` (the outcome in words) |
+//! | [`Rules`] | `side_to_move`, `ply`, `compute_hash`, `outcome`, `generate_moves`, `validate`, `make_move`, `unmake_move` | `hash` = `compute_hash`; `count_moves` (generate and count); `count_two_ply_sequences` (none: perft walks); `play` (validate, then make); `is_pass` (no move is a pass) |
+//! | [`Notation`] | `parse_move`, `format_move` | `parse_legal_move` (parse, then validate); the whole impl from [`square_notation!`] for moves that are squares ([`moves`]) |
+//! | [`Position`] | `new`, `config`, `to_position_string`, `from_position_string` | `player_name` (`First`, `Second`), `outcome_reason` (none: front ends show the result alone) |
 //! | [`View`] | `geometry`, `cell` | `diagram` and `glyph` (drawn from the cells), `move_squares` (the cells a move changes), `board_view`; `regions`, `status`, `winning_line`, `rules_text` (none) |
 //! | [`GameConfig`] | `GAME_ID`, `from_spec`, `Display`, `FromStr` | `parse_spec`; the whole config of a game without parameters from [`config_without_parameters!`] |
 //!
@@ -62,6 +62,15 @@
 //! - **A config has no default `from_spec`**, but a game without parameters declares its
 //!   whole config in one line ([`config_without_parameters!`]).
 //!
+//! # A designer's first version: [`BoardGame`]
+//!
+//! A game described by its board alone implements [`BoardGame`] (the board and its cells,
+//! the ply, the outcome, `validate`, `apply`, and which boards are positions) and gets the
+//! four traits from blanket impls: square notation, copy-make, a hash from its own
+//! `Hash`, moves by validation, a board-style position string, the default view. The
+//! tutorial's Connect Four is 98 lines that way (`docs/adding-a-game.md`); a game that
+//! needs speed later implements the four traits itself.
+//!
 //! Generic code bound by `P: View` sees every method of the four; code calling them on a
 //! concrete type imports the traits that declare them (`use board_core::prelude::*`).
 //!
@@ -76,9 +85,11 @@
 #![deny(missing_docs)]
 
 pub mod bitboard;
+pub mod board_game;
 pub mod diagram;
 mod geometry;
 pub mod lines;
+pub mod moves;
 pub mod perft;
 /// The game traits, for code that calls their methods on a concrete type:
 /// `use board_core::prelude::*;`.
@@ -101,10 +112,11 @@ pub mod zobrist;
 pub use bitboard::{
     BitSet, Bitboard64, Bitboard128, BoardSet, OutOfCapacity, ShiftSet, SquareSet, StepMasks,
 };
+pub use board_game::{BoardGame, BoardSetup, Refused};
 pub use geometry::{Direction, Geometry, GeometryError, Ray};
 pub use perft::{divide, perft};
 pub use player::{Outcome, Player};
-pub use position::{GameConfig, MoveInputError, Notation, NotationError, Position, Rules};
+pub use position::{GameConfig, IntKey, MoveInputError, Notation, NotationError, Position, Rules};
 pub use setup::{InvalidKind, PositionStringError, Setup};
 pub use spec::{GameSpec, SpecError, SpecReader};
 pub use square::{Coord, MAX_CELLS, MAX_SIDE, Square, SquareError};

@@ -42,6 +42,12 @@ pub trait GameConfig:
     /// The game id that starts its spec strings (`"gomoku"`).
     const GAME_ID: &'static str;
 
+    /// The integer keys of the spec, in canonical order, as [`int_config!`](crate::int_config)
+    /// declares them: for tools that list a game's keys (the web's new-game form, through
+    /// `boardlab_games::Game::spec_keys`). Empty by default: a config written by hand
+    /// lists its keys there.
+    const INT_KEYS: &'static [IntKey] = &[];
+
     /// The config a parsed spec names: checks that `spec.id` is [`GAME_ID`](Self::GAME_ID)
     /// ([`crate::spec::expect_id`]), reads every key with its default and range through
     /// [`GameSpec::reader`], and refuses keys nobody took.
@@ -89,6 +95,113 @@ macro_rules! config_without_parameters {
         impl ::std::fmt::Display for $name {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str($id)
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = $crate::SpecError;
+
+            fn from_str(text: &str) -> ::std::result::Result<Self, $crate::SpecError> {
+                <$name as $crate::GameConfig>::parse_spec(text)
+            }
+        }
+    };
+}
+
+/// One integer key of a game spec: its name, default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IntKey {
+    /// The key as the spec writes it (`k`).
+    pub key: &'static str,
+    /// The value when the spec leaves the key out.
+    pub default: u32,
+    /// The smallest value.
+    pub min: u32,
+    /// The largest value.
+    pub max: u32,
+    /// The range for people (`3 to 6`).
+    pub range: &'static str,
+}
+
+/// Declares the config of a game whose parameters are integers: a struct with one `u32`
+/// field per key, its default, range and documentation, and every trait [`GameConfig`]
+/// needs. The spec string names the keys in the order declared, defaults included
+/// (`connect4:k=4`); reading checks each key's range and refuses unknown keys. A game with
+/// other kinds of values (a choice, a flag, a key whose range depends on another) writes
+/// [`GameConfig::from_spec`] with a [`SpecReader`](crate::SpecReader) instead.
+///
+/// ```
+/// board_core::int_config!(
+///     /// The rules of m,n,k-games.
+///     pub struct MnkConfig = "mnk" {
+///         /// Columns.
+///         m: 3 in 3..=15,
+///         /// Rows.
+///         n: 3 in 3..=15,
+///         /// Stones in a row that win.
+///         k: 3 in 3..=15,
+///     }
+/// );
+/// use board_core::GameConfig;
+/// let config: MnkConfig = "mnk:k=4,m=5".parse()?;
+/// assert_eq!(config, MnkConfig { m: 5, n: 3, k: 4 });
+/// assert_eq!(config.to_string(), "mnk:m=5,n=3,k=4");
+/// assert_eq!(MnkConfig::default().to_string(), "mnk:m=3,n=3,k=3");
+/// let e = MnkConfig::parse_spec("mnk:k=2").unwrap_err();
+/// assert_eq!(e.to_string(), "k=2 is out of range: expected an integer from 3 to 15");
+/// assert!(MnkConfig::parse_spec("mnk:size=4").is_err());
+/// assert_eq!(MnkConfig::INT_KEYS[2].key, "k");
+/// assert_eq!(MnkConfig::INT_KEYS[2].range, "3 to 15");
+/// # Ok::<(), board_core::SpecError>(())
+/// ```
+#[macro_export]
+macro_rules! int_config {
+    (
+        $(#[$meta:meta])* $vis:vis struct $name:ident = $id:literal {
+            $( $(#[$key_meta:meta])* $key:ident : $default:literal in $min:literal ..= $max:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis struct $name {
+            $( $(#[$key_meta])* pub $key: u32, )+
+        }
+
+        impl ::std::default::Default for $name {
+            fn default() -> Self {
+                $name { $( $key: $default, )+ }
+            }
+        }
+
+        impl $crate::GameConfig for $name {
+            const GAME_ID: &'static str = $id;
+            const INT_KEYS: &'static [$crate::IntKey] = &[$(
+                $crate::IntKey {
+                    key: stringify!($key),
+                    default: $default,
+                    min: $min,
+                    max: $max,
+                    range: concat!(stringify!($min), " to ", stringify!($max)),
+                }
+            ),+];
+
+            fn from_spec(spec: &$crate::GameSpec) -> ::std::result::Result<Self, $crate::SpecError> {
+                $crate::spec::expect_id(spec, $id)?;
+                let mut reader = spec.reader(&[$(stringify!($key)),+]);
+                let config = $name { $( $key: reader.int(stringify!($key), $default, $min, $max)?, )+ };
+                reader.finish()?;
+                Ok(config)
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                let values: &[(&str, u32)] = &[$((stringify!($key), self.$key)),+];
+                f.write_str($id)?;
+                for (i, (key, value)) in values.iter().enumerate() {
+                    write!(f, "{}{key}={value}", if i == 0 { ':' } else { ',' })?;
+                }
+                Ok(())
             }
         }
 
@@ -219,6 +332,22 @@ pub trait Rules: Clone + PartialEq + fmt::Debug + Send + Sync + Sized + 'static 
     /// Takes back `mv`, which must be the last move made, with the record `make_move` gave.
     fn unmake_move(&mut self, mv: Self::Move, undo: Self::Undo);
 
+    /// Whether `mv` is a pass: a move that changes nothing on the board and hands the turn
+    /// to the opponent. `false` by default (a game without passes).
+    ///
+    /// Passes are moves like any other to the generic tools: generated when the rules allow
+    /// them, validated, made and unmade, counted by perft, searched (a pass is scored like
+    /// any move; the search does no null-move pruning that could confuse it with one), and
+    /// written by the notation (`pass` for [`PassOr`](crate::moves::PassOr)) and so in save
+    /// files and position strings of moves. This method only lets front ends say "White
+    /// passes" instead of showing a move. A game that skips a player without a move instead
+    /// (the same side to move again) gets no such line: it is a turn that does not
+    /// alternate, not a pass.
+    fn is_pass(&self, mv: &Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
+
     /// Validates, then plays. A refused move changes nothing.
     fn play(&mut self, mv: Self::Move) -> Result<Self::Undo, Self::MoveError> {
         self.validate(&mv)?;
@@ -264,9 +393,13 @@ pub trait Position: Notation {
     /// The rules this position is played under.
     fn config(&self) -> &Self::Config;
 
-    /// Why the game ended, for people ("four in a row c1-f4", "no legal moves", …).
+    /// Why the game ended, for people ("four in a row c1-f4", "no legal moves", …),
+    /// without the winner, whom front ends name beside it ("First wins: four in a row
+    /// c1-f4"). `None` while the game goes on, and by default: a game that gives no reason
+    /// is shown with its result alone ("First wins"), rather than with the result said
+    /// twice.
     fn outcome_reason(&self) -> Option<String> {
-        self.outcome().map(|o| o.to_string())
+        None
     }
 
     /// The compact position string (FEN-like) documented in the game's crate.

@@ -30,8 +30,10 @@ use thiserror::Error;
 
 use crate::{
     geometry::Geometry,
+    player::Player,
     position::{Notation, NotationError},
     square::Square,
+    view::{Cell, PieceKind, View},
 };
 
 /// Longest position string read: a 26×26 board takes well under 1 KiB.
@@ -297,6 +299,100 @@ pub fn read_moves<P: Notation>(start: P, text: &str) -> Result<P, PositionString
         })?;
     }
     Ok(pos)
+}
+
+/// The board-style position string of a game with a [`View`]: the board drawn with the
+/// view's glyphs in the shared board encoding (see the module docs), then `fields`
+/// separated by spaces. [`read_view`] reads it back. The game chooses the fields: whatever
+/// its cells do not show (the side to move, a counter), none if the board says it all.
+///
+/// ```
+/// # use board_core::{Geometry, Player, Square, View, setup::{read_view, write_view}, view::Cell};
+/// # board_core::config_without_parameters!(struct Config = "line");
+/// # #[derive(Clone, Debug, PartialEq)]
+/// # struct Line(Vec<Option<Player>>);
+/// # #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+/// # #[error("no")]
+/// # struct No;
+/// # impl board_core::Rules for Line {
+/// #     type Move = Square; type Undo = (); type MoveError = No;
+/// #     fn side_to_move(&self) -> Player { Player::First }
+/// #     fn ply(&self) -> u32 { 0 }
+/// #     fn compute_hash(&self) -> u64 { 0 }
+/// #     fn outcome(&self) -> Option<board_core::Outcome> { None }
+/// #     fn generate_moves(&self, moves: &mut Vec<Square>) { moves.clear() }
+/// #     fn validate(&self, _: &Square) -> Result<(), No> { Err(No) }
+/// #     fn make_move(&mut self, _: Square) {}
+/// #     fn unmake_move(&mut self, _: Square, _: ()) {}
+/// # }
+/// # board_core::square_notation!(Line);
+/// # impl board_core::Position for Line {
+/// #     type Config = Config;
+/// #     fn new(_: Config) -> Line { Line(vec![None; 4]) }
+/// #     fn config(&self) -> &Config { &Config }
+/// #     fn to_position_string(&self) -> String { write_view(self, &[]) }
+/// #     fn from_position_string(_: Config, s: &str) -> Result<Line, board_core::PositionStringError> {
+/// #         let cells = read_view::<_, 0>(&Line(vec![None; 4]), s, "board")?.board;
+/// #         Ok(Line(cells.into_iter().map(|c| c.and_then(Cell::owner)).collect()))
+/// #     }
+/// # }
+/// # impl View for Line {
+/// #     fn geometry(&self) -> &Geometry { Geometry::new(4, 1).unwrap() }
+/// #     fn cell(&self, sq: Square) -> Cell { self.0[sq.index()].map_or(Cell::Empty, Cell::stone) }
+/// # }
+/// // A 4×1 board of stones (the hidden lines implement the game).
+/// let pos = Line(vec![Some(Player::First), None, None, Some(Player::Second)]);
+/// assert_eq!(write_view(&pos, &["x"]), "X2O x");
+/// let setup = read_view::<_, 1>(&pos, "X2O x", "board, side")?;
+/// assert_eq!(setup.board[3], Some(Cell::stone(Player::Second)));
+/// assert_eq!(setup.fields, ["x"]);
+/// let e = read_view::<_, 0>(&pos, "X2Q", "board").unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "bad position string: rank 1: bad character 'Q': expected a piece of the board diagram \
+///      or a number of empty squares"
+/// );
+/// # Ok::<(), board_core::PositionStringError>(())
+/// ```
+pub fn write_view<V: View>(pos: &V, fields: &[&str]) -> String {
+    let board = write_board(pos.geometry(), |sq| match pos.cell(sq) {
+        Cell::Empty => None,
+        cell => Some(pos.glyph(cell)),
+    });
+    std::iter::once(board.as_str())
+        .chain(fields.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Reads a position string [`write_view`] wrote into its cells (by square index, `None`
+/// for an empty square) and its `N` fields, on the board of `start` (a position under the
+/// config the string is read for) and with its glyphs. `layout` names the board and the
+/// fields, for the error on a wrong number of them.
+///
+/// Each character stands for the first cell the view draws with it, in the order a stone,
+/// a man and a queen of First, the same of Second, then a marker: exact for every game
+/// whose glyphs tell its cells apart (the default glyphs do for a game of stones, or of one
+/// kind of piece); the conformance harness ([`crate::testing`]) checks the round trip.
+/// Whether the cells and fields make a position of the game is the game's to check.
+pub fn read_view<'a, V: View, const N: usize>(
+    start: &V,
+    text: &'a str,
+    layout: &'static str,
+) -> Result<Setup<'a, Cell, N>, PositionStringError> {
+    let kinds = [PieceKind::Stone, PieceKind::Man, PieceKind::Queen];
+    let pieces = Player::BOTH
+        .into_iter()
+        .flat_map(|owner| kinds.map(|kind| Cell::Piece { owner, kind }));
+    let cells: Vec<Cell> = pieces.chain([Cell::Marker]).collect();
+    let piece = |c: char| cells.iter().copied().find(|&cell| start.glyph(cell) == c);
+    Setup::parse(
+        start.geometry(),
+        text,
+        layout,
+        piece,
+        "a piece of the board diagram",
+    )
 }
 
 /// Reads a number field: decimal digits only, at most `max`.

@@ -16,6 +16,8 @@
 //!   gives back the start position;
 //! - the playout ends within the caller's ply limit.
 
+pub mod claim;
+
 use std::fmt;
 
 use rand::{Rng, SeedableRng};

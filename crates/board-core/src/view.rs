@@ -16,6 +16,8 @@
 //! let cell = Cell::Piece { owner: Player::First, kind: PieceKind::Stone };
 //! assert_eq!(cell.owner(), Some(Player::First));
 //! assert_eq!(Cell::Marker.owner(), None);
+//! assert_eq!(Cell::from_owner(Some(Player::Second)), Cell::stone(Player::Second));
+//! assert_eq!(Cell::from_owner(None), Cell::Empty);
 //! ```
 
 use crate::{Geometry, Outcome, Player, Position, Square, diagram};
@@ -53,6 +55,15 @@ impl Cell {
         Cell::Piece {
             owner,
             kind: PieceKind::Stone,
+        }
+    }
+
+    /// A stone of `owner`, or an empty square for none: the cell of a placement game's
+    /// square from whose stone (if any) is on it.
+    pub const fn from_owner(owner: Option<Player>) -> Cell {
+        match owner {
+            Some(owner) => Cell::stone(owner),
+            None => Cell::Empty,
         }
     }
 
@@ -120,7 +131,8 @@ pub enum StatusItem {
 pub struct ViewOutcome {
     /// Win or draw.
     pub outcome: Outcome,
-    /// Why, for people.
+    /// Why, for people, without the winner ([`Position::outcome_reason`]; `game over`
+    /// for a game that gives no reason).
     pub reason: String,
     /// The squares of the winning line, where the game was won by one (else empty).
     pub line: Vec<Square>,
@@ -226,7 +238,9 @@ pub trait View: Position {
         let g = self.geometry();
         let outcome = self.outcome().map(|outcome| ViewOutcome {
             outcome,
-            reason: self.outcome_reason().unwrap_or_else(|| outcome.to_string()),
+            reason: self
+                .outcome_reason()
+                .unwrap_or_else(|| "game over".to_string()),
             line: self.winning_line(),
         });
         BoardView {

@@ -63,6 +63,9 @@ pub enum EvalError {
         /// The first shared square.
         square: u16,
     },
+    /// Positions to fit weights to ([`crate::tune::fit`]) that cannot be fitted: none, a
+    /// feature count other than the weights', a result outside 0..=1.
+    BadSamples(String),
 }
 
 impl EvalError {
@@ -113,6 +116,7 @@ impl fmt::Display for EvalError {
             EvalError::Overlap { square } => {
                 write!(f, "square index {square} is in both players' sets")
             }
+            EvalError::BadSamples(why) => write!(f, "cannot fit weights: {why}"),
         }
     }
 }

@@ -9,6 +9,7 @@
 //! | [`windows`] | every length-`k` window with per-player counts and a weight per count, incremental ([`WindowScorer`]) | fourshift (`k = 4`, [`WindowWeights::fourshift`]); gomoku and connect6 as a cheap alternative |
 //! | [`patterns`] | fives, open/closed fours, open/broken/closed threes, open/closed twos per colour, incremental over the 4 lines through a move ([`LinePatterns`]), placement probes for move ordering and VCF | gomoku (`k = 5`, [`Rule::Freestyle`] or [`Rule::Exact`]), connect6 (`k = 6`) |
 //! | [`mobility`] | queen-move and 1–2-square step counts through empty squares | amazons, clamp |
+//! | [`cells`] | windows and mobility read from any game's [`View`](board_core::View) cells, weighted ([`CellEvaluator`]) | a game of your own (the tutorial's Connect Four) |
 //!
 //! **The evaluator rule:** this crate holds only evaluators more than one game can use
 //! (windows, line patterns, mobility) and the input checks they share ([`check_set`],
@@ -41,12 +42,15 @@
 
 #![deny(missing_docs)]
 
+pub mod cells;
 mod error;
 pub mod mobility;
 pub mod patterns;
+pub mod tune;
 mod util;
 pub mod windows;
 
+pub use cells::CellEvaluator;
 pub use error::EvalError;
 pub use patterns::{
     FoundPattern, LinePatterns, LineReport, Pattern, PatternCounts, PatternWeights, Probe, Rule,

@@ -39,7 +39,7 @@ pub fn ray_moves<S: SquareSet>(
 }
 
 /// [`ray_moves`] without the checks (the caller has checked the set and the square).
-fn ray_moves_unchecked<S: SquareSet>(
+pub(crate) fn ray_moves_unchecked<S: SquareSet>(
     geometry: &Geometry,
     occupied: &S,
     from: Square,

@@ -91,6 +91,19 @@ pub struct Thought {
     pub pv: String,
 }
 
+/// One move of a game's history, typed for front ends: who played it, its notation, and
+/// whether it was a pass ([`board_core::Rules::is_pass`]), so that a page or a terminal
+/// shows "White passes" rather than a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// The player who made the move.
+    pub player: Player,
+    /// The move in canonical notation.
+    pub text: String,
+    /// Whether the move was a pass.
+    pub pass: bool,
+}
+
 /// A game position with its history and its player, behind a trait object.
 pub trait DynGame: Send {
     /// The game id (`gomoku`).
@@ -103,11 +116,16 @@ pub trait DynGame: Send {
     fn player_name(&self, player: Player) -> &'static str;
     /// The moves played from the start, in canonical notation.
     fn moves(&self) -> Vec<String>;
+    /// The moves played from the start, typed: the player, the notation, whether a pass.
+    fn played(&self) -> Vec<PlayedMove>;
     /// How many moves were played from the start.
     fn ply_count(&self) -> usize;
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
-    /// Why the game ended, for people.
+    /// Why the game ended, for people: the game's reason
+    /// ([`Position::outcome_reason`](board_core::Position::outcome_reason)), or the result
+    /// in words (`first player wins`) for a game that gives none; `None` exactly while the
+    /// game goes on.
     fn outcome_reason(&self) -> Option<String>;
     /// Every legal move, in canonical notation.
     fn legal_moves(&self) -> Vec<String>;
@@ -244,6 +262,21 @@ impl<G: Game> DynGame for Handle<G> {
             })
             .collect()
     }
+    fn played(&self) -> Vec<PlayedMove> {
+        let mut pos = G::new(self.pos.config().clone());
+        self.history
+            .iter()
+            .map(|&mv| {
+                let played = PlayedMove {
+                    player: pos.side_to_move(),
+                    text: pos.format_move(mv),
+                    pass: pos.is_pass(&mv),
+                };
+                pos.make_move(mv);
+                played
+            })
+            .collect()
+    }
     fn ply_count(&self) -> usize {
         self.history.len()
     }
@@ -251,7 +284,12 @@ impl<G: Game> DynGame for Handle<G> {
         self.pos.outcome()
     }
     fn outcome_reason(&self) -> Option<String> {
-        self.pos.outcome_reason()
+        let outcome = self.pos.outcome()?;
+        Some(
+            self.pos
+                .outcome_reason()
+                .unwrap_or_else(|| outcome.to_string()),
+        )
     }
     fn legal_moves(&self) -> Vec<String> {
         let mut moves = Vec::new();
@@ -537,6 +575,58 @@ mod tests {
             registry.load("not a save"),
             Err(OpenError::Save(_))
         ));
+    }
+
+    use board_core::testing::claim::Claim;
+
+    /// The sample game with passes, registered with a random engine.
+    impl Game for Claim {
+        const TITLE: &'static str = "Claim";
+
+        fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Self>>, OptionsError> {
+            Ok(Box::new(search::RandomAgent::new(options.seed())))
+        }
+    }
+
+    #[test]
+    fn passes_are_typed_events_of_the_history() {
+        let registry = Registry::empty().with::<Claim>();
+        let mut game = registry.start("claim:size=2").unwrap();
+        for mv in ["a1", "PASS", "b2"] {
+            game.play(mv).unwrap();
+        }
+        let played = game.played();
+        let seen: Vec<(Player, &str, bool)> = played
+            .iter()
+            .map(|p| (p.player, p.text.as_str(), p.pass))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (Player::First, "a1", false),
+                (Player::Second, "pass", true),
+                (Player::First, "b2", false),
+            ]
+        );
+        // The save keeps the pass; two more passes end the game, with a reason.
+        let loaded = registry.load(&game.save()).unwrap();
+        assert_eq!(loaded.played(), played);
+        assert_eq!(game.outcome_reason(), None);
+        game.play("pass").unwrap();
+        game.play("pass").unwrap();
+        assert_eq!(
+            game.outcome_reason().as_deref(),
+            Some("two passes in a row, the most stones")
+        );
+        // The default keys and baseline of a game that declares neither.
+        assert_eq!(Claim::spec_keys()[0].key, "size");
+        assert_eq!(
+            Claim::baseline()
+                .map(|b| b.name().to_string())
+                .ok()
+                .as_deref(),
+            Some("baseline")
+        );
     }
 
     #[test]

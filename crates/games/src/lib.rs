@@ -33,15 +33,18 @@
 #![deny(missing_docs)]
 
 use board_core::{Outcome, view::View};
-use search::{Agent, AgentKind, OptionsError, RandomAgent, SearchOptions};
+use search::{
+    Agent, AgentKind, IterationReport, Limits, OptionsError, RandomAgent, SearchOptions,
+    SearchResult,
+};
 
 #[macro_use]
 pub mod table;
 pub mod dyn_game;
 
 pub use dyn_game::{
-    DynGame, Entry, GameEntry, Handle, OpenError, PlayError, PositionError, Registry, ThinkError,
-    Thought,
+    DynGame, Entry, GameEntry, Handle, OpenError, PlayError, PlayedMove, PositionError, Registry,
+    ThinkError, Thought,
 };
 pub use table::{Amazons, Clamp, Connect6, Fourshift, GameId, Gomoku};
 
@@ -66,7 +69,19 @@ pub trait Game: View + 'static {
 
     /// The simple fixed-depth AI of the game's source (the yardstick the engine is measured
     /// against).
-    fn baseline() -> Result<Box<dyn Agent<Self>>, OptionsError>;
+    ///
+    /// A game without a source AI (a game of your own) need not write one: by default the
+    /// baseline is the game's [`engine`](Game::engine) held to a search of
+    /// [`DEFAULT_BASELINE_PLIES`] plies whatever the limits, so `match --b baseline`
+    /// measures a change against the same evaluator seen shallowly.
+    fn baseline() -> Result<Box<dyn Agent<Self>>, OptionsError> {
+        let engine = Self::engine(SearchOptions::default())?;
+        Ok(Box::new(FixedDepth {
+            name: "baseline",
+            agent: engine,
+            depth: DEFAULT_BASELINE_PLIES,
+        }))
+    }
 
     /// Builds the player of `kind`. `options` configures the engine; its seed also seeds the
     /// random player. A player that cannot be built is an error, never a stand-in.
@@ -95,9 +110,52 @@ pub trait Game: View + 'static {
 
     /// The keys of the game's spec string with the values the rules accept, in the order
     /// of the canonical spec, for forms that build a spec (the web's new-game form). The
-    /// rules crate's parser stays the authority. Default: none.
+    /// rules crate's parser stays the authority. Default: the integer keys the config
+    /// declares ([`GameConfig::INT_KEYS`](board_core::GameConfig::INT_KEYS), from
+    /// [`board_core::int_config!`]), none for a config without them.
     fn spec_keys() -> Vec<SpecKey> {
-        Vec::new()
+        let keys = <Self::Config as board_core::GameConfig>::INT_KEYS;
+        let int = |k: &board_core::IntKey| SpecKey::int(k.key, k.min, k.max, 1, k.range);
+        keys.iter().map(int).collect()
+    }
+}
+
+/// How deep the default [`Game::baseline`] searches: two plies, the game's engine seeing
+/// its own move and the reply.
+pub const DEFAULT_BASELINE_PLIES: u32 = 2;
+
+/// A player that searches exactly `depth` plies whatever limits it is given (keeping the
+/// caller's stop flag): the default baseline.
+struct FixedDepth<G: Game> {
+    name: &'static str,
+    agent: Box<dyn Agent<G>>,
+    depth: u32,
+}
+
+impl<G: Game> Agent<G> for FixedDepth<G> {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn new_game(&mut self) {
+        self.agent.new_game();
+    }
+
+    fn set_game_history(&mut self, hashes: &[u64]) {
+        self.agent.set_game_history(hashes);
+    }
+
+    fn think(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        report: &mut dyn FnMut(&IterationReport<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let mut fixed = Limits::new().with_depth(self.depth);
+        if let Some(flag) = limits.stop_flag() {
+            fixed = fixed.with_stop_flag(flag.clone());
+        }
+        self.agent.think(pos, &fixed, report)
     }
 }
 

@@ -163,16 +163,20 @@ pub fn assessment(score: search::Score) -> String {
     }
 }
 
-/// The result of a finished game, naming the winner (`Black wins: five in a row h8-l8`);
-/// empty while the game goes on.
+/// The result of a finished game, naming the winner and the game's reason (`Black wins:
+/// five in a row h8-l8`; `First wins` for a game that gives no reason); empty while the
+/// game goes on.
 pub fn result<P: Position>(pos: &P) -> String {
     let Some(outcome) = pos.outcome() else {
         return String::new();
     };
-    let reason = pos.outcome_reason().unwrap_or_else(|| outcome.to_string());
-    match outcome {
-        Outcome::Win(p) => format!("{} wins: {reason}", pos.player_name(p)),
-        Outcome::Draw => format!("draw: {reason}"),
+    let result = match outcome {
+        Outcome::Win(p) => format!("{} wins", pos.player_name(p)),
+        Outcome::Draw => "draw".to_string(),
+    };
+    match pos.outcome_reason() {
+        Some(reason) => format!("{result}: {reason}"),
+        None => result,
     }
 }
 

@@ -541,12 +541,20 @@ impl<P: View> Session<P> {
     }
 
     fn human_move(&mut self, text: &str, out: &mut dyn Write) -> io::Result<()> {
-        if let Some(reason) = self.pos.outcome_reason() {
-            return writeln!(out, "error: the game is over ({reason})");
+        if self.pos.outcome().is_some() {
+            return writeln!(
+                out,
+                "error: the game is over ({})",
+                render::result(&self.pos)
+            );
         }
         match self.pos.parse_legal_move(text) {
             Ok(mv) => {
                 let played = self.pos.format_move(mv);
+                if self.pos.is_pass(&mv) {
+                    let name = self.pos.player_name(self.pos.side_to_move());
+                    writeln!(out, "{name} passes")?;
+                }
                 let captured = self.play_new(mv);
                 if !captured.is_empty() {
                     writeln!(out, "{played} captures {captured}")?;
@@ -836,8 +844,11 @@ impl<P: View> Session<P> {
         };
         let text = self.pos.format_move(mv);
         let name = self.pos.player_name(self.pos.side_to_move());
+        let pass = self.pos.is_pass(&mv);
         let captured = self.play_new(mv);
-        if captured.is_empty() {
+        if pass {
+            writeln!(out, "{name} (computer) passes")?;
+        } else if captured.is_empty() {
             writeln!(out, "{name} (computer) plays {text}")?;
         } else {
             writeln!(out, "{name} (computer) plays {text}, capturing {captured}")?;
@@ -904,8 +915,12 @@ impl<P: View> Session<P> {
     }
 
     fn hint(&mut self, out: &mut dyn Write, progress: &mut dyn Write) -> io::Result<()> {
-        if let Some(reason) = self.pos.outcome_reason() {
-            return writeln!(out, "error: the game is over ({reason})");
+        if self.pos.outcome().is_some() {
+            return writeln!(
+                out,
+                "error: the game is over ({})",
+                render::result(&self.pos)
+            );
         }
         if self.computer.is_none() {
             return writeln!(out, "error: no computer player to ask for a hint");

@@ -1,169 +1,110 @@
-//! Gravity Connect Four (7 columns × 6 rows), written against boardlab's public API only:
-//! the tutorial game of `docs/adding-a-game.md`.
+//! Gravity Connect Four on 7 columns × 6 rows, written against boardlab's public API only:
+//! the tutorial game of `docs/adding-a-game.md`. A move is the square a stone lands on.
 //!
 //! The board is two bitboards, one per player, seven bits per column: six rows and an
 //! always-empty sentinel row above them, so that shifting stones one step along a line
 //! never wraps onto another line. Bit `col * 7 + row`, row 0 at the bottom.
 
 use board_core::{
-    Geometry, Notation, NotationError, Outcome, Player, Position, PositionStringError, Rules,
-    Square, View, setup, view::Cell,
+    BoardGame, BoardSetup, Geometry, InvalidKind, InvalidKind::PieceCount, Outcome, Player,
+    PositionStringError, Refused, Square, view::Cell,
 };
 
-const ROWS: u32 = 6;
+// The rules' one parameter: how many stones in a row win (`connect4:k=5`).
+board_core::int_config!(pub struct Config = "connect4" { k: 4 in 3..=6 });
 
-// The rules have no parameters: the spec string is just `connect4`.
-board_core::config_without_parameters!(pub struct Config = "connect4");
-
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MoveError {
-    #[error("the game is over")]
-    GameOver,
-    #[error("there is no column {0}")]
-    NoColumn(char),
-    #[error("column {0} is full")]
-    ColumnFull(char),
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ConnectFour {
     /// Each player's stones.
     stones: [u64; 2],
-    /// The columns played (0 = `a`), oldest first: the position string.
-    moves: Vec<u8>,
+    config: Config,
 }
 
-/// The bit of a square.
-fn bit(col: u8, row: u32) -> u64 {
-    1 << (u32::from(col) * (ROWS + 1) + row)
+/// The bottom square of every column, and all 42 squares (the sentinels left out).
+const BOTTOM: u64 = 0x408_1020_4081;
+const BOARD: u64 = BOTTOM * 0x3f;
+
+/// The bit of a square (square index `row * 7 + col`); none for a square off the board.
+fn bit(sq: Square) -> u64 {
+    let (col, row) = (sq.index() % 7, sq.index() / 7);
+    if row < 6 { 1 << (col * 7 + row) } else { 0 }
 }
 
-/// Whether stones `s` hold four in a row: some stone has three more a step apart along
-/// a line. A step is a shift by 1 (up a column), 7 (along a row), 6 or 8 (diagonals).
-fn has_four(s: u64) -> bool {
-    let run = |d: u32| s & (s >> d) & (s >> (2 * d)) & (s >> (3 * d)) != 0;
-    run(1) || run(6) || run(7) || run(8)
+/// Whether stones `s` hold k in a row: some stone has k - 1 more a step apart along a
+/// line. A step is a shift by 1 (up a column), 7 (along a row), 6 or 8 (diagonals).
+fn has_row(s: u64, k: u32) -> bool {
+    let run = |d: u32| (1..k).fold(s, |acc, i| acc & (s >> (i * d))) != 0;
+    [1, 6, 7, 8].into_iter().any(run)
 }
 
-fn letter(col: u8) -> char {
-    char::from(b'a' + col.min(25))
-}
+impl BoardGame for ConnectFour {
+    type Config = Config;
+    type Move = Square;
+    type MoveError = Refused;
 
-impl ConnectFour {
-    pub fn stones(&self, player: Player) -> u64 {
-        self.stones[player.index()]
+    fn new(config: Config) -> Self {
+        ConnectFour {
+            stones: [0; 2],
+            config,
+        }
     }
 
-    /// Where a stone dropped into `col` lands (the sentinel if the column is full): adding
-    /// the column's bottom bit carries up through its stones to the first empty square.
-    fn landing(&self, col: u8) -> u64 {
-        ((self.stones[0] | self.stones[1]) + bit(col, 0)) & (bit(col, 0) * 0x7f)
+    fn config(&self) -> &Config {
+        &self.config
     }
-}
 
-impl Rules for ConnectFour {
-    type Move = u8;
-    /// The stones before the move (copy-make: two words).
-    type Undo = [u64; 2];
-    type MoveError = MoveError;
+    fn geometry(&self) -> &'static Geometry {
+        Geometry::new(7, 6).expect("7x6 is a valid board")
+    }
 
-    fn side_to_move(&self) -> Player {
-        Player::BOTH[self.moves.len() % 2]
+    fn cell(&self, sq: Square) -> Cell {
+        let on = |p: &Player| self.stones[p.index()] & bit(sq) != 0;
+        Cell::from_owner(Player::BOTH.into_iter().find(on))
     }
 
     fn ply(&self) -> u32 {
-        self.moves.len() as u32
-    }
-
-    /// The mover's stones plus all stones is a different number for every position (an old
-    /// Connect Four trick); the odd multiplier spreads it over 64 bits, still one-to-one.
-    fn compute_hash(&self) -> u64 {
-        let all = self.stones[0] | self.stones[1];
-        (self.stones(self.side_to_move()) + all).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        (self.stones[0] | self.stones[1]).count_ones()
     }
 
     fn outcome(&self) -> Option<Outcome> {
         let last = self.side_to_move().other();
-        match self.moves.len() {
-            _ if has_four(self.stones(last)) => Some(Outcome::Win(last)),
-            42 => Some(Outcome::Draw),
+        match self.stones[0] | self.stones[1] {
+            _ if has_row(self.stones[last.index()], self.config.k) => Some(Outcome::Win(last)),
+            BOARD => Some(Outcome::Draw),
             _ => None,
         }
     }
 
-    fn generate_moves(&self, moves: &mut Vec<u8>) {
-        // Centre columns first: a better order for the search.
-        moves.clear();
-        moves.extend_from_slice(&[3, 2, 4, 1, 5, 0, 6]);
-        moves.retain(|c| self.validate(c).is_ok());
-    }
-
-    fn validate(&self, &col: &u8) -> Result<(), MoveError> {
-        match col {
-            _ if self.outcome().is_some() => Err(MoveError::GameOver),
-            7.. => Err(MoveError::NoColumn(letter(col))),
-            _ if self.landing(col) == bit(col, ROWS) => Err(MoveError::ColumnFull(letter(col))),
+    /// A stone lands where adding the bottom row to all stones carries to: up through its
+    /// column's stones to the first empty square (a full column's sentinel, off the board).
+    fn validate(&self, &sq: &Square) -> Result<(), Refused> {
+        let lands = ((self.stones[0] | self.stones[1]) + BOTTOM) & BOARD;
+        let falls = "a stone falls to the lowest empty square of its column";
+        match lands & bit(sq) {
+            _ if self.outcome().is_some() => Err(Refused::GameOver),
+            0 => Err(Refused::rule(self.geometry(), sq, falls)),
             _ => Ok(()),
         }
     }
 
-    fn make_move(&mut self, col: u8) -> [u64; 2] {
-        let before = self.stones;
-        self.stones[self.side_to_move().index()] |= self.landing(col % 7);
-        self.moves.push(col);
-        before
+    fn apply(&mut self, sq: Square) {
+        self.stones[self.side_to_move().index()] |= bit(sq);
     }
 
-    fn unmake_move(&mut self, _: u8, before: [u64; 2]) {
-        self.stones = before;
-        self.moves.pop();
-    }
-}
-
-impl Notation for ConnectFour {
-    fn parse_move(&self, text: &str) -> Result<u8, NotationError> {
-        match text.trim().to_ascii_lowercase().as_bytes() {
-            &[c @ b'a'..=b'z'] => Ok(c - b'a'),
-            _ => Err(NotationError::syntax(text, "a column letter, like d")),
+    /// The side to move and the ply follow from the stones (and the caller checks them
+    /// against the string's), so only floating stones, the wrong number of stones or a game
+    /// that ended earlier are refused here.
+    fn from_cells(setup: BoardSetup<Config>) -> Result<Self, PositionStringError> {
+        let mut pos = Self::new(setup.config);
+        pos.stones = Player::BOTH.map(|p| setup.squares_of(p).map(bit).sum());
+        let [x, o] = pos.stones.map(u64::count_ones);
+        let all = pos.stones[0] | pos.stones[1];
+        let over = has_row(pos.stones[pos.side_to_move().index()], pos.config.k);
+        match () {
+            _ if (all + BOTTOM) & all != 0 => setup.invalid(PieceCount, "a stone floats"),
+            _ if x != o && x != o + 1 => setup.invalid(PieceCount, "X has O's count or one more"),
+            _ if over => setup.invalid(InvalidKind::Outcome, "the game ended a move earlier"),
+            _ => Ok(pos),
         }
-    }
-
-    fn format_move(&self, col: u8) -> String {
-        letter(col).to_string()
-    }
-}
-
-impl Position for ConnectFour {
-    type Config = Config;
-
-    fn new(_: Config) -> Self {
-        ConnectFour::default()
-    }
-
-    fn config(&self) -> &Config {
-        &Config
-    }
-
-    /// The columns played so far (`d c d`), `-` at the start.
-    fn to_position_string(&self) -> String {
-        setup::write_moves(&ConnectFour::default(), &self.moves)
-    }
-
-    fn from_position_string(_: Config, s: &str) -> Result<Self, PositionStringError> {
-        setup::read_moves(ConnectFour::default(), s)
-    }
-}
-
-/// What the board shows, from which the defaults draw the diagram and find the square a
-/// move lands on. The terminal and web boards draw from it.
-impl View for ConnectFour {
-    fn geometry(&self) -> &Geometry {
-        Geometry::new(7, ROWS).expect("7x6 is a valid board")
-    }
-
-    fn cell(&self, sq: Square) -> Cell {
-        let on = bit((sq.index() % 7) as u8, sq.index() as u32 / 7);
-        let owner = Player::BOTH.into_iter().find(|&p| self.stones(p) & on != 0);
-        owner.map_or(Cell::Empty, Cell::stone)
     }
 }

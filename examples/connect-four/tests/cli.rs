@@ -95,32 +95,44 @@ fn perft_counts_connect_four_and_divides_by_column() {
     let lines: Vec<&str> = divided.ok().lines().collect();
     assert_eq!(
         lines,
-        ["d 7", "c 7", "e 7", "b 7", "f 7", "a 7", "g 7", "49"],
-        "one line per column (centre first, as the moves are generated), then the total"
+        ["a1 7", "b1 7", "c1 7", "d1 7", "e1 7", "f1 7", "g1 7", "49"],
+        "one line per landing square (in square order, as the moves are generated), then the total"
     );
-    // Playing into a full column is refused, naming the move.
-    let full = run(&["perft", "connect4", "1", "--moves", "d d d d d d d"], "");
+    // Playing onto a taken square is refused, naming the move.
+    let full = run(
+        &["perft", "connect4", "1", "--moves", "d1 d2 d3 d4 d5 d6 d1"],
+        "",
+    );
     assert_eq!(full.code, Some(2));
-    assert!(full.stderr.contains("move 7 'd'"), "{}", full.stderr);
+    assert!(full.stderr.contains("move 7 'd1'"), "{}", full.stderr);
 }
 
 #[test]
 fn show_prints_the_board_and_whose_turn_it_is() {
-    let shown = run(&["show", "connect4", "--moves", "d d"], "");
+    let shown = run(&["show", "connect4", "--moves", "d1 d2"], "");
     let out = shown.ok();
-    assert!(out.contains("game: connect4\n"), "{out}");
-    assert!(out.contains("position: d d\n"), "{out}");
+    assert!(out.contains("game: connect4:k=4\n"), "{out}");
+    assert!(out.contains("position: 7/7/7/7/3O3/3X3 first 2\n"), "{out}");
     assert!(out.contains("to move: First\n"), "{out}");
     assert!(out.contains("ply: 2\n"), "{out}");
     assert!(out.contains("result: ongoing\n"), "{out}");
     let json = run(
-        &["show", "connect4", "--moves", "d e d e d e d", "--json"],
+        &[
+            "show",
+            "connect4",
+            "--moves",
+            "d1 e1 d2 e2 d3 e3 d4",
+            "--json",
+        ],
         "",
     );
     let value: serde_json::Value = serde_json::from_str(json.ok()).expect("one JSON object");
     assert_eq!(value["result"], "first-wins");
     assert_eq!(value["to_move"], "none");
     assert_eq!(value["ply"], 7);
+    // The result names the winner once: Connect Four gives no reason of its own.
+    let won = run(&["show", "connect4", "--moves", "d1 e1 d2 e2 d3 e3 d4"], "");
+    assert!(won.ok().contains("result: First wins\n"), "{}", won.stdout);
 }
 
 #[test]
@@ -132,13 +144,13 @@ fn analyze_finds_the_winning_drop() {
             "--depth",
             "6",
             "--moves",
-            "d e d e d e",
+            "d1 e1 d2 e2 d3 e3",
         ],
         "",
     );
     let out = analyzed.ok();
     assert!(out.lines().any(|l| l.starts_with("info depth ")), "{out}");
-    assert_eq!(out.lines().last(), Some("bestmove d"), "{out}");
+    assert_eq!(out.lines().last(), Some("bestmove d4"), "{out}");
 }
 
 #[test]
@@ -169,7 +181,7 @@ fn match_and_selfplay_play_their_games() {
         "",
     );
     let report: serde_json::Value = serde_json::from_str(selfplay.ok()).expect("one JSON report");
-    assert_eq!(report["tournament"]["spec"], "connect4", "{report}");
+    assert_eq!(report["tournament"]["spec"], "connect4:k=4", "{report}");
     assert_eq!(report["games"], 2, "{report}");
     assert_eq!(
         report["results"].as_array().map(Vec::len),
@@ -182,17 +194,21 @@ fn match_and_selfplay_play_their_games() {
 fn play_two_people_to_a_vertical_four() {
     let played = run(
         &["play", "connect4", "--human", "both", "--no-color"],
-        "d\ne\nd\ne\nd\ne\nd\n",
+        "d1\ne1\nd2\ne2\nd3\ne3\nd4\n",
     );
     let out = played.ok();
-    assert!(out.contains("First wins"), "{out}");
+    assert!(out.contains("Game over: First wins."), "{out}");
     // Refused input names its reason and changes nothing.
     let refused = run(
         &["play", "connect4", "--human", "both", "--no-color"],
-        "h\nd\nquit\n",
+        "h1\nd2\nd1\nquit\n",
     );
     let out = refused.ok();
-    assert!(out.contains("there is no column h"), "{out}");
+    assert!(out.contains("h1 is off the 7x6 board"), "{out}");
+    assert!(
+        out.contains("d2: a stone falls to the lowest empty square of its column"),
+        "{out}"
+    );
 }
 
 /// A process speaking a line protocol on stdin/stdout, every read capped.
@@ -273,18 +289,18 @@ fn the_engine_protocol_plays_connect_four() {
     engine.send("ugi");
     engine.until("ugiok");
     engine.send("uginewgame");
-    engine.send("position connect4 startpos moves d e d e d e");
+    engine.send("position connect4 startpos moves d1 e1 d2 e2 d3 e3");
     engine.send("go depth 6");
     let lines = engine.until("bestmove ");
     assert_eq!(
         lines.last().map(String::as_str),
-        Some("bestmove d"),
+        Some("bestmove d4"),
         "{lines:?}"
     );
-    engine.send("position connect4 startpos moves h");
+    engine.send("position connect4 startpos moves h1");
     let refused = engine.until("info string error");
     assert!(
-        refused.concat().contains("there is no column h"),
+        refused.concat().contains("h1 is off the 7x6 board"),
         "{refused:?}"
     );
     engine.send("quit");
@@ -318,17 +334,17 @@ fn the_server_hosts_connect_four_games() {
         inp.read_line(&mut reply).expect("a reply within 10 s");
         reply.trim_end().to_string()
     };
-    assert_eq!(ask("create connect4"), "ok created 1 connect4");
+    assert_eq!(ask("create connect4"), "ok created 1 connect4:k=4");
     let joined = ask("join 1 first");
     let token = joined
         .strip_prefix("ok joined 1 first ")
         .unwrap_or_else(|| panic!("{joined}"))
         .to_string();
-    assert_eq!(ask(&format!("move 1 {token} D")), "ok moved 1 1 d");
-    let refused = ask(&format!("move 1 {token} h"));
+    assert_eq!(ask(&format!("move 1 {token} D1")), "ok moved 1 1 d1");
+    let refused = ask(&format!("move 1 {token} h1"));
     assert!(refused.starts_with("error "), "{refused}");
     let shown = ask("show 1");
-    assert!(shown.contains("ply 1 moves d ;"), "{shown}");
+    assert!(shown.contains("ply 1 moves d1 ;"), "{shown}");
     assert!(
         ask("create chess").contains("connect4"),
         "the error names the games"
@@ -348,8 +364,8 @@ fn the_terminal_client_draws_connect_four_boards() {
     client.until_line(|l| l == "X First · O Second", "the legend");
     client.send("join first");
     client.until("ok joined 1 first");
-    client.send("d");
-    client.until("ok moved 1 1 d");
+    client.send("d1");
+    client.until("ok moved 1 1 d1");
     // The board drawn after the move marks it: d1 holds First's disc.
     let board = client.until_line(|l| l == "X First · O Second", "the legend");
     assert!(board.iter().any(|l| l == "1 . . .[X]. . .  1"), "{board:?}");
@@ -381,17 +397,63 @@ fn a_saved_game_replays() {
     let save_arg = save.to_str().expect("utf-8 path");
     run(
         &["play", "connect4", "--human", "both", "--no-color"],
-        &format!("d\ne\nsave {save_arg}\nquit\n"),
+        &format!("d1\ne1\nsave {save_arg}\nquit\n"),
     )
     .ok();
     let replayed = run(&["replay", save_arg, "--no-color"], "\n\n\n");
     let out = replayed.ok();
     assert!(out.contains("1 . . . X[O]. .  1"), "{out}");
     assert!(
-        out.contains("after 2 of 2 moves · move 3 · First to move · last move e"),
+        out.contains("after 2 of 2 moves · move 3 · First to move · last move e1"),
         "{out}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tune_fits_weights_and_checks_them_in_a_paired_match() {
+    let args = [
+        "tune",
+        "connect4",
+        "--k",
+        "4",
+        "--weights",
+        "60,8,1",
+        "--games",
+        "10",
+        "--depth",
+        "2",
+        "--pairs",
+        "2",
+    ];
+    let tuned = run(&args, "");
+    let out = tuned.ok();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with("positions "), "{out}");
+    assert_eq!(lines[1], "hand weights   60,8,1", "{out}");
+    assert!(lines[2].starts_with("tuned weights  "), "{out}");
+    assert!(
+        lines[3].starts_with("tuned vs hand, 2 colour-swapped pairs at depth 2: "),
+        "{out}"
+    );
+    // Reproducible from the seed.
+    assert_eq!(run(&args, "").ok(), out);
+    let bad = run(
+        &[
+            "tune",
+            "connect4",
+            "--k",
+            "4",
+            "--weights",
+            "1",
+            "--mobility",
+            "x",
+        ],
+        "",
+    );
+    assert_eq!(bad.code, Some(2));
+    assert!(bad.stderr.contains("bad --mobility 'x'"), "{}", bad.stderr);
 }
 
 #[test]
