@@ -31,7 +31,8 @@ const KILLER_BASE: i64 = 1 << 36;
 const COUNTER_KEY: i64 = KILLER_BASE - 1;
 
 impl<P: Notation, E: Evaluator<P>> Worker<'_, P, E> {
-    /// Generates the node's candidates and searches them; a node with none is a leaf.
+    /// Generates the node's candidates (narrowed by the game's threat defence) and searches
+    /// them; a node with none is a leaf.
     pub(super) fn expand(
         &mut self,
         depth: i32,
@@ -45,6 +46,11 @@ impl<P: Notation, E: Evaluator<P>> Worker<'_, P, E> {
         let mut scored = mem::take(&mut self.frames[ply].scored);
         moves.clear();
         self.cx.eval.candidates(&self.pos, &mut moves);
+        if !moves.is_empty() {
+            self.cx
+                .eval
+                .threat_defence(&mut self.pos, depth as u32, &mut moves);
+        }
         let v = if moves.is_empty() {
             self.static_eval()
         } else {
