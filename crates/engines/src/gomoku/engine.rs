@@ -29,7 +29,7 @@ pub fn wrap(pos: &GomokuPosition) -> EnginePosition {
 /// Largest VCF node budget at an interior node (`6·depth²` below it).
 pub const INTERIOR_VCF_MAX: u32 = 200;
 
-/// Most open threes in a VCT line of [`threat_defence`] (and of the suite's solver runs).
+/// Most open threes in a line of the opponent's VCT that [`threat_defence`] looks for.
 pub const DEFENCE_VCT_THREES: u32 = 2;
 
 /// `forced_win` calls at this depth or more are taken to be the root's.
