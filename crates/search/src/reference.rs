@@ -2,7 +2,8 @@
 //!
 //! It scores nodes exactly as the search does (finished games as wins/losses by distance
 //! from the root, [`Evaluator::candidates`] as the moves, [`Evaluator::forced_win`] at
-//! interior nodes, [`Evaluator::extension`] on each move's depth, quiescence over
+//! interior nodes, [`Evaluator::threat_defence`] narrowing the interior nodes' candidates,
+//! [`Evaluator::extension`] on each move's depth, quiescence over
 //! [`Evaluator::noisy`] moves when asked), so at a fixed depth every exact search
 //! configuration must return the same root value. Game crates can
 //! use it to test their hooks. Repetition detection is not modelled.
@@ -104,6 +105,9 @@ fn node<P: Notation, E: Evaluator<P>>(
     } else {
         let mut moves = Vec::new();
         evaluator.candidates(pos, &mut moves);
+        if !moves.is_empty() {
+            evaluator.threat_defence(pos, depth as u32, &mut moves);
+        }
         moves
     };
     if moves.is_empty() {

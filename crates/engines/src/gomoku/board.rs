@@ -164,6 +164,15 @@ impl CellSet {
         })
     }
     #[inline]
+    pub(crate) fn insert(&mut self, sq: Square) {
+        self.set(sq.index(), true);
+    }
+    #[inline]
+    pub(crate) fn contains(&self, sq: Square) -> bool {
+        let i = sq.index();
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+    #[inline]
     pub(crate) fn first(&self) -> Option<Square> {
         self.iter().next()
     }
@@ -227,6 +236,9 @@ struct Tally {
     fives: [CellSet; 2],
     /// Per colour: the cells where it makes a four (kinds four to flex four).
     fours: [CellSet; 2],
+    /// Per colour: the cells where it makes an open three and no four (kinds three and
+    /// double three): the threat search's quiet threats.
+    threes: [CellSet; 2],
 }
 
 impl Tally {
@@ -256,6 +268,10 @@ impl Tally {
             let is_four = |k: usize| (K_FOUR..=K_FLEX4).contains(&k);
             if is_four(ko) != is_four(kn) {
                 self.fours[c].set(sq, is_four(kn));
+            }
+            let is_three = |k: usize| k == K_THREE || k == K_THREE2;
+            if is_three(ko) != is_three(kn) {
+                self.threes[c].set(sq, is_three(kn));
             }
         }
     }
@@ -465,6 +481,44 @@ impl GomokuState {
     #[inline]
     pub(crate) fn fours(&self, player: Player) -> &CellSet {
         &self.tally.fours[player.index()]
+    }
+
+    /// The squares where `player` makes an open three (one or two) and no four.
+    #[inline]
+    pub(crate) fn threes(&self, player: Player) -> &CellSet {
+        &self.tally.threes[player.index()]
+    }
+
+    /// The kind of the empty square `sq` for `player` (what a stone of its there makes;
+    /// [`K_NONE`] on an occupied square).
+    #[inline]
+    pub(crate) fn kind_at(&self, player: Player, sq: Square) -> usize {
+        let code = self.cells[self.pad_of(sq)].code[player.index()];
+        (self.tables.eval_kind[usize::from(code)] % KIND_SLOTS) as usize
+    }
+
+    /// Appends the empty squares whose stones can change the fours `player` would make on
+    /// the empty square `sq`: those within reach of it (and `sq` itself) along each axis
+    /// where a stone of `player` there makes a four or an open four. A stone anywhere
+    /// else leaves those fours as they are.
+    pub(crate) fn four_line_cells(&self, player: Player, sq: Square, out: &mut Vec<Square>) {
+        let p = self.pad_of(sq);
+        out.push(sq);
+        let line = self.cells[p].line[player.index()];
+        for (a, &class) in line.iter().enumerate() {
+            if class != FOUR && class != OPEN_FOUR {
+                continue;
+            }
+            let s = self.step[a] as isize;
+            for k in 1..=self.reach {
+                for t in [p as isize - k * s, p as isize + k * s] {
+                    let cell = &self.cells[t as usize];
+                    if cell.stone == EMPTY {
+                        out.push(Square::new(cell.sq));
+                    }
+                }
+            }
+        }
     }
 
     /// How many empty cells are of `kind` for `player`.

@@ -14,9 +14,9 @@ use search::{Evaluator, ForcedWin, Incremental};
 use smallvec::SmallVec;
 
 pub use super::board::GomokuState;
-use super::board::{CodeTables, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2};
+use super::board::{CellSet, CodeTables, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2};
 use super::classes::{ClassTable, threat_value};
-use super::threats::vcf;
+use super::threats::{defence_set, vcf, vct};
 
 /// The engine's position: the rules position plus [`GomokuState`].
 pub type EnginePosition = Incremental<GomokuPosition, GomokuState>;
@@ -28,6 +28,9 @@ pub fn wrap(pos: &GomokuPosition) -> EnginePosition {
 
 /// Largest VCF node budget at an interior node (`6·depth²` below it).
 pub const INTERIOR_VCF_MAX: u32 = 200;
+
+/// Most open threes in a line of the opponent's VCT that [`threat_defence`] looks for.
+pub const DEFENCE_VCT_THREES: u32 = 2;
 
 /// `forced_win` calls at this depth or more are taken to be the root's.
 pub const ROOT_DEPTH: u32 = 20;
@@ -315,4 +318,93 @@ pub fn find_vcf(
         mv: Move::new(sq),
         turns,
     })
+}
+
+/// A forced win for the side to move by continuous threats (fours and open threes, at most
+/// `max_threes` of them in a line; see `threats.rs`), within `budget` nodes and before
+/// `deadline`.
+pub fn find_vct(
+    pos: &mut EnginePosition,
+    budget: u32,
+    max_threes: u32,
+    deadline: Option<Instant>,
+) -> Option<ForcedWin<Move>> {
+    if pos.position().outcome().is_some() {
+        return None;
+    }
+    let me = pos.side_to_move();
+    vct(pos.state_mut(), me, budget, max_threes, deadline).map(|(turns, sq)| ForcedWin {
+        mv: Move::new(sq),
+        turns,
+    })
+}
+
+/// Which forced win the opponent of the side to move would have if it were its turn: by
+/// fours within `vcf_budget` nodes, else (with `vct_budget` above 0) by threats.
+fn opponent_threat(st: &mut GomokuState, op: Player, vcf_budget: u32, vct_budget: u32) -> bool {
+    vcf(st, op, vcf_budget, false, None).is_some()
+        || (vct_budget > 0 && vct(st, op, vct_budget, DEFENCE_VCT_THREES, None).is_some())
+}
+
+/// A defence against the opponent's threat: when the opponent of the side to move would
+/// win by continuous fours within `vcf_budget` nodes (or, with `vct_budget` above 0, by
+/// threats within that many) if it were its turn, keep in `moves` only the moves after which
+/// it no longer does, taken from the moves given, our own fours, the squares on the lines
+/// of its four points and the defence set of its open threes; the moves given keep their
+/// order, the others follow. Nodes that are already forced (a five to play or block, an open
+/// three to answer) are left alone: the candidates answer them. If no move refutes the
+/// threat the list stays as it was (the position is lost).
+///
+/// Meant for the search's `Evaluator::threat_defence` hook; not used by the engine's
+/// default search, where it did not gain (`docs/strength.md`, issue 26).
+pub fn threat_defence(
+    pos: &mut EnginePosition,
+    vcf_budget: u32,
+    vct_budget: u32,
+    moves: &mut Vec<Move>,
+) {
+    let me = pos.side_to_move();
+    let op = me.other();
+    let st = pos.state();
+    if st.five_point(me).is_some()
+        || !st.fives(op).is_empty()
+        || st.kind_count(op, K_FLEX4) > 0
+        || st.fours(op).is_empty() && vct_budget == 0
+    {
+        return;
+    }
+    let st = pos.state_mut();
+    if !opponent_threat(st, op, vcf_budget, vct_budget) {
+        return;
+    }
+    // The pool: the candidates, our fours, and the squares on the lines of the
+    // opponent's four points (what blocks the first four of its attack).
+    let mut pool: Vec<Square> = moves.iter().map(|m| m.square()).collect();
+    pool.extend(st.fours(me).iter());
+    let mut blocks = Vec::new();
+    for f in st.fours(op).iter() {
+        st.four_line_cells(op, f, &mut blocks);
+    }
+    pool.extend(blocks);
+    // Against threes, the cells that answer them.
+    pool.extend(defence_set(st, op, me));
+    let mut seen = CellSet::default();
+    let mut kept = Vec::new();
+    for sq in pool {
+        if seen.contains(sq) {
+            continue;
+        }
+        seen.insert(sq);
+        if !st.put(sq, me) {
+            continue;
+        }
+        let refutes = !opponent_threat(st, op, vcf_budget, vct_budget);
+        st.take(sq, me);
+        if refutes {
+            kept.push(Move::new(sq));
+        }
+    }
+    if !kept.is_empty() {
+        *moves = kept;
+    }
 }

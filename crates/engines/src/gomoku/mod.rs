@@ -39,6 +39,13 @@
 //!   position), at the root, run by [`TimedEngine`] before the search (up to 20,000 nodes or 20% of the hard time, failed
 //!   positions memoised), and through `Evaluator::forced_win` at interior nodes (budget
 //!   `6·depth²` nodes, at most 200, from depth 2).
+//! - **Threat-space search** (VCT, `threats.rs`, [`find_vct`]): fours and open threes,
+//!   the defender's full set of replies after a three (its counter-fours and every square
+//!   that leaves no open or double four next; any other reply loses to one), so a VCT found
+//!   is a proof; and [`threat_defence`], the moves that refute the opponent's VCF or VCT.
+//!   Both are tested and measured on the threat suite (`data/gomoku-threats.txt`) but are
+//!   not part of the engine's play: at the root and inside the search neither gained in
+//!   matches against the previous build (`docs/strength.md`, issue 26).
 
 //! # Baseline
 //! See [`baseline_eval`] and [`baseline_candidates`]: the article's depth-4 alpha-beta over radius-2 candidates with its run
@@ -49,13 +56,15 @@ mod board;
 mod classes;
 mod engine;
 #[cfg(test)]
+mod suite;
+#[cfg(test)]
 mod tests;
 mod threats;
 
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
 pub use engine::{
-    EnginePosition, FUTILITY_MARGINS, GomokuEval, GomokuState, MAX_CANDIDATES, RAZOR_MARGINS,
-    find_vcf, wrap,
+    DEFENCE_VCT_THREES, EnginePosition, FUTILITY_MARGINS, GomokuEval, GomokuState, MAX_CANDIDATES,
+    RAZOR_MARGINS, find_vcf, find_vct, threat_defence, wrap,
 };
 use rules_gomoku::Move;
 use std::time::Instant;

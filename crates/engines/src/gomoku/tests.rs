@@ -409,3 +409,203 @@ fn forward_pruning_margins_stand_aside_for_threats() {
     let (f, _) = margins(WHITE_VCF_BLACK_THREE_THREE);
     assert_eq!(f, vec![None; 4]);
 }
+
+/// Black has h8 i8 on the rank and j10 j11 on the j file: j8 makes two open threes (h8 i8
+/// j8, and j8 _ j10 j11), a win by threats and not by fours. White's stones are in the
+/// corners.
+const BLACK_DOUBLE_THREE: &str = "h8 a1 i8 o1 j10 a15 j11 o15";
+
+/// Every reply of the defender to `first` (every empty square) leaves the attacker a win
+/// (a VCT at `budget`): a check of the solver's claim that its defence set holds all the
+/// replies that matter.
+fn every_reply_still_loses(pos: &GomokuPosition, first: Square, budget: u32) {
+    use super::threats::vct;
+    let attacker = pos.side_to_move();
+    let mut st = GomokuState::from_position(pos);
+    assert!(st.put(first, attacker));
+    for i in 0..pos.size() * pos.size() {
+        let reply = Square::new(i as u16);
+        if !st.put(reply, attacker.other()) {
+            continue;
+        }
+        let win = vct(&mut st, attacker, budget, 4, None);
+        st.take(reply, attacker.other());
+        assert!(
+            win.is_some(),
+            "after {} the reply {} refutes the claimed win",
+            pos.format_move(Move::new(first)),
+            pos.format_move(Move::new(reply))
+        );
+    }
+}
+
+#[test]
+fn vct_wins_a_double_three_that_vcf_does_not() {
+    let pos = play(15, Rule::Freestyle, BLACK_DOUBLE_THREE);
+    assert!(find_vcf(&mut wrap(&pos), 20_000, true, None).is_none());
+    let mut engine_pos = wrap(&pos);
+    let fw = find_vct(&mut engine_pos, 20_000, 2, None).expect("a VCT");
+    assert!(
+        engine_pos == wrap(&pos),
+        "the search leaves the position as it was"
+    );
+    // A three, a reply, an open four, a reply, the five: at least 5 turns.
+    assert!(fw.turns >= 5, "{}", fw.turns);
+    // With no threes allowed it is a VCF, and there is none.
+    assert!(find_vct(&mut wrap(&pos), 20_000, 0, None).is_none());
+    every_reply_still_loses(&pos, fw.mv.square(), 20_000);
+    // The engine plays it at once and announces the win.
+    let (mv, score) = engine_move(
+        &pos,
+        Limits::new().with_move_time(Duration::from_millis(200)),
+    );
+    assert!(score.is_decisive(), "{score}");
+    every_reply_still_loses(&pos, mv.square(), 20_000);
+}
+
+#[test]
+fn no_vct_for_the_side_without_threats() {
+    // White (the corners) has nothing; Black's threats do not help White.
+    let pos = play(15, Rule::Freestyle, BLACK_DOUBLE_THREE);
+    let mut st = GomokuState::from_position(&pos);
+    assert!(super::threats::vct(&mut st, Player::Second, 50_000, 4, None).is_none());
+    // A lone open two has no VCT either (one three is answered).
+    let pos = play(15, Rule::Freestyle, "h8 a1 i8 a3");
+    assert!(find_vct(&mut wrap(&pos), 50_000, 4, None).is_none());
+}
+
+/// The defence set of an open three is exactly the squares after which the attacker has no
+/// open or double four next, checked against every empty square.
+#[test]
+fn defence_set_of_an_open_three_is_exact() {
+    use super::{board::K_FLEX4, threats::defence_set};
+    for moves in [
+        "h8 a1 i8 a3 j8",
+        "h8 a1 i8 a3 k8",
+        BLACK_DOUBLE_THREE,
+        "h8 a1 i8 o1 j10 a15 j11 o15 j8",
+        // White has fours to answer with (a2, a4): they are in every set.
+        "h8 a1 i8 a3 j8 a5",
+    ] {
+        let pos = play(15, Rule::Freestyle, moves);
+        let (attacker, defender) = (Player::First, Player::Second);
+        let mut st = GomokuState::from_position(&pos);
+        let before = st.clone();
+        let set = defence_set(&mut st, attacker, defender);
+        assert_eq!(st, before);
+        let mut brute = Vec::new();
+        for i in 0..pos.size() * pos.size() {
+            let c = Square::new(i as u16);
+            if st.put(c, defender) {
+                if st.kind_count(attacker, K_FLEX4) == 0 {
+                    brute.push(c);
+                }
+                st.take(c, defender);
+            }
+        }
+        let counter: Vec<Square> = before.fours(defender).iter().collect();
+        assert_eq!(
+            &set[..counter.len()],
+            &counter[..],
+            "{moves}: counter-fours first"
+        );
+        let mut got: Vec<Square> = set[counter.len()..].to_vec();
+        got.sort_unstable();
+        brute.retain(|c| !counter.contains(c));
+        if before.kind_count(attacker, K_FLEX4) == 0 {
+            assert!(got.is_empty(), "{moves}: no threat, no blocks");
+        } else {
+            assert_eq!(got, brute, "{moves}");
+        }
+    }
+    let pos = play(15, Rule::Freestyle, "h8 a1 i8 a3 j8");
+    let mut st = GomokuState::from_position(&pos);
+    let mut set = defence_set(&mut st, Player::First, Player::Second);
+    set.sort_unstable();
+    let expected: Vec<Square> = ["g8", "k8"].iter().map(|s| sq(&pos, s)).collect();
+    assert_eq!(set, expected);
+}
+
+/// White to move while Black would win by fours (k8 or l11 first): the defence keeps the
+/// moves after which Black no longer wins, and only those of the candidates.
+#[test]
+fn threat_defence_keeps_exactly_the_refutations() {
+    use search::Evaluator as _;
+    let pos = play(
+        15,
+        Rule::Freestyle,
+        "h8 g8 i8 h7 j8 a1 l9 o1 l10 a15 j9 o15 k10",
+    );
+    let mut engine_pos = wrap(&pos);
+    let eval = GomokuEval::new();
+    eval.set_root_ply(pos.ply());
+    let mut moves = Vec::new();
+    eval.candidates(&engine_pos, &mut moves);
+    let listed = moves.clone();
+    let before = engine_pos.clone();
+    threat_defence(&mut engine_pos, 200, 0, &mut moves);
+    assert!(
+        engine_pos == before,
+        "the hook leaves the position as it was"
+    );
+    assert!(!moves.is_empty() && moves.len() < listed.len(), "{moves:?}");
+    let black_wins_after = |white: Move| {
+        let mut p = pos.clone();
+        p.make_move(white);
+        find_vcf(&mut wrap(&p), 50_000, true, None).is_some()
+    };
+    for &m in &moves {
+        assert!(
+            !black_wins_after(m),
+            "{} kept but loses",
+            pos.format_move(m)
+        );
+    }
+    for &m in listed.iter().filter(|m| !moves.contains(m)) {
+        assert!(
+            black_wins_after(m),
+            "{} dropped but holds",
+            pos.format_move(m)
+        );
+    }
+    // Nothing to defend: the list is left alone.
+    let quiet = wrap(&play(15, Rule::Freestyle, "h8 h9"));
+    let mut moves = Vec::new();
+    eval.candidates(&quiet, &mut moves);
+    let listed = moves.clone();
+    threat_defence(&mut quiet.clone(), 200, 2_000, &mut moves);
+    assert_eq!(moves, listed);
+}
+
+/// The VCT's wins hold against every reply, not only its defence sets: positions from
+/// quick engine games from the book where the solver (5,000 nodes) claims a win by
+/// threats, each claimed first move answered by every empty square, after which the
+/// solver (at four times the budget) must still find the win.
+#[test]
+fn vct_claims_survive_every_reply() {
+    let book = include_str!("../../../../data/openings/gomoku15.txt");
+    let openings = book
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty());
+    let mut agent = Position::engine(SearchOptions::default()).expect("engine");
+    let mut checked = 0;
+    for opening in openings.take(12) {
+        let mut pos = play(15, Rule::Freestyle, opening);
+        while pos.outcome().is_none() && pos.ply() < 50 && checked < 6 {
+            let mut ep = wrap(&pos);
+            let vcf_win = find_vcf(&mut ep, 5_000, true, None).is_some();
+            if let Some(fw) = find_vct(&mut ep, 5_000, 2, None)
+                && !vcf_win
+                && fw.turns > 1
+            {
+                every_reply_still_loses(&pos, fw.mv.square(), 20_000);
+                checked += 1;
+                break;
+            }
+            let r = agent.think(&pos, &Limits::new().with_depth(2), &mut |_| {});
+            pos.make_move(r.best_move.expect("a move"));
+        }
+    }
+    assert!(checked >= 3, "only {checked} VCT claims met");
+}

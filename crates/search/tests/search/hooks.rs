@@ -52,6 +52,74 @@ impl Evaluator<TicTacToe> for ThreatExtender {
     }
 }
 
+/// Tic-tac-toe whose threat defence keeps, where the opponent threatens to complete a
+/// line, only the moves that win at once or leave it no such threat (as gomoku keeps the
+/// moves that refute a VCF); with no such move the list stays whole.
+#[derive(Clone, Copy)]
+struct ThreatBlocker;
+
+impl Evaluator<TicTacToe> for ThreatBlocker {
+    fn evaluate(&self, pos: &TicTacToe) -> i32 {
+        ttt_eval(pos)
+    }
+    fn threat_defence(&self, pos: &mut TicTacToe, _depth: u32, moves: &mut Vec<u8>) {
+        let me = pos.side_to_move();
+        if !pos.threatens(me.other()) {
+            return;
+        }
+        let kept: Vec<u8> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                pos.make_move(mv);
+                let keep = pos.outcome().is_some() || !pos.threatens(me.other());
+                pos.unmake_move(mv, ());
+                keep
+            })
+            .collect();
+        if !kept.is_empty() {
+            *moves = kept;
+        }
+    }
+}
+
+#[test]
+fn threat_defence_is_exact_and_narrows_interior_nodes() {
+    // Every search configuration agrees with minimax applying the same defence, and the
+    // defence only drops moves that lose: searched to the end, the values are those of
+    // the full tree.
+    for seed in 0..30u64 {
+        let mut pos = TicTacToe::new(Default::default());
+        crate::games::random_walk(&mut pos, seed, 1 + (seed % 4) as usize);
+        for depth in 1..=4 {
+            check_all(ThreatBlocker, &pos, depth, false).unwrap();
+        }
+        assert_eq!(
+            minimax(&ThreatBlocker, &pos, 9, false),
+            minimax(&ttt_eval, &pos, 9, false)
+        );
+    }
+    // From the empty board to the end: the same value in fewer nodes.
+    let pos = TicTacToe::new(Default::default());
+    let limits = Limits::new().with_depth(9);
+    let with = Searcher::new(ThreatBlocker, SearchOptions::default())
+        .unwrap()
+        .search_with(&pos, &limits, |_| {});
+    let without = Searcher::new(ttt_eval, SearchOptions::default())
+        .unwrap()
+        .search_with(&pos, &limits, |_| {});
+    assert_eq!(with.score, without.score);
+    assert!(
+        with.stats.nodes < without.stats.nodes,
+        "nothing was narrowed"
+    );
+    // Never at the root: x threatens (x x . / o . . / . . .), o to move; the reference's
+    // root, like the searcher's, keeps every candidate.
+    let pos = TicTacToe::from_cells("xx.o.....");
+    let scores = boardlab_search::reference::minimax_moves(&ThreatBlocker, &pos, 1, false);
+    assert_eq!(scores.len(), 6, "the root's moves were narrowed");
+}
+
 #[test]
 fn extensions_are_exact_and_deepen_forced_lines() {
     // Every search configuration agrees with minimax applying the same extension.
