@@ -380,7 +380,25 @@ function render() {
   // controls
   $('undo-btn').disabled = !st.can_undo;
   $('redo-btn').disabled = !st.can_redo;
-  $('hint-btn').disabled = !!o;
+  // The host's fair-play rule decides: between two remote people help is off unless
+  // both turned it on; spectators analyse once the game is over.
+  $('hint-btn').disabled = !st.can_hint;
+  $('analyse-btn').disabled = !st.can_analyse;
+  $('draw-btn').disabled = !st.can_offer_draw;
+  const mine = [0, 1].filter((i) => st.seats[i].yours);
+  const remote = mine.length === 1 && st.seats[1 - mine[0]].kind === 'human';
+  $('help-box').parentElement.hidden = !remote || !!o;
+  if (remote) $('help-box').checked = st.seats[mine[0]].help;
+  const offer = st.offer;
+  $('offer-bar').hidden = !offer;
+  if (offer) {
+    const what = offer.kind === 'takeback' ? 'a takeback' : 'a draw';
+    $('offer-text').textContent = offer.yours_to_answer
+      ? `${st.names[offer.by]} asks for ${what}`
+      : `${st.names[offer.by]} offered ${what}: waiting for the answer`;
+    $('offer-accept').hidden = !offer.yours_to_answer;
+    $('offer-decline').hidden = !offer.yours_to_answer;
+  }
   $('resign-btn').disabled = !!o || !(st.seats[0].yours || st.seats[1].yours);
   $('move-input').disabled = !st.your_turn;
   $('save-btn').href = `/api/games/${st.id}/save`;
@@ -669,6 +687,10 @@ async function init() {
   $('redo-btn').addEventListener('click', () => send({ type: 'redo' }));
   $('hint-btn').addEventListener('click', () => { $('engine').textContent = 'hint: thinking…'; send({ type: 'hint' }); });
   $('resign-btn').addEventListener('click', armResign);
+  $('draw-btn').addEventListener('click', () => send({ type: 'draw' }));
+  $('help-box').addEventListener('change', (e) => send({ type: 'help', on: e.target.checked }));
+  $('offer-accept').addEventListener('click', () => send({ type: 'answer', accept: true }));
+  $('offer-decline').addEventListener('click', () => send({ type: 'answer', accept: false }));
   $('analyse-btn').addEventListener('click', () => { app.analysis = {}; $('engine').textContent = 'analysing…'; send({ type: 'analyse' }); });
   $('live-btn').addEventListener('click', () => { app.replay = null; render(); });
   $('pair-confirm').addEventListener('click', () => {

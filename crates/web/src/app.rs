@@ -15,7 +15,11 @@
 //!
 //! # WebSocket `/ws`
 //! The page sends JSON messages `{"type": ...}`: `open` (`game`, `tokens`), `move`
-//! (`move`), `undo`, `redo`, `resign`, `hint`, `analyse`, `view` (`ply`). The server
+//! (`move`), `undo` (a takeback: at once at one screen or against the engine, else
+//! asked of the opponent), `redo`, `resign`, `draw` (a draw offer), `answer` (`accept`:
+//! the answer to the opponent's takeback or draw offer), `help` (`on`: this player's
+//! consent to engine help between two remote people), `hint`, `analyse`, `view`
+//! (`ply`). Hints and analyses follow the host's fair-play rule. The server
 //! answers with `state` (after every change of the followed game), `error` (`message`;
 //! nothing changed), `thinking` (`seat`, `progress`: depth, score, nodes, pv), `engine`
 //! (`seat`, `answer`: move, depth, score, pv), `hint` (`answer`), `view` (`ply`, `view`),
@@ -23,8 +27,9 @@
 //!
 //! # Engines
 //! Engine moves, hints and analyses think on tokio's blocking threads, at most
-//! [`ENGINE_THREADS`] at once (a fair semaphore: queued in arrival order), never on the
-//! async executor's threads.
+//! [`ENGINE_THREADS`] at once, never on the async executor's threads. The threads go
+//! fairly ([`crate::pool`]): people waiting for an engine first, round robin between
+//! games, and games between engines never take the last thread.
 
 use std::{
     path::Path,
@@ -46,21 +51,22 @@ use axum::{
 };
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
-use tokio::sync::{Semaphore, broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc};
 
 use crate::{
     game::{Answer, Level, Progress, Think},
     options::games,
+    pool::{Class, Pool},
     store::{Event, GameState, SeatChoice, Store},
     view::BoardView,
 };
 
-/// Most engines thinking at once, as the game server.
-pub const ENGINE_THREADS: usize = protocols::server::ENGINE_THREADS;
-/// Most open WebSockets (pages) at once, as the game server's connections.
-pub const MAX_CONNECTIONS: usize = protocols::server::MAX_CONNECTIONS;
-/// Longest WebSocket message and JSON request body (bytes).
-pub const MAX_MESSAGE_BYTES: usize = protocols::server::MAX_REQUEST_BYTES;
+/// Most engines thinking at once (the host's limit).
+pub use boardlab_host::limits::ENGINE_THREADS;
+/// Most open WebSockets (pages) at once (the host's limit of connections).
+pub use boardlab_host::limits::MAX_CONNECTIONS;
+/// Longest WebSocket message and JSON request body (bytes): the host's longest request.
+pub const MAX_MESSAGE_BYTES: usize = boardlab_host::limits::MAX_REQUEST_BYTES;
 /// Longest uploaded save file.
 pub const MAX_SAVE_BYTES: usize = board_core::savefile::MAX_BYTES;
 /// Think time of a hint (ms).
@@ -83,7 +89,7 @@ pub fn page_weight() -> usize {
 /// The state shared by every request.
 pub struct App {
     store: Mutex<Store>,
-    engines: Arc<Semaphore>,
+    engines: Arc<Pool>,
     sockets: AtomicUsize,
 }
 
@@ -95,7 +101,7 @@ impl App {
     pub fn new(store: Store) -> Shared {
         Arc::new(App {
             store: Mutex::new(store),
-            engines: Arc::new(Semaphore::new(ENGINE_THREADS)),
+            engines: Pool::new(),
             sockets: AtomicUsize::new(0),
         })
     }
@@ -116,17 +122,16 @@ async fn with_store<T: Send + 'static>(
         .map_err(|e| format!("internal error: {e}"))
 }
 
-/// Thinks `job` on the engine pool: waits for a free engine thread (in arrival order),
-/// then thinks on a blocking thread.
+/// Thinks `job` for game `game` on the engine pool: waits for a thread (people first,
+/// round robin between games), then thinks on a blocking thread.
 async fn think_on_pool(
     app: &Shared,
+    class: Class,
+    game: u64,
     job: Box<dyn Think>,
     mut progress: impl FnMut(Progress) + Send + 'static,
 ) -> Result<Answer, String> {
-    let permit = Arc::clone(&app.engines)
-        .acquire_owned()
-        .await
-        .map_err(|_| "the engine pool is shut down".to_string())?;
+    let permit = app.engines.acquire(class, game).await;
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         job.think(&mut progress)
@@ -138,14 +143,23 @@ async fn think_on_pool(
 /// Starts the engine move game `id` needs, if any (and again after it, for an engine
 /// against an engine).
 fn kick(app: &Shared, id: u64) {
-    let Some(job) = app.store().engine_job(id) else {
-        return;
+    let (job, class) = {
+        let mut store = app.store();
+        let Some(job) = store.engine_job(id) else {
+            return;
+        };
+        let class = if store.person_waits(id) {
+            Class::Person
+        } else {
+            Class::EngineGame
+        };
+        (job, class)
     };
     let app = Arc::clone(app);
     tokio::spawn(async move {
         let seat = job.seat.index() as u8;
         let events = job.events.clone();
-        let answer = think_on_pool(&app, job.think, move |progress| {
+        let answer = think_on_pool(&app, class, id, job.think, move |progress| {
             let _ = events.send(Event::Thinking { seat, progress });
         })
         .await;
@@ -267,7 +281,7 @@ fn seat_choice(s: &str) -> Result<SeatChoice, String> {
             .filter(|l| matches!(l, Level::Engine(_)))
             .map(SeatChoice::Engine)
             .ok_or_else(|| {
-                let r = protocols::server::ENGINE_MS;
+                let r = boardlab_host::limits::ENGINE_MS;
                 format!(
                     "bad seat '{short}': expected human, random, baseline or engine:MS \
                      with MS from {} to {}",
@@ -335,7 +349,7 @@ async fn load(
         return bad("the save file is not UTF-8 text".into());
     };
     // A records file holds one save file per game; a plain save file is one game.
-    let mut games = arena::split_records(&text);
+    let mut games = board_core::savefile::split_records(&text);
     if games.len() <= 1 {
         games = vec![text];
     }
@@ -407,6 +421,16 @@ enum ClientMsg {
     Undo,
     Redo,
     Resign,
+    /// Offer a draw (agreed at once at one screen).
+    Draw,
+    /// Answer the opponent's takeback or draw offer.
+    Answer {
+        accept: bool,
+    },
+    /// Turn engine help on or off for this follower's seats.
+    Help {
+        on: bool,
+    },
     Hint,
     Analyse,
     View {
@@ -566,9 +590,12 @@ async fn handle(
             }
             with_store(app, move |s| s.play(id, held, &mv).map(|_| ())).await
         }
-        ClientMsg::Undo => with_store(app, move |s| s.undo(id, held)).await,
+        ClientMsg::Undo => with_store(app, move |s| s.undo(id, held).map(|_| ())).await,
         ClientMsg::Redo => with_store(app, move |s| s.redo(id, held)).await,
         ClientMsg::Resign => with_store(app, move |s| s.resign(id, held)).await,
+        ClientMsg::Draw => with_store(app, move |s| s.offer_draw(id, held).map(|_| ())).await,
+        ClientMsg::Answer { accept } => with_store(app, move |s| s.answer(id, held, accept)).await,
+        ClientMsg::Help { on } => with_store(app, move |s| s.set_help(id, held, on)).await,
         ClientMsg::View { ply } => {
             return match app.store().view_at(id, ply) {
                 Ok(view) => vec![ServerMsg::View { ply, view }],
@@ -579,12 +606,12 @@ async fn handle(
             if busy.swap(true, Ordering::SeqCst) {
                 return err("the engine is already working for this page");
             }
-            let job = app.store().hint_job(id, HINT_MS);
+            let job = app.store().hint_job(id, held, HINT_MS);
             match job {
                 Ok(job) => {
                     let (app, tx, busy) = (Arc::clone(app), tx.clone(), Arc::clone(busy));
                     tokio::spawn(async move {
-                        let answer = think_on_pool(&app, job, |_| {}).await;
+                        let answer = think_on_pool(&app, Class::Person, id, job, |_| {}).await;
                         busy.store(false, Ordering::SeqCst);
                         let m = match answer {
                             Ok(answer) => ServerMsg::Hint { answer },
@@ -608,13 +635,14 @@ async fn handle(
             }
             let plies = app.store().state(id, [false; 2]).map(|s| s.moves.len());
             let ms = plies.map_or(20, |n| (ANALYSIS_MS / (n as u64 + 1)).clamp(20, 200));
-            match app.store().analysis_jobs(id, ms) {
+            match app.store().analysis_jobs(id, held, ms) {
                 Ok(jobs) => {
                     let (app, tx, busy) = (Arc::clone(app), tx.clone(), Arc::clone(busy));
                     tokio::spawn(async move {
                         let n = jobs.len();
                         for (i, (ply, job)) in jobs.into_iter().enumerate() {
-                            let m = match think_on_pool(&app, job, |_| {}).await {
+                            let m = match think_on_pool(&app, Class::Person, id, job, |_| {}).await
+                            {
                                 Ok(answer) => ServerMsg::Analysis {
                                     ply,
                                     score: answer.score.map_or(0, |s| s.first),

@@ -12,53 +12,10 @@ use serde::Serialize;
 
 use crate::view::{BoardView, ViewOf};
 
+/// Who plays a seat for the server: the engine at some strength (the host's levels).
+pub use boardlab_host::Level;
 /// Hash table of each engine (MB), as the game server's engine seats.
-pub const ENGINE_HASH_MB: usize = protocols::server::ENGINE_HASH_MB;
-
-/// Who plays a seat for the server: the engine at some strength.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    /// The seeded random player.
-    Random,
-    /// The source article's fixed-depth AI.
-    Baseline,
-    /// The strong engine, thinking this many milliseconds per move.
-    Engine(u64),
-}
-
-impl Level {
-    /// The word in the save file's `# engine SEAT WORD` comment (the game server reads a
-    /// number as the think time).
-    pub fn word(self) -> String {
-        match self {
-            Level::Random => "random".into(),
-            Level::Baseline => "baseline".into(),
-            Level::Engine(ms) => ms.to_string(),
-        }
-    }
-
-    /// Reads [`Level::word`]; think times outside the server's range are refused.
-    pub fn from_word(w: &str) -> Option<Level> {
-        match w {
-            "random" => Some(Level::Random),
-            "baseline" => Some(Level::Baseline),
-            ms => ms
-                .parse()
-                .ok()
-                .filter(|ms| protocols::server::ENGINE_MS.contains(ms))
-                .map(Level::Engine),
-        }
-    }
-
-    /// For people: "engine 1000 ms", "baseline", "random".
-    pub fn label(self) -> String {
-        match self {
-            Level::Random => "random player".into(),
-            Level::Baseline => "article baseline".into(),
-            Level::Engine(ms) => format!("engine {ms} ms"),
-        }
-    }
-}
+pub use boardlab_host::limits::ENGINE_HASH_MB;
 
 /// An engine score for people and for the evaluation graph.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -465,13 +422,5 @@ mod tests {
                 assert!(reports > 0 && a.score.is_some() && a.depth > 0);
             }
         }
-    }
-
-    #[test]
-    fn levels_round_trip_through_their_save_file_word() {
-        for l in [Level::Random, Level::Baseline, Level::Engine(100)] {
-            assert_eq!(Level::from_word(&l.word()), Some(l));
-        }
-        assert_eq!(Level::from_word("99999999"), None);
     }
 }

@@ -1,10 +1,12 @@
 //! Persistence: with a data directory each game is one save file `<id>.save` in the
 //! [`board_core::savefile`] format. A seat's token is recorded as a comment line
 //! `# token <seat> <token>` when the seat is taken, an engine seat as
-//! `# engine <seat> <ms>`; each accepted move is appended (and synced) before the `ok`.
-//! At start-up every `*.save` file is replayed ([`super::game::restore_game`] for the
-//! moves, [`seats_of_save`] for the seats), so games resume where they were, players
-//! reconnect with their tokens and engines whose turn it is move.
+//! `# engine <seat> <level>` (a think time in ms, `random` or `baseline`), a resignation
+//! as `# resign <seat>`, a draw agreed as `# draw`, a player's consent to engine help as
+//! `# help <seat> on|off` ([`Recorded`]); each accepted move is appended (and synced)
+//! before the reply. At start-up every `*.save` file is found ([`scan`]), checked and
+//! read ([`read_game`]) and replayed, so games resume where they were, players reconnect
+//! with their tokens and engines whose turn it is move.
 //!
 //! Every line the server writes ends in an integrity trailer, a comment
 //! ` #@xxxxxxxx` holding the CRC-32 of the text before it ([`record`]), so a record cut
@@ -18,18 +20,14 @@
 
 use std::{
     fs::{self, DirBuilder, File, OpenOptions},
-    io::{self, Read, Write},
+    io::{self, ErrorKind, Read, Write},
     os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt},
     path::{Path, PathBuf},
 };
 
-use board_core::savefile;
+use board_core::{Player, savefile};
 
-use super::{
-    DEFAULT_ENGINE_MS, ENGINE_MS,
-    game::seat_of,
-    hosted::{Seat, idx},
-};
+use crate::seat::{Level, Seat, Token, seat_name, seat_of};
 
 /// The lock file in the data directory; holds the pid of the server that owns it.
 pub const LOCK_FILE: &str = "server.lock";
@@ -43,13 +41,13 @@ pub const FILE_MODE: u32 = 0o600;
 const TRAILER: &str = " #@";
 
 /// The save file of game `id` in the data directory `dir`.
-pub(super) fn path(dir: &Path, id: u64) -> PathBuf {
+pub fn path(dir: &Path, id: u64) -> PathBuf {
     dir.join(format!("{id}.save"))
 }
 
 /// What a directory entry's name says about game files.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum Name {
+pub enum Name {
     /// `<id>.save` with the id written canonically (`7.save`).
     Game(u64),
     /// A `.save` name that holds a number but not canonically (`01.save`, `+1.save`):
@@ -61,7 +59,7 @@ pub(super) enum Name {
 
 /// Classifies a file name of the data or archive directory. Archived names
 /// `<id>.<k>.save` count as `NonCanonical(id)`: they only reserve the id.
-pub(super) fn name_of(name: &str) -> Name {
+pub fn name_of(name: &str) -> Name {
     let Some(stem) = name.strip_suffix(".save") else {
         return Name::Other;
     };
@@ -74,21 +72,21 @@ pub(super) fn name_of(name: &str) -> Name {
 }
 
 /// `text` with its integrity trailer and a newline: one line of a save file.
-pub(super) fn record(text: &str) -> String {
+pub fn record(text: &str) -> String {
     format!("{text}{TRAILER}{:08x}\n", crc32fast::hash(text.as_bytes()))
 }
 
 /// What [`check_records`] found in a save file.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) struct Checked {
+pub struct Checked {
     /// Bytes of the file that are whole records (everything if nothing was cut).
-    pub(super) intact: usize,
+    pub intact: usize,
     /// A last line without its newline that is not a whole record: an append cut short
     /// by a crash (never acknowledged, so it is dropped).
-    pub(super) torn: Option<String>,
+    pub torn: Option<String>,
     /// The file ends without a newline after a line without a trailer (written by an
     /// older server or by hand): the next append must start a new line.
-    pub(super) needs_newline: bool,
+    pub needs_newline: bool,
 }
 
 /// The text and checksum of a line ending in a trailer; `None` if it has none.
@@ -102,7 +100,7 @@ fn split_trailer(line: &str) -> Option<(&str, &str)> {
 /// (files of older servers); from then on every line must carry a valid one. A bad last
 /// line without its newline is a torn append (reported, not an error); any other bad
 /// line means the file was changed or damaged: the error names it.
-pub(super) fn check_records(text: &str) -> Result<Checked, String> {
+pub fn check_records(text: &str) -> Result<Checked, String> {
     let mut seen_trailer = false;
     let mut offset = 0;
     let mut lines = text.split_inclusive('\n').enumerate().peekable();
@@ -149,7 +147,7 @@ pub(super) fn check_records(text: &str) -> Result<Checked, String> {
 
 /// Creates `dir` (and missing parents) with [`DIR_MODE`]; an existing directory that
 /// others may read is tightened to it. A note for each change made.
-pub(super) fn private_dir(dir: &Path) -> io::Result<Vec<String>> {
+pub fn private_dir(dir: &Path) -> io::Result<Vec<String>> {
     DirBuilder::new()
         .recursive(true)
         .mode(DIR_MODE)
@@ -158,7 +156,7 @@ pub(super) fn private_dir(dir: &Path) -> io::Result<Vec<String>> {
 }
 
 /// Sets `path`'s mode to `mode` if it grants more (group or others); a note if so.
-pub(super) fn tighten(path: &Path, mode: u32) -> io::Result<Vec<String>> {
+pub fn tighten(path: &Path, mode: u32) -> io::Result<Vec<String>> {
     let have = fs::metadata(path)?.permissions().mode() & 0o777;
     if have & !mode == 0 {
         return Ok(Vec::new());
@@ -173,7 +171,7 @@ pub(super) fn tighten(path: &Path, mode: u32) -> io::Result<Vec<String>> {
 /// Takes the exclusive lock on the data directory `dir` and writes this process's pid
 /// into the lock file; the lock is held while the returned file stays open. Refused
 /// (with the holder's pid) when another server holds it.
-pub(super) fn lock_dir(dir: &Path) -> io::Result<File> {
+pub fn lock_dir(dir: &Path) -> io::Result<File> {
     let path = dir.join(LOCK_FILE);
     // Not truncated on open: the holder's pid must stay readable for the refusal.
     let mut file = OpenOptions::new()
@@ -208,25 +206,33 @@ pub(super) fn lock_dir(dir: &Path) -> io::Result<File> {
 }
 
 /// Syncs the directory `dir`, making the entries created or moved in it durable.
-pub(super) fn sync_dir(dir: &Path) -> io::Result<()> {
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
 /// Writes a new game's save file at `path` (never an existing one: `AlreadyExists`
 /// then), its header and the game spec, no moves; synced with its directory entry.
-pub(super) fn create(path: &Path, spec: &str) -> io::Result<()> {
+pub fn create(path: &Path, spec: &str) -> io::Result<()> {
+    create_records(
+        path,
+        &[
+            format!("{} {}", savefile::MAGIC, savefile::VERSION),
+            format!("game {spec}"),
+        ],
+    )
+}
+
+/// Writes a new save file at `path` holding the records `lines` (never an existing
+/// file: `AlreadyExists` then), synced with its directory entry.
+pub fn create_records(path: &Path, lines: &[String]) -> io::Result<()> {
     let mut file = OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(FILE_MODE)
         .open(path)?;
-    let header = format!(
-        "{}{}",
-        record(&format!("{} {}", savefile::MAGIC, savefile::VERSION)),
-        record(&format!("game {spec}"))
-    );
+    let text: String = lines.iter().map(|l| record(l)).collect();
     let written = file
-        .write_all(header.as_bytes())
+        .write_all(text.as_bytes())
         .and_then(|()| file.sync_all());
     let written = written.and_then(|()| sync_dir(path.parent().unwrap_or(Path::new("."))));
     if let Err(e) = written {
@@ -240,7 +246,7 @@ pub(super) fn create(path: &Path, spec: &str) -> io::Result<()> {
 
 /// Appends the records `lines` (each with its trailer) to the existing save file at
 /// `path` (none: in memory only) in one write, and syncs it.
-pub(super) fn append(path: Option<&Path>, lines: &[&str]) -> Result<(), String> {
+pub fn append(path: Option<&Path>, lines: &[&str]) -> Result<(), String> {
     let Some(path) = path else {
         return Ok(());
     };
@@ -249,14 +255,14 @@ pub(super) fn append(path: Option<&Path>, lines: &[&str]) -> Result<(), String> 
 }
 
 /// Appends `text` as it is to the existing file at `path` and syncs it.
-pub(super) fn append_raw(path: &Path, text: &str) -> io::Result<()> {
+pub fn append_raw(path: &Path, text: &str) -> io::Result<()> {
     let mut f = OpenOptions::new().append(true).open(path)?;
     f.write_all(text.as_bytes())?;
     f.sync_data()
 }
 
 /// Cuts the file at `path` to its first `len` bytes (a torn last record) and syncs it.
-pub(super) fn truncate(path: &Path, len: usize) -> io::Result<()> {
+pub fn truncate(path: &Path, len: usize) -> io::Result<()> {
     let f = OpenOptions::new().write(true).open(path)?;
     f.set_len(len as u64)?;
     f.sync_data()
@@ -264,7 +270,7 @@ pub(super) fn truncate(path: &Path, len: usize) -> io::Result<()> {
 
 /// Moves game `id`'s save file into `dir/archive/` (created [`DIR_MODE`]): as
 /// `<id>.save`, or `<id>.<k>.save` if that name is taken; never overwrites. The new path.
-pub(super) fn archive(dir: &Path, id: u64) -> io::Result<PathBuf> {
+pub fn archive(dir: &Path, id: u64) -> io::Result<PathBuf> {
     let archive = dir.join(ARCHIVE_DIR);
     private_dir(&archive)?;
     let from = path(dir, id);
@@ -292,27 +298,284 @@ pub(super) fn archive(dir: &Path, id: u64) -> io::Result<PathBuf> {
     ))
 }
 
-/// The seats recorded in a save file's `# token` and `# engine` comment lines.
-pub(super) fn seats_of_save(text: &str) -> [Seat; 2] {
-    let mut seats = [Seat::Free, Seat::Free];
-    for line in text.lines() {
-        let mut w = line.split_whitespace();
-        match (w.next(), w.next(), w.next().and_then(seat_of), w.next()) {
-            (Some("#"), Some("token"), Some(p), Some(tok)) => {
-                seats[idx(p)] = Seat::Token(tok.to_string());
+/// Writes the records `lines` (each with its trailer) as the whole new content of the
+/// save file at `path`: a new private file beside it is written and synced, then renamed
+/// over it and the directory synced, so a crash leaves the old file or the new one,
+/// never a mix.
+pub fn rewrite(path: &Path, lines: &[String]) -> io::Result<()> {
+    let tmp = path.with_extension("save.tmp");
+    // A temporary file left by a crash is ours to replace (it was never renamed).
+    match fs::remove_file(&tmp) {
+        Ok(()) => {}
+        Err(e) if e.kind() == ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let text: String = lines.iter().map(|l| record(l)).collect();
+    let written = (|| {
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(FILE_MODE)
+            .open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)?;
+        sync_dir(path.parent().unwrap_or(Path::new(".")))
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// A locked, private data directory: held as long as this value lives.
+#[derive(Debug)]
+pub struct DataDir {
+    dir: PathBuf,
+    _lock: File,
+}
+
+impl DataDir {
+    /// Creates `dir` `0700` if missing (an existing one others can read is tightened)
+    /// and takes its lock: a second server on it is refused with the first one's pid.
+    /// Notes of the changes made.
+    pub fn open(dir: &Path) -> io::Result<(DataDir, Vec<String>)> {
+        let notes = private_dir(dir)?;
+        let lock = lock_dir(dir)?;
+        Ok((
+            DataDir {
+                dir: dir.to_path_buf(),
+                _lock: lock,
+            },
+            notes,
+        ))
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The save file of game `id`.
+    pub fn game(&self, id: u64) -> PathBuf {
+        path(&self.dir, id)
+    }
+}
+
+/// What [`scan`] found in a data directory.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// The canonical game files, by id, in id order.
+    pub games: Vec<(u64, PathBuf)>,
+    /// One more than the highest id named by any `.save` file there or in the archive,
+    /// loadable or not: ids are never reused.
+    pub next_id: u64,
+    /// Changes made (modes tightened) and files that will not be loaded, for the
+    /// operator.
+    pub notes: Vec<String>,
+}
+
+/// Lists the game files of `dir`; tightens the mode of every `.save` file (skipped ones
+/// may hold tokens too: their content is left alone).
+pub fn scan(dir: &Path) -> io::Result<Scan> {
+    let mut scan = Scan {
+        next_id: 1,
+        ..Scan::default()
+    };
+    let reserve = |scan: &mut Scan, id: u64| scan.next_id = scan.next_id.max(id.saturating_add(1));
+    let archive = dir.join(ARCHIVE_DIR);
+    if archive.is_dir() {
+        scan.notes.extend(tighten(&archive, DIR_MODE)?);
+        for entry in fs::read_dir(&archive)? {
+            if let Name::Game(id) | Name::NonCanonical(id) =
+                name_of(&entry?.file_name().to_string_lossy())
+            {
+                reserve(&mut scan, id);
             }
-            (Some("#"), Some("engine"), Some(p), Some(ms)) => {
-                let ms = ms
-                    .parse()
-                    .ok()
-                    .filter(|ms| ENGINE_MS.contains(ms))
-                    .unwrap_or(DEFAULT_ENGINE_MS);
-                seats[idx(p)] = Seat::Engine(ms);
+        }
+    }
+    let mut paths: Vec<PathBuf> = fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<io::Result<_>>()?;
+    paths.sort();
+    for path in paths {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let kind = name_of(&name);
+        if kind != Name::Other && path.is_file() {
+            match tighten(&path, FILE_MODE) {
+                Ok(more) => scan.notes.extend(more),
+                Err(e) => scan
+                    .notes
+                    .push(format!("{}: cannot tighten: {e}", path.display())),
+            }
+        }
+        match kind {
+            Name::Other => {}
+            Name::NonCanonical(id) => {
+                reserve(&mut scan, id);
+                scan.notes.push(format!(
+                    "{}: skipped: not a canonical game file name (game {id} is {id}.save)",
+                    path.display()
+                ));
+            }
+            Name::Game(id) => {
+                reserve(&mut scan, id);
+                scan.games.push((id, path));
+            }
+        }
+    }
+    scan.games.sort_by_key(|&(id, _)| id);
+    Ok(scan)
+}
+
+/// Reads the save file at `path` for loading: a regular file of at most
+/// [`savefile::MAX_BYTES`] bytes of UTF-8 whose records pass their check. A torn last
+/// record (an append cut short by a crash, never acknowledged) is cut off the file. The
+/// intact text, and notes of the changes made; an error (the file is then left alone)
+/// names what is wrong.
+pub fn read_game(path: &Path) -> Result<(String, Vec<String>), String> {
+    let meta = fs::symlink_metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|f| {
+            f.take(savefile::MAX_BYTES as u64 + 1)
+                .read_to_end(&mut bytes)
+        })
+        .map_err(|e| e.to_string())?;
+    if bytes.len() > savefile::MAX_BYTES {
+        return Err(format!("larger than {} bytes", savefile::MAX_BYTES));
+    }
+    let mut text = String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
+    let checked = check_records(&text)?;
+    let mut notes = Vec::new();
+    if let Some(torn) = &checked.torn {
+        truncate(path, checked.intact).map_err(|e| format!("cannot cut: {e}"))?;
+        let shown: String = torn
+            .chars()
+            .take(40)
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        notes.push(format!(
+            "{}: dropped its unfinished last record '{shown}' (an append cut short, never \
+             acknowledged)",
+            path.display()
+        ));
+        text.truncate(checked.intact);
+    }
+    if checked.needs_newline {
+        append_raw(path, "\n").map_err(|e| format!("cannot save: {e}"))?;
+        text.push('\n');
+    }
+    Ok((text, notes))
+}
+
+/// The comment records of a save file: seats, a resignation, a draw agreed, the players'
+/// consent to engine help.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// The first and second seat.
+    pub seats: [Seat; 2],
+    /// The player who resigned.
+    pub resigned: Option<Player>,
+    /// The players agreed a draw.
+    pub drawn: bool,
+    /// Each player turned engine help on for this game.
+    pub help: [bool; 2],
+}
+
+impl Default for Recorded {
+    fn default() -> Recorded {
+        Recorded {
+            seats: [Seat::Free, Seat::Free],
+            resigned: None,
+            drawn: false,
+            help: [false, false],
+        }
+    }
+}
+
+/// Reads the records of `text` (later records win: a takeback rewrites the file).
+pub fn recorded(text: &str) -> Recorded {
+    let mut r = Recorded::default();
+    for line in text.lines() {
+        // The integrity trailer is a comment of its own: not part of the record.
+        let line = split_trailer(line).map_or(line, |(body, _)| body);
+        let w: Vec<&str> = line.split_whitespace().collect();
+        match w.as_slice() {
+            ["#", "token", seat, tok] => {
+                if let Some(p) = seat_of(seat) {
+                    r.seats[p.index()] = Seat::Person(Token::from_saved(tok));
+                }
+            }
+            ["#", "engine", seat, word] => {
+                if let Some(p) = seat_of(seat) {
+                    r.seats[p.index()] = Seat::Engine(Level::from_word(word).unwrap_or_default());
+                }
+            }
+            ["#", "resign", seat] => r.resigned = seat_of(seat),
+            ["#", "draw"] => r.drawn = true,
+            ["#", "help", seat, on @ ("on" | "off")] => {
+                if let Some(p) = seat_of(seat) {
+                    r.help[p.index()] = *on == "on";
+                }
             }
             _ => {}
         }
     }
-    seats
+    r
+}
+
+/// The record of who holds seat `p` (`None` for a free seat).
+pub fn seat_record(p: Player, seat: &Seat) -> Option<String> {
+    match seat {
+        Seat::Free => None,
+        Seat::Person(t) => Some(format!("# token {} {}", seat_name(p), t.as_str())),
+        Seat::Engine(l) => Some(format!("# engine {} {}", seat_name(p), l.word())),
+    }
+}
+
+/// The record of `p`'s resignation.
+pub fn resign_record(p: Player) -> String {
+    format!("# resign {}", seat_name(p))
+}
+
+/// The record of a draw agreed.
+pub const DRAW_RECORD: &str = "# draw";
+
+/// The record of `p` turning engine help on or off.
+pub fn help_record(p: Player, on: bool) -> String {
+    format!("# help {} {}", seat_name(p), if on { "on" } else { "off" })
+}
+
+/// The whole save file of a hosted game, as records: header, spec and seats, the moves
+/// (from the save text of the game, `savefile` format), then resignation, draw and help.
+pub fn file_records(game_save: &str, r: &Recorded) -> Vec<String> {
+    let mut lines = game_save.lines();
+    let mut out: Vec<String> = lines.by_ref().take(2).map(str::to_string).collect();
+    out.extend(
+        Player::BOTH
+            .iter()
+            .filter_map(|&p| seat_record(p, &r.seats[p.index()])),
+    );
+    for p in Player::BOTH {
+        if r.help[p.index()] {
+            out.push(help_record(p, true));
+        }
+    }
+    out.extend(lines.map(str::to_string));
+    if let Some(p) = r.resigned {
+        out.push(resign_record(p));
+    }
+    if r.drawn {
+        out.push(DRAW_RECORD.to_string());
+    }
+    out
 }
 
 #[cfg(test)]
