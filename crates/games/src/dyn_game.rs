@@ -91,6 +91,28 @@ pub struct Thought {
     pub pv: String,
 }
 
+/// A legal move with the squares it names, so a front end draws targets, selections and
+/// last moves from the squares and never parses notation to find them.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MoveInfo {
+    /// The move in canonical notation (what a front end sends back to play it).
+    pub text: String,
+    /// The squares it names, in the order it names them (from, to, arrow; the stones of
+    /// a pair; the one square of a placement), as flat indices `row * width + col` (row 0
+    /// the bottom rank, `a1` is 0).
+    pub squares: Vec<u16>,
+}
+
+impl MoveInfo {
+    /// The text and squares of `mv`, a legal move of `pos`.
+    pub fn of<G: Game>(pos: &G, mv: G::Move) -> MoveInfo {
+        MoveInfo {
+            text: pos.format_move(mv),
+            squares: pos.move_squares(mv).into_iter().map(|s| s.0).collect(),
+        }
+    }
+}
+
 /// A game position with its history and its player, behind a trait object.
 pub trait DynGame: Send {
     /// The game id (`gomoku`).
@@ -111,6 +133,8 @@ pub trait DynGame: Send {
     fn outcome_reason(&self) -> Option<String>;
     /// Every legal move, in canonical notation.
     fn legal_moves(&self) -> Vec<String>;
+    /// Every legal move with its squares ([`MoveInfo`]).
+    fn legal_move_infos(&self) -> Vec<MoveInfo>;
     /// The canonical notation of the legal move `text`, without playing it.
     fn check_move(&self, text: &str) -> Result<String, PlayError>;
     /// Plays the legal move `text`; its canonical notation.
@@ -257,6 +281,14 @@ impl<G: Game> DynGame for Handle<G> {
         let mut moves = Vec::new();
         self.pos.generate_moves(&mut moves);
         moves.into_iter().map(|m| self.pos.format_move(m)).collect()
+    }
+    fn legal_move_infos(&self) -> Vec<MoveInfo> {
+        let mut moves = Vec::new();
+        self.pos.generate_moves(&mut moves);
+        moves
+            .into_iter()
+            .map(|m| MoveInfo::of(&self.pos, m))
+            .collect()
     }
     fn check_move(&self, text: &str) -> Result<String, PlayError> {
         self.parse(text).map(|mv| self.pos.format_move(mv))
@@ -495,6 +527,33 @@ mod tests {
         assert!(game.undo());
         assert!(!game.undo());
         assert_eq!(game.moves(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn legal_moves_come_with_the_squares_they_name() {
+        let game = Registry::bundled().start("amazons:size=8").unwrap();
+        let infos = game.legal_move_infos();
+        assert_eq!(
+            infos.iter().map(|m| m.text.clone()).collect::<Vec<_>>(),
+            game.legal_moves()
+        );
+        // A queen move names its from, to and arrow squares, in that order.
+        for info in &infos {
+            let names: Vec<String> = info
+                .squares
+                .iter()
+                .map(|&i| format!("{}{}", (b'a' + (i % 8) as u8) as char, i / 8 + 1))
+                .collect();
+            let written = info.text.replace(['-', '/'], " ");
+            assert_eq!(names.join(" "), written, "{}", info.text);
+        }
+        let placing = Registry::bundled().start("gomoku:size=9").unwrap();
+        let e5 = placing
+            .legal_move_infos()
+            .into_iter()
+            .find(|m| m.text == "e5")
+            .unwrap();
+        assert_eq!(e5.squares, vec![4 * 9 + 4]);
     }
 
     #[test]

@@ -40,8 +40,8 @@ pub mod table;
 pub mod dyn_game;
 
 pub use dyn_game::{
-    DynGame, Entry, GameEntry, Handle, OpenError, PlayError, PositionError, Registry, ThinkError,
-    Thought,
+    DynGame, Entry, GameEntry, Handle, MoveInfo, OpenError, PlayError, PositionError, Registry,
+    ThinkError, Thought,
 };
 pub use table::{Amazons, Clamp, Connect6, Fourshift, GameId, Gomoku};
 

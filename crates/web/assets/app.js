@@ -42,19 +42,6 @@ function squareName(view, i) {
   return String.fromCharCode(97 + (i % view.width)) + (Math.floor(i / view.width) + 1);
 }
 
-function squareIndex(view, name) {
-  const m = /^([a-z])(\d+)$/.exec(name);
-  if (!m) return -1;
-  const col = m[1].charCodeAt(0) - 97, row = parseInt(m[2], 10) - 1;
-  if (col >= view.width || row < 0 || row >= view.height) return -1;
-  return row * view.width + col;
-}
-
-// The squares a move's notation names, in order: c3 / c3-c4 / d1-d7/g7 / j11,k12.
-function moveSquares(view, text) {
-  return text.split(/[-/,]/).map((s) => squareIndex(view, s));
-}
-
 function colourOf(owner) {
   const names = app.state ? app.state.names : ['Black', 'White'];
   const n = (names[owner] || '').toLowerCase();
@@ -324,10 +311,11 @@ function cellClass(view, i) {
   return 'plain';
 }
 
-// Legal moves split into their squares, for the clicked-so-far prefix.
+// Legal moves with the squares the server names for them (never parsed from their
+// notation here), for the clicked-so-far prefix.
 function candidates(view) {
   const legal = app.state.legal || [];
-  return legal.map((t) => ({ text: t, sq: moveSquares(view, t) }))
+  return legal.map((m) => ({ text: m.text, sq: m.squares }))
     .filter((m) => app.sel.every((s, k) => m.sq[k] === s));
 }
 
@@ -625,7 +613,7 @@ function onCell(i) {
 }
 
 function candidatesFrom(view, i) {
-  return (app.state.legal || []).some((t) => { const s = moveSquares(view, t); return s.length > 1 && s[0] === i; });
+  return (app.state.legal || []).some((m) => m.squares.length > 1 && m.squares[0] === i);
 }
 
 function backOut() {

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use board_core::{GameConfig, Player, savefile};
-use boardlab_games::{Game, GameId, with_game};
+use boardlab_games::{Game, GameId, MoveInfo, with_game};
 use search::{AgentKind, IterationReport, Limits, Score, ScoreKind, SearchOptions, format_pv};
 use serde::Serialize;
 
@@ -111,9 +111,9 @@ pub trait WebGame: Send {
     fn truncate(&mut self, ply: usize);
     /// The board after the first `ply` moves (`None`: now).
     fn view(&self, ply: Option<usize>) -> BoardView;
-    /// Every legal move in canonical notation, for games that list them
+    /// Every legal move with its squares, for games that list them
     /// ([`ViewOf::lists_moves`]); `None` for placement games.
-    fn legal(&self) -> Option<Vec<String>>;
+    fn legal(&self) -> Option<Vec<MoveInfo>>;
     /// The save file (header, spec, one move a line).
     fn save_text(&self) -> String;
     /// A snapshot of the position for `level` to think on.
@@ -216,13 +216,18 @@ impl<P: ViewOf> WebGame for Typed<P> {
         let (pos, last) = self.at(ply.unwrap_or(self.moves.len()));
         pos.view(last)
     }
-    fn legal(&self) -> Option<Vec<String>> {
+    fn legal(&self) -> Option<Vec<MoveInfo>> {
         if !P::lists_moves() {
             return None;
         }
         let mut moves = Vec::new();
         self.pos.generate_moves(&mut moves);
-        Some(moves.into_iter().map(|m| self.pos.format_move(m)).collect())
+        Some(
+            moves
+                .into_iter()
+                .map(|m| MoveInfo::of(&self.pos, m))
+                .collect(),
+        )
     }
     fn save_text(&self) -> String {
         savefile::save::<P>(self.start.config(), &self.moves)
@@ -384,10 +389,11 @@ mod tests {
     fn truncate_takes_moves_back_and_save_round_trips() {
         let mut g = create_game("amazons:size=8").expect("game");
         let legal = g.legal().expect("amazons lists moves");
-        g.play(&legal[0], &mut |_| Ok(())).expect("legal");
+        assert_eq!(legal[0].squares.len(), 3, "from, to, arrow");
+        g.play(&legal[0].text, &mut |_| Ok(())).expect("legal");
         let one = g.save_text();
         let legal = g.legal().expect("listed");
-        g.play(&legal[0], &mut |_| Ok(())).expect("legal");
+        g.play(&legal[0].text, &mut |_| Ok(())).expect("legal");
         g.truncate(1);
         assert_eq!(g.save_text(), one);
         let loaded = load_game_text(&one).expect("loads");

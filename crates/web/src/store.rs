@@ -133,8 +133,9 @@ pub struct GameState {
     pub moves: Vec<String>,
     /// The board now, with the outcome (a resignation or agreed draw included).
     pub view: BoardView,
-    /// Legal moves (games that list them; none when it is not this follower's turn).
-    pub legal: Option<Vec<String>>,
+    /// Legal moves with their squares (games that list them; none when it is not this
+    /// follower's turn): the page draws targets from the squares, never from the text.
+    pub legal: Option<Vec<boardlab_games::MoveInfo>>,
     /// This follower may move now.
     pub your_turn: bool,
     /// This follower may take moves back (at once, or by asking the opponent).

@@ -111,9 +111,14 @@ async fn every_game_is_played_over_the_websocket() {
                 .as_array()
                 .expect("legal")
                 .iter()
-                .map(|m| m.as_str().expect("move"))
+                .map(|m| m["text"].as_str().expect("move"))
                 .collect();
             assert!(legal.contains(&good), "{game}: {good} not in {legal:?}");
+            // Every listed move carries the squares it names: the page draws from them.
+            for m in state["legal"].as_array().expect("legal") {
+                let squares = m["squares"].as_array().expect("squares");
+                assert!(!squares.is_empty(), "{game}: {m}");
+            }
         }
         page.play(good).await;
         let after = page.state_with(1, 10).await;
@@ -453,7 +458,10 @@ async fn games_survive_a_server_restart_and_players_reconnect_with_their_tokens(
     let toks = tokens(&created);
     let mut page = board.socket().await;
     let state = page.open(id, &[&toks[0], &toks[1]]).await;
-    let first = state["legal"][0].as_str().expect("a move").to_string();
+    let first = state["legal"][0]["text"]
+        .as_str()
+        .expect("a move")
+        .to_string();
     page.play(&first).await;
     page.state_with(1, 10).await;
     drop(page);
@@ -469,7 +477,10 @@ async fn games_survive_a_server_restart_and_players_reconnect_with_their_tokens(
     let state = page.open(id, &[&toks[1]]).await;
     assert_eq!(state["moves"], json!([first]));
     assert_eq!(state["your_turn"], true);
-    let reply = state["legal"][0].as_str().expect("a move").to_string();
+    let reply = state["legal"][0]["text"]
+        .as_str()
+        .expect("a move")
+        .to_string();
     page.play(&reply).await;
     page.state_with(2, 10).await;
     let _ = std::fs::remove_dir_all(&dir);

@@ -31,7 +31,7 @@ async fn a_persons_engine_reply_does_not_wait_behind_engine_games() {
         let mut state = page.open(id, &[&toks[0]]).await;
         while replies.len() < 20 && state["view"]["outcome"].is_null() {
             let n = state["moves"].as_array().map_or(0, Vec::len);
-            let mv = state["legal"][0]
+            let mv = state["legal"][0]["text"]
                 .as_str()
                 .expect("a legal move")
                 .to_string();
