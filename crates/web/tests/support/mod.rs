@@ -40,7 +40,8 @@ pub async fn open_store(data: Option<&Path>) -> Store {
 /// A running board server.
 pub struct Board {
     pub addr: SocketAddr,
-    task: JoinHandle<std::io::Result<()>>,
+    /// The server's task, when it runs in this process.
+    task: Option<JoinHandle<std::io::Result<()>>>,
 }
 
 impl Board {
@@ -55,12 +56,22 @@ impl Board {
             .expect("bind");
         let addr = listener.local_addr().expect("addr");
         let task = tokio::spawn(boardlab_web::serve(listener, App::new(store)));
-        Board { addr, task }
+        Board {
+            addr,
+            task: Some(task),
+        }
+    }
+
+    /// A client of a board served elsewhere (another process) at `addr`.
+    pub fn at(addr: SocketAddr) -> Board {
+        Board { addr, task: None }
     }
 
     /// Stops accepting (open connections are closed by the caller).
     pub fn stop(self) {
-        self.task.abort();
+        if let Some(task) = self.task {
+            task.abort();
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
