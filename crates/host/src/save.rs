@@ -3,7 +3,8 @@
 //! `# token <seat> <token>` when the seat is taken, an engine seat as
 //! `# engine <seat> <level>` (a think time in ms, `random` or `baseline`), a resignation
 //! as `# resign <seat>`, a draw agreed as `# draw`, a player's consent to engine help as
-//! `# help <seat> on|off` ([`Recorded`]); each accepted move is appended (and synced)
+//! `# help <seat> on|off`, the creator's token as `# owner <token>` and the engines
+//! paused by the creator as `# paused on|off` ([`Recorded`]); each accepted move is appended (and synced)
 //! before the reply. At start-up every `*.save` file is found ([`scan`]), checked and
 //! read ([`read_game`]) and replayed, so games resume where they were, players reconnect
 //! with their tokens and engines whose turn it is move.
@@ -487,6 +488,10 @@ pub struct Recorded {
     pub drawn: bool,
     /// Each player turned engine help on for this game.
     pub help: [bool; 2],
+    /// The creator's token (pauses and resumes the engines of the game).
+    pub owner: Option<Token>,
+    /// The creator paused the game's engines.
+    pub paused: bool,
 }
 
 impl Default for Recorded {
@@ -496,6 +501,8 @@ impl Default for Recorded {
             resigned: None,
             drawn: false,
             help: [false, false],
+            owner: None,
+            paused: false,
         }
     }
 }
@@ -525,6 +532,8 @@ pub fn recorded(text: &str) -> Recorded {
                     r.help[p.index()] = *on == "on";
                 }
             }
+            ["#", "owner", tok] => r.owner = Some(Token::from_saved(tok)),
+            ["#", "paused", on @ ("on" | "off")] => r.paused = *on == "on",
             _ => {}
         }
     }
@@ -553,6 +562,16 @@ pub fn help_record(p: Player, on: bool) -> String {
     format!("# help {} {}", seat_name(p), if on { "on" } else { "off" })
 }
 
+/// The record of the creator's token.
+pub fn owner_record(token: &Token) -> String {
+    format!("# owner {}", token.as_str())
+}
+
+/// The record of the creator pausing (`on`) or resuming the game's engines.
+pub fn paused_record(on: bool) -> String {
+    format!("# paused {}", if on { "on" } else { "off" })
+}
+
 /// The whole save file of a hosted game, as records: header, spec and seats, the moves
 /// (from the save text of the game, `savefile` format), then resignation, draw and help.
 pub fn file_records(game_save: &str, r: &Recorded) -> Vec<String> {
@@ -563,6 +582,10 @@ pub fn file_records(game_save: &str, r: &Recorded) -> Vec<String> {
             .iter()
             .filter_map(|&p| seat_record(p, &r.seats[p.index()])),
     );
+    out.extend(r.owner.as_ref().map(owner_record));
+    if r.paused {
+        out.push(paused_record(true));
+    }
     for p in Player::BOTH {
         if r.help[p.index()] {
             out.push(help_record(p, true));
@@ -630,5 +653,34 @@ mod tests {
         );
         let open_end = "boardlab-save 1\ngame x\nc1";
         assert!(check_records(open_end).expect("legacy").needs_newline);
+    }
+
+    #[test]
+    fn the_records_of_a_hosted_game_read_back() {
+        let r = Recorded {
+            seats: [
+                Seat::Person(Token::generate().expect("randomness")),
+                Seat::Engine(Level::Baseline),
+            ],
+            resigned: Some(Player::Second),
+            drawn: false,
+            help: [true, false],
+            owner: Some(Token::generate().expect("randomness")),
+            paused: true,
+        };
+        let lines = file_records("boardlab-save 1\ngame x\nc3\nd4\n", &r);
+        assert_eq!(&lines[..2], ["boardlab-save 1", "game x"]);
+        assert_eq!(lines.iter().filter(|l| !l.starts_with('#')).count(), 4);
+        let text: String = lines.iter().map(|l| record(l)).collect();
+        assert_eq!(check_records(&text).expect("intact").intact, text.len());
+        assert_eq!(recorded(&text), r);
+        // Later records win: a resumed game, a second player's consent.
+        let more = format!(
+            "{text}{}{}",
+            record(&paused_record(false)),
+            record(&help_record(Player::Second, true))
+        );
+        let again = recorded(&more);
+        assert!(!again.paused && again.help == [true, true]);
     }
 }

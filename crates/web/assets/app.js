@@ -166,7 +166,8 @@ async function startGame(ev) {
       body: JSON.stringify({ spec, seats }),
     });
   } catch (e) { $('setup-error').textContent = e.message; return; }
-  const mine = [], remote = [];
+  // The creator's token rides along with this page's seats: it pauses the engines.
+  const mine = [created.owner], remote = [];
   created.tokens.forEach((t, i) => {
     if (!t) return;
     if (choice[i] === 'remote') remote.push({ seat: i, token: t }); else mine.push(t);
@@ -353,6 +354,7 @@ function render() {
   else if (!st.seats[0].yours && !st.seats[1].yours) turn = `${st.names[tm]} to move (you are watching)`;
   else turn = `${st.names[tm]} to move (waiting for the other player)`;
   if (view.stones_per_turn === 2 && !o) turn += ': place two stones';
+  if (st.paused && !o) turn += ' (engines paused by the creator)';
   $('turn').textContent = turn;
   const ul = $('status');
   ul.innerHTML = '';
@@ -373,6 +375,8 @@ function render() {
   $('hint-btn').disabled = !st.can_hint;
   $('analyse-btn').disabled = !st.can_analyse;
   $('draw-btn').disabled = !st.can_offer_draw;
+  $('pause-btn').hidden = !st.can_pause;
+  $('pause-btn').textContent = st.paused ? 'Resume engines' : 'Pause engines';
   const mine = [0, 1].filter((i) => st.seats[i].yours);
   const remote = mine.length === 1 && st.seats[1 - mine[0]].kind === 'human';
   $('help-box').parentElement.hidden = !remote || !!o;
@@ -676,6 +680,7 @@ async function init() {
   $('hint-btn').addEventListener('click', () => { $('engine').textContent = 'hint: thinking…'; send({ type: 'hint' }); });
   $('resign-btn').addEventListener('click', armResign);
   $('draw-btn').addEventListener('click', () => send({ type: 'draw' }));
+  $('pause-btn').addEventListener('click', () => send({ type: 'pause', on: !app.state.paused }));
   $('help-box').addEventListener('change', (e) => send({ type: 'help', on: e.target.checked }));
   $('offer-accept').addEventListener('click', () => send({ type: 'answer', accept: true }));
   $('offer-decline').addEventListener('click', () => send({ type: 'answer', accept: false }));

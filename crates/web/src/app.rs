@@ -18,8 +18,9 @@
 //! (`move`), `undo` (a takeback: at once at one screen or against the engine, else
 //! asked of the opponent), `redo`, `resign`, `draw` (a draw offer), `answer` (`accept`:
 //! the answer to the opponent's takeback or draw offer), `help` (`on`: this player's
-//! consent to engine help between two remote people), `hint`, `analyse`, `view`
-//! (`ply`). Hints and analyses follow the host's fair-play rule. The server
+//! consent to engine help between two remote people), `pause` (`on`: the creator, who
+//! opened the game with the creator's token, pauses or resumes its engines), `hint`,
+//! `analyse`, `view` (`ply`). Hints and analyses follow the host's fair-play rule. The server
 //! answers with `state` (after every change of the followed game), `error` (`message`;
 //! nothing changed), `thinking` (`seat`, `progress`: depth, score, nodes, pv), `engine`
 //! (`seat`, `answer`: move, depth, score, pv), `hint` (`answer`), `view` (`ply`, `view`),
@@ -431,6 +432,10 @@ enum ClientMsg {
     Help {
         on: bool,
     },
+    /// The creator pauses (`on`) or resumes the game's engines.
+    Pause {
+        on: bool,
+    },
     Hint,
     Analyse,
     View {
@@ -481,6 +486,8 @@ async fn socket(State(app): State<Shared>, ws: WebSocketUpgrade) -> Response {
 struct Follow {
     game: u64,
     held: [bool; 2],
+    /// The page showed the creator's token.
+    owner: bool,
     events: broadcast::Receiver<Event>,
 }
 
@@ -534,7 +541,7 @@ async fn connection(ws: WebSocket, app: Shared) {
 }
 
 fn state_msg(app: &Shared, f: &Follow) -> ServerMsg {
-    match app.store().state(f.game, f.held) {
+    match app.store().state_for(f.game, f.held, f.owner) {
         Ok(s) => ServerMsg::State(Box::new(s)),
         Err(message) => ServerMsg::Error { message },
     }
@@ -559,18 +566,25 @@ async fn handle(
         Err(e) => return err(format!("bad message: {e}")),
     };
     if let ClientMsg::Open { game, tokens } = msg {
-        if tokens.len() > 2 || tokens.iter().any(|t| t.len() > 64) {
-            return err("at most two tokens of at most 64 characters");
+        if tokens.len() > 3 || tokens.iter().any(|t| t.len() > 64) {
+            return err(
+                "at most three tokens (two seats and the creator's) of at most 64 characters",
+            );
         }
         let opened = {
             let store = app.store();
             store
                 .seats_of(game, &tokens)
-                .and_then(|held| Ok((held, store.subscribe(game)?)))
+                .and_then(|held| Ok((held, store.owns(game, &tokens), store.subscribe(game)?)))
         };
         return match opened {
-            Ok((held, events)) => {
-                let f = Follow { game, held, events };
+            Ok((held, owner, events)) => {
+                let f = Follow {
+                    game,
+                    held,
+                    owner,
+                    events,
+                };
                 let state = state_msg(app, &f);
                 *follow = Some(f);
                 vec![state]
@@ -581,7 +595,7 @@ async fn handle(
     let Some(f) = follow.as_ref() else {
         return err("open a game first");
     };
-    let (id, held) = (f.game, f.held);
+    let (id, held, owner) = (f.game, f.held, f.owner);
     let done = match msg {
         ClientMsg::Open { .. } => return Vec::new(),
         ClientMsg::Move { mv } => {
@@ -596,6 +610,7 @@ async fn handle(
         ClientMsg::Draw => with_store(app, move |s| s.offer_draw(id, held).map(|_| ())).await,
         ClientMsg::Answer { accept } => with_store(app, move |s| s.answer(id, held, accept)).await,
         ClientMsg::Help { on } => with_store(app, move |s| s.set_help(id, held, on)).await,
+        ClientMsg::Pause { on } => with_store(app, move |s| s.pause(id, owner, on)).await,
         ClientMsg::View { ply } => {
             return match app.store().view_at(id, ply) {
                 Ok(view) => vec![ServerMsg::View { ply, view }],

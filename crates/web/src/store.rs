@@ -81,6 +81,10 @@ pub struct Hosted {
     drawn: bool,
     /// The waiting offer and the players' consent to engine help.
     conduct: Conduct,
+    /// The creator's token: pauses and resumes the engines.
+    owner: Option<Token>,
+    /// The creator paused the engines: no engine move is started.
+    paused: bool,
     /// Moves taken back at one screen or against the engine, the next one to redo last.
     redo: Vec<String>,
     /// Bumped by every change: an engine answer for an older version is dropped.
@@ -152,6 +156,10 @@ pub struct GameState {
     pub offer: Option<OfferView>,
     /// The seat whose engine is thinking.
     pub thinking: Option<u8>,
+    /// The creator paused the game's engines.
+    pub paused: bool,
+    /// This follower created the game and may pause or resume its engines.
+    pub can_pause: bool,
     /// Engine scores by ply, first player's side.
     pub evals: Vec<(usize, i32)>,
 }
@@ -166,6 +174,9 @@ pub struct Created {
     /// The secret token of each human seat (first, second); `None` for an engine's or a
     /// free seat.
     pub tokens: [Option<String>; 2],
+    /// The creator's secret token: opened with it, a page may pause and resume the
+    /// game's engines (an engine-against-engine game included).
+    pub owner: String,
 }
 
 /// What became of a takeback request.
@@ -216,6 +227,8 @@ impl Hosted {
                 offer: None,
                 help: recorded.help,
             },
+            owner: recorded.owner,
+            paused: recorded.paused,
             redo: Vec::new(),
             version: 0,
             thinking: false,
@@ -253,7 +266,19 @@ impl Hosted {
             resigned: self.resigned,
             drawn: self.drawn,
             help: self.conduct.help,
+            owner: self.owner.clone(),
+            paused: self.paused,
         }
+    }
+
+    fn owned_by(&self, tokens: &[String]) -> bool {
+        self.owner
+            .as_ref()
+            .is_some_and(|o| tokens.iter().any(|t| o.matches(t)))
+    }
+
+    fn has_engine(&self) -> bool {
+        self.seats.iter().any(|s| matches!(s, Seat::Engine(_)))
     }
 
     /// The whole save file, as records.
@@ -349,7 +374,11 @@ impl Store {
         if self.games.len() >= self.max_games {
             return Err(format!("too many games (at most {})", self.max_games));
         }
-        let mut recorded = Recorded::default();
+        let owner = Token::generate()?;
+        let mut recorded = Recorded {
+            owner: Some(owner.clone()),
+            ..Recorded::default()
+        };
         let mut tokens = [None, None];
         for i in 0..2 {
             recorded.seats[i] = match choices[i] {
@@ -365,7 +394,12 @@ impl Store {
         let id = self.new_id(&hosted.file_records())?;
         let spec = hosted.game.spec();
         self.games.insert(id, hosted);
-        Ok(Created { id, spec, tokens })
+        Ok(Created {
+            id,
+            spec,
+            tokens,
+            owner: owner.as_str().to_string(),
+        })
     }
 
     /// The next free game id, its save file created with `records`: a name that exists
@@ -403,12 +437,13 @@ impl Store {
         self.host(game, seats)
     }
 
-    /// Which seats of game `id` these tokens hold (each compared in constant time).
+    /// Which seats of game `id` these tokens hold (each compared in constant time); the
+    /// creator's token holds no seat ([`Store::owns`]).
     pub fn seats_of(&self, id: u64, tokens: &[String]) -> Result<Held, String> {
         let h = self.hosted(id)?;
         let mut held = [false, false];
         for t in tokens {
-            let mut matched = false;
+            let mut matched = h.owned_by(std::slice::from_ref(t));
             for (i, seat) in h.seats.iter().enumerate() {
                 if seat.token_matches(t) {
                     held[i] = true;
@@ -422,13 +457,45 @@ impl Store {
         Ok(held)
     }
 
+    /// Whether one of `tokens` is the creator's token of game `id`.
+    pub fn owns(&self, id: u64, tokens: &[String]) -> bool {
+        self.games.get(&id).is_some_and(|h| h.owned_by(tokens))
+    }
+
+    /// The creator (`owner`) pauses (`on`) or resumes game `id`'s engines: while paused no
+    /// engine move starts (one being thought is still played). Recorded in the save
+    /// file, so a restart keeps it.
+    pub fn pause(&mut self, id: u64, owner: bool, on: bool) -> Result<(), String> {
+        let h = self.hosted(id)?;
+        if !owner {
+            return Err("only the game's creator pauses or resumes its engines".into());
+        }
+        if !h.has_engine() {
+            return Err(format!("game {id} has no engine to pause"));
+        }
+        if h.paused == on {
+            return Ok(());
+        }
+        self.append(id, &[&save::paused_record(on)])?;
+        let h = self.hosted_mut(id)?;
+        h.paused = on;
+        h.changed();
+        Ok(())
+    }
+
     /// A receiver of game `id`'s events.
     pub fn subscribe(&self, id: u64) -> Result<broadcast::Receiver<Event>, String> {
         Ok(self.hosted(id)?.events.subscribe())
     }
 
-    /// The state of game `id` for a follower holding the seats `held`.
+    /// The state of game `id` for a follower holding the seats `held` (`owner`: the
+    /// creator's token too).
     pub fn state(&self, id: u64, held: Held) -> Result<GameState, String> {
+        self.state_for(id, held, false)
+    }
+
+    /// [`Store::state`] for a follower who may also hold the creator's token.
+    pub fn state_for(&self, id: u64, held: Held, owner: bool) -> Result<GameState, String> {
         let h = self.hosted(id)?;
         let mut view = h.game.view(None);
         let outcome = h.outcome();
@@ -485,6 +552,8 @@ impl Store {
                 yours_to_answer: humans[o.by().other().index()],
             }),
             thinking: h.thinking.then_some(to_move as u8),
+            paused: h.paused,
+            can_pause: owner && h.has_engine() && !h.over(),
             evals: h.evals.iter().map(|(&k, &v)| (k, v)).collect(),
         })
     }
@@ -737,7 +806,7 @@ impl Store {
     /// thought; marks it as thinking.
     pub fn engine_job(&mut self, id: u64) -> Option<EngineJob> {
         let h = self.games.get_mut(&id)?;
-        if h.thinking || h.over() {
+        if h.thinking || h.paused || h.over() {
             return None;
         }
         let seat = h.game.to_move();
@@ -1082,6 +1151,38 @@ mod tests {
         let (s, _) = Store::open(Some(&dir)).expect("reopen");
         let again = s.state(c.id, first).expect("state");
         assert!(again.view.outcome.is_some() && again.seats[1].help);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_creator_pauses_and_resumes_an_engine_game_and_nobody_else_does() {
+        let dir = temp_dir("pause");
+        let (mut s, _) = Store::open(Some(&dir)).expect("open");
+        let engines = [SeatChoice::Engine(Level::Random); 2];
+        let c = s.create("gomoku:size=9", engines).expect("create");
+        assert!(s.owns(c.id, std::slice::from_ref(&c.owner)));
+        assert!(!s.owns(c.id, &["0".repeat(32)]));
+        assert_eq!(
+            s.seats_of(c.id, std::slice::from_ref(&c.owner)),
+            Ok([false, false]),
+            "the creator's token opens the game without a seat"
+        );
+        assert!(s.pause(c.id, false, true).is_err(), "a watcher cannot");
+        s.pause(c.id, true, true).expect("paused");
+        assert!(s.engine_job(c.id).is_none(), "no engine move while paused");
+        assert!(s.state_for(c.id, [false; 2], true).expect("state").paused);
+        drop(s);
+        let (mut s, _) = Store::open(Some(&dir)).expect("reopen");
+        assert!(s.engine_job(c.id).is_none(), "still paused after a restart");
+        s.pause(c.id, true, false).expect("resumed");
+        assert!(s.engine_job(c.id).is_some());
+        let people = s
+            .create("fourshift", [SeatChoice::Human; 2])
+            .expect("create");
+        assert!(
+            s.pause(people.id, true, true).is_err(),
+            "no engine to pause"
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 
