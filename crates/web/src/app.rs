@@ -58,6 +58,7 @@ use crate::{
     game::{Answer, Level, Progress, Think},
     options::games,
     pool::{Class, Pool},
+    request::{Request, Sender, apply, decode},
     store::{Event, GameState, SeatChoice, Store},
     view::BoardView,
 };
@@ -406,43 +407,6 @@ async fn download(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Re
         .into_response()
 }
 
-/// A page's message.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum ClientMsg {
-    Open {
-        game: u64,
-        #[serde(default)]
-        tokens: Vec<String>,
-    },
-    Move {
-        #[serde(rename = "move")]
-        mv: String,
-    },
-    Undo,
-    Redo,
-    Resign,
-    /// Offer a draw (agreed at once at one screen).
-    Draw,
-    /// Answer the opponent's takeback or draw offer.
-    Answer {
-        accept: bool,
-    },
-    /// Turn engine help on or off for this follower's seats.
-    Help {
-        on: bool,
-    },
-    /// The creator pauses (`on`) or resumes the game's engines.
-    Pause {
-        on: bool,
-    },
-    Hint,
-    Analyse,
-    View {
-        ply: usize,
-    },
-}
-
 /// A message to a page.
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -561,16 +525,11 @@ async fn handle(
     busy: &Arc<std::sync::atomic::AtomicBool>,
     text: &str,
 ) -> Vec<ServerMsg> {
-    let msg: ClientMsg = match serde_json::from_str(text) {
+    let msg = match decode(text) {
         Ok(m) => m,
-        Err(e) => return err(format!("bad message: {e}")),
+        Err(e) => return err(e),
     };
-    if let ClientMsg::Open { game, tokens } = msg {
-        if tokens.len() > 3 || tokens.iter().any(|t| t.len() > 64) {
-            return err(
-                "at most three tokens (two seats and the creator's) of at most 64 characters",
-            );
-        }
+    if let Request::Open { game, tokens } = msg {
         let opened = {
             let store = app.store();
             store
@@ -595,29 +554,29 @@ async fn handle(
     let Some(f) = follow.as_ref() else {
         return err("open a game first");
     };
-    let (id, held, owner) = (f.game, f.held, f.owner);
+    let (id, held) = (f.game, f.held);
+    let from = Sender {
+        game: f.game,
+        held: f.held,
+        owner: f.owner,
+    };
     let done = match msg {
-        ClientMsg::Open { .. } => return Vec::new(),
-        ClientMsg::Move { mv } => {
-            if mv.len() > 64 {
-                return err("a move is at most 64 characters");
-            }
-            with_store(app, move |s| s.play(id, held, &mv).map(|_| ())).await
-        }
-        ClientMsg::Undo => with_store(app, move |s| s.undo(id, held).map(|_| ())).await,
-        ClientMsg::Redo => with_store(app, move |s| s.redo(id, held)).await,
-        ClientMsg::Resign => with_store(app, move |s| s.resign(id, held)).await,
-        ClientMsg::Draw => with_store(app, move |s| s.offer_draw(id, held).map(|_| ())).await,
-        ClientMsg::Answer { accept } => with_store(app, move |s| s.answer(id, held, accept)).await,
-        ClientMsg::Help { on } => with_store(app, move |s| s.set_help(id, held, on)).await,
-        ClientMsg::Pause { on } => with_store(app, move |s| s.pause(id, owner, on)).await,
-        ClientMsg::View { ply } => {
+        action @ (Request::Move { .. }
+        | Request::Undo
+        | Request::Redo
+        | Request::Resign
+        | Request::Draw
+        | Request::Answer { .. }
+        | Request::Help { .. }
+        | Request::Pause { .. }) => with_store(app, move |s| apply(s, from, &action)).await,
+        Request::Open { .. } => return Vec::new(),
+        Request::View { ply } => {
             return match app.store().view_at(id, ply) {
                 Ok(view) => vec![ServerMsg::View { ply, view }],
                 Err(e) => err(e),
             };
         }
-        ClientMsg::Hint => {
+        Request::Hint => {
             if busy.swap(true, Ordering::SeqCst) {
                 return err("the engine is already working for this page");
             }
@@ -644,7 +603,7 @@ async fn handle(
                 }
             }
         }
-        ClientMsg::Analyse => {
+        Request::Analyse => {
             if busy.swap(true, Ordering::SeqCst) {
                 return err("the engine is already working for this page");
             }

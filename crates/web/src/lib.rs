@@ -9,6 +9,8 @@
 //! - [`game`]: one game behind a trait object, and its engine jobs;
 //! - [`store`]: the hosted games with their seats, in the host's private save files
 //!   (`boardlab_host`: the same files, lock and rules of conduct as `boardlab serve`);
+//! - [`request`]: the page's WebSocket messages as typed requests, decoded and applied
+//!   to the store;
 //! - [`app`]: the HTTP/JSON API and the WebSockets ([`app::run`]);
 //! - [`pool`]: the engine pool, fair between games (people first);
 //! - [`listener`]: the TCP listener with a bound on open connections that idle ones
@@ -23,6 +25,7 @@ pub mod game;
 pub mod listener;
 pub mod options;
 pub mod pool;
+pub mod request;
 pub mod store;
 pub mod view;
 

@@ -768,23 +768,24 @@ impl Store {
     /// The answer of a follower holding `held` to the opponent's waiting offer: an
     /// accepted takeback or draw is carried out, a refused one withdrawn.
     pub fn answer(&mut self, id: u64, held: Held, accept: bool) -> Result<(), String> {
-        let h = self.hosted_mut(id)?;
-        let seats = h.seats.clone();
-        let accepted = h.conduct.answer(&seats, held, accept).map_err(refused)?;
+        let h = self.hosted(id)?;
+        // Answered on a copy: the offer goes only once the answer is carried out.
+        let mut conduct = h.conduct.clone();
+        let accepted = conduct.answer(&h.seats, held, accept).map_err(refused)?;
         match accepted {
-            None => {
-                h.changed();
-                Ok(())
-            }
-            Some(Offer::Takeback { to_ply, .. }) => self.take_back(id, to_ply, false),
+            None => {}
+            Some(Offer::Takeback { to_ply, .. }) => self.take_back(id, to_ply, false)?,
             Some(Offer::Draw { .. }) => {
                 if let Some(o) = h.outcome() {
-                    h.changed();
                     return Err(format!("the game is over: {}", o.reason));
                 }
-                self.agree_draw(id)
+                self.agree_draw(id)?;
             }
         }
+        let h = self.hosted_mut(id)?;
+        h.conduct = conduct;
+        h.changed();
+        Ok(())
     }
 
     /// Turns engine help on or off for the person seats in `held` (recorded in the save
