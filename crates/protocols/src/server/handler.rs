@@ -204,12 +204,18 @@ impl Server {
     fn restore(&mut self, path: &Path, id: u64) -> Result<Vec<String>, String> {
         let (text, notes) = save::read_game(path)?;
         let game = restore_game(&self.registry, &text)?;
-        let seats = save::recorded(&text).seats;
+        let recorded = save::recorded(&text);
+        let ended = match (recorded.resigned, recorded.drawn) {
+            (Some(p), _) => Some(format!("{} resigned", game.player_name(p))),
+            (None, true) => Some("drawn by agreement".to_string()),
+            (None, false) => None,
+        };
         let touched = fs::metadata(path)
             .and_then(|m| m.modified())
             .unwrap_or_else(|_| SystemTime::now());
-        self.games
-            .insert(id, Hosted::new(game, seats, None, touched));
+        let mut hosted = Hosted::new(game, recorded.seats, None, touched);
+        hosted.ended = ended;
+        self.games.insert(id, hosted);
         Ok(notes)
     }
 
@@ -468,7 +474,7 @@ impl Server {
         let Some(h) = self.games.get_mut(&n) else {
             return;
         };
-        if h.queued || h.game.outcome_reason().is_some() {
+        if h.queued || h.over().is_some() {
             return;
         }
         let seat = h.game.side_to_move();
@@ -489,7 +495,7 @@ impl Server {
     fn engine_to_move(&self, n: u64, ply: usize, seat: Player) -> bool {
         self.games.get(&n).is_some_and(|h| {
             h.game.ply_count() == ply
-                && h.game.outcome_reason().is_none()
+                && h.over().is_none()
                 && h.game.side_to_move() == seat
                 && matches!(h.seats[idx(seat)], Seat::Engine(_))
         })
@@ -603,7 +609,7 @@ impl Server {
             .iter()
             .filter(|(_, h)| {
                 let idle = now.duration_since(h.last_active).unwrap_or(Duration::ZERO);
-                idle >= if h.game.outcome_reason().is_some() {
+                idle >= if h.over().is_some() {
                     finished
                 } else {
                     abandoned
@@ -828,7 +834,7 @@ impl Server {
                 })?,
         };
         let (n, h) = self.hosted(id)?;
-        if let Some(reason) = h.game.outcome_reason() {
+        if let Some(reason) = h.over() {
             return Err(format!("the game is over: {reason}"));
         }
         check_free(n, h, seat)?;
@@ -853,7 +859,7 @@ impl Server {
     ) -> Result<String, String> {
         let (n, h) = self.hosted(id)?;
         let seat = seat_of_token(h, token).ok_or("wrong token for this game")?;
-        if let Some(reason) = h.game.outcome_reason() {
+        if let Some(reason) = h.over() {
             return Err(format!("the game is over: {reason}"));
         }
         let to_move = h.game.side_to_move();

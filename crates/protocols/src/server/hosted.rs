@@ -29,6 +29,9 @@ pub(super) struct Hosted {
     /// When the game last changed (created, a seat taken, a move): the save file's
     /// modification time after a restart. Expiry counts from here.
     pub(super) last_active: SystemTime,
+    /// How the players ended the game off the board, as its save file records it (a file
+    /// of the browser board: `# resign SEAT`, `# draw`).
+    pub(super) ended: Option<String>,
 }
 
 impl Hosted {
@@ -46,7 +49,13 @@ impl Hosted {
             players: [None, None],
             creator,
             last_active,
+            ended: None,
         }
+    }
+
+    /// Why the game is over, if it is: a resignation or draw agreed, or the rules.
+    pub(super) fn over(&self) -> Option<String> {
+        self.ended.clone().or_else(|| self.game.outcome_reason())
     }
 }
 
@@ -95,7 +104,7 @@ pub(super) fn describe(n: u64, h: &Hosted) -> String {
             )
         })
         .join(" ");
-    let status = match h.game.outcome_reason() {
+    let status = match h.over() {
         Some(r) => format!("over {r}"),
         None => format!("to-move {}", seat_name(h.game.side_to_move())),
     };
