@@ -292,7 +292,8 @@ impl Session {
             .unwrap_or_default();
         Some(match w.as_slice() {
             ["ok", "created", n, spec] => format!(
-                "created game {n} ({spec}): take a seat with 'join first' or 'join second',                  or give one to the engine with 'engine first' or 'engine second'"
+                "created game {n} ({spec}): take a seat with 'join first' or 'join second', \
+                 or give one to the engine with 'engine first' or 'engine second'"
             ),
             ["ok", "joined", n, seat, token] => match &self.tokens {
                 Some(_) => format!("you play {} in game {n}", player(n, seat)),
