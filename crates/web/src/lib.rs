@@ -6,7 +6,8 @@
 //! - [`view`]: [`view::BoardView`], the structured board the page draws, built from each
 //!   game's typed position;
 //! - [`options`]: the game table for the new-game form (every spec key and its range);
-//! - [`game`]: one game behind a trait object, and its engine jobs;
+//! - [`game`]: one hosted game, the games crate's erased [`boardlab_games::DynGame`] of
+//!   any registered game, and its engine jobs;
 //! - [`store`]: the hosted games with their seats, in the host's private save files
 //!   (`boardlab_host`: the same files, lock and rules of conduct as `boardlab serve`);
 //! - [`request`]: the page's WebSocket messages as typed requests, decoded and applied

@@ -17,6 +17,7 @@
 use std::{collections::BTreeMap, io, path::Path};
 
 use board_core::Player;
+use boardlab_games::Registry;
 use boardlab_host::{
     ActionError, Conduct, Consent, Held, Help, Offer, Seat, Token,
     conduct::{consent, people_held},
@@ -27,7 +28,7 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::{
-    game::{AnalysisJobs, Answer, Level, Progress, Think, WebGame, create_game, load_game_text},
+    game::{AnalysisJobs, Answer, Level, PageGame, Progress, Think, create_game, load_game_text},
     view::{BoardView, OutcomeView},
 };
 
@@ -74,7 +75,7 @@ pub enum Event {
 
 /// One hosted game.
 pub struct Hosted {
-    game: Box<dyn WebGame>,
+    game: PageGame,
     seats: [Seat; 2],
     resigned: Option<Player>,
     /// The players agreed a draw.
@@ -205,6 +206,8 @@ pub struct EngineJob {
 
 /// Every hosted game and where they are saved.
 pub struct Store {
+    /// The games that may be created or loaded.
+    registry: Registry,
     games: BTreeMap<u64, Hosted>,
     next_id: u64,
     /// The locked data directory (none: in memory only).
@@ -217,7 +220,7 @@ fn refused(e: ActionError) -> String {
 }
 
 impl Hosted {
-    fn new(game: Box<dyn WebGame>, recorded: Recorded) -> Hosted {
+    fn new(game: PageGame, recorded: Recorded) -> Hosted {
         Hosted {
             game,
             seats: recorded.seats,
@@ -253,7 +256,7 @@ impl Hosted {
                 line: Vec::new(),
             });
         }
-        self.game.view(None).outcome
+        self.game.view().outcome
     }
 
     fn over(&self) -> bool {
@@ -308,7 +311,14 @@ impl Store {
     /// each with the reason, and each change made (modes tightened, a torn last record
     /// cut).
     pub fn open(data: Option<&Path>) -> io::Result<(Store, Vec<String>)> {
+        Store::open_with(data, Registry::bundled())
+    }
+
+    /// [`Store::open`] hosting the games of `registry` (the bundled ones and a user's
+    /// own, [`Registry::with`]).
+    pub fn open_with(data: Option<&Path>, registry: Registry) -> io::Result<(Store, Vec<String>)> {
         let mut store = Store {
+            registry,
             games: BTreeMap::new(),
             next_id: 1,
             data: None,
@@ -323,7 +333,7 @@ impl Store {
             store.next_id = scan.next_id;
             for (id, path) in scan.games {
                 let loaded = save::read_game(&path).and_then(|(text, more)| {
-                    let game = load_game_text(&text)?;
+                    let game = load_game_text(&store.registry, &text)?;
                     Ok((game, save::recorded(&text), more))
                 });
                 match loaded {
@@ -337,6 +347,11 @@ impl Store {
             store.data = Some(locked);
         }
         Ok((store, notes))
+    }
+
+    /// The games that may be created or loaded here.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
     }
 
     /// Limits the number of games (tests).
@@ -366,11 +381,7 @@ impl Store {
         self.games.keys().copied().collect()
     }
 
-    fn host(
-        &mut self,
-        game: Box<dyn WebGame>,
-        choices: [SeatChoice; 2],
-    ) -> Result<Created, String> {
+    fn host(&mut self, game: PageGame, choices: [SeatChoice; 2]) -> Result<Created, String> {
         if self.games.len() >= self.max_games {
             return Err(format!("too many games (at most {})", self.max_games));
         }
@@ -425,7 +436,7 @@ impl Store {
 
     /// A new game of `spec` with these seats.
     pub fn create(&mut self, spec: &str, seats: [SeatChoice; 2]) -> Result<Created, String> {
-        let game = create_game(spec)?;
+        let game = create_game(&self.registry, spec)?;
         self.host(game, seats)
     }
 
@@ -433,7 +444,7 @@ impl Store {
     /// this page), both seats people; a bad file loads nothing and names its first bad
     /// line.
     pub fn load(&mut self, text: &str, seats: [SeatChoice; 2]) -> Result<Created, String> {
-        let game = load_game_text(text)?;
+        let game = load_game_text(&self.registry, text)?;
         self.host(game, seats)
     }
 
@@ -497,7 +508,7 @@ impl Store {
     /// [`Store::state`] for a follower who may also hold the creator's token.
     pub fn state_for(&self, id: u64, held: Held, owner: bool) -> Result<GameState, String> {
         let h = self.hosted(id)?;
-        let mut view = h.game.view(None);
+        let mut view = h.game.view();
         let outcome = h.outcome();
         let reason = outcome.as_ref().map(|o| o.reason.clone());
         view.outcome = outcome;
@@ -561,10 +572,9 @@ impl Store {
     /// The board of game `id` after its first `ply` moves (replay).
     pub fn view_at(&self, id: u64, ply: usize) -> Result<BoardView, String> {
         let h = self.hosted(id)?;
-        if ply > h.game.ply() {
-            return Err(format!("game {id} has only {} moves", h.game.ply()));
-        }
-        Ok(h.game.view(Some(ply)))
+        h.game
+            .view_at(ply)
+            .ok_or_else(|| format!("game {id} has only {} moves", h.game.ply()))
     }
 
     /// The save file of game `id` as a download: the moves, without the seats' tokens.
