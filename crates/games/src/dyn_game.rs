@@ -11,7 +11,7 @@ use board_core::{
 };
 use search::{Agent, AgentError, AgentKind, Limits, OptionsError, Score, SearchOptions};
 
-use crate::{Game, GameId};
+use crate::{Game, GameId, SpecKey};
 
 /// Why a move text was refused; the game is left as it was.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -483,6 +483,10 @@ pub trait GameEntry: Send + Sync {
     fn id(&self) -> &'static str;
     /// The game's name for people.
     fn title(&self) -> &'static str;
+    /// The keys of the game's spec with their values ([`Game::spec_keys`]).
+    fn spec_keys(&self) -> Vec<SpecKey>;
+    /// The start position under the default rules.
+    fn start_default(&self) -> Box<dyn DynGame>;
     /// The start position of the parsed `spec` (whose id is this game's).
     fn start(&self, spec: &GameSpec) -> Result<Box<dyn DynGame>, SpecError>;
     /// A game replayed from its parsed save file (whose spec names this game).
@@ -504,6 +508,12 @@ impl<G: Game> GameEntry for Entry<G> {
     }
     fn title(&self) -> &'static str {
         G::TITLE
+    }
+    fn spec_keys(&self) -> Vec<SpecKey> {
+        G::spec_keys()
+    }
+    fn start_default(&self) -> Box<dyn DynGame> {
+        Box::new(Handle::<G>::new(G::Config::default()))
     }
     fn start(&self, spec: &GameSpec) -> Result<Box<dyn DynGame>, SpecError> {
         Ok(Box::new(Handle::<G>::new(G::Config::from_spec(spec)?)))
@@ -547,6 +557,11 @@ impl Registry {
         self.entries.retain(|e| e.id() != id);
         self.entries.push(Arc::new(Entry::<G>::default()));
         self
+    }
+
+    /// The registered games, in order.
+    pub fn entries(&self) -> impl Iterator<Item = &dyn GameEntry> {
+        self.entries.iter().map(|e| e.as_ref())
     }
 
     /// The registered ids, in order.

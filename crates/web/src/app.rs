@@ -50,6 +50,7 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
+use boardlab_games::Registry;
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc};
@@ -259,8 +260,10 @@ fn bad(message: String) -> Response {
     error(status, message)
 }
 
-async fn list_games() -> Response {
-    Json(games()).into_response()
+async fn list_games(State(app): State<Shared>) -> Response {
+    // Cloned out (it shares its entries) so that the store's lock is not held meanwhile.
+    let registry = app.store().registry().clone();
+    Json(games(&registry)).into_response()
 }
 
 /// A new game's request.
@@ -658,9 +661,14 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Shared) -> std::io::R
 }
 
 /// `boardlab web`: binds `listen`, restores the games in `data`, prints the URL, opens a
-/// browser if `open`, and serves until killed.
-pub fn run(listen: &str, data: Option<&Path>, open: bool) -> std::io::Result<()> {
-    let (store, warnings) = Store::open(data)?;
+/// browser if `open`, and serves the games of `registry` until killed.
+pub fn run(
+    listen: &str,
+    data: Option<&Path>,
+    open: bool,
+    registry: Registry,
+) -> std::io::Result<()> {
+    let (store, warnings) = Store::open_with(data, registry)?;
     for w in warnings {
         eprintln!("web: skipped {w}");
     }

@@ -24,7 +24,12 @@ fn child_server() {
     let Ok(data) = std::env::var(CHILD) else {
         return;
     };
-    let served = boardlab_web::run("127.0.0.1:0", Some(Path::new(&data)), false);
+    let served = boardlab_web::run(
+        "127.0.0.1:0",
+        Some(Path::new(&data)),
+        false,
+        boardlab_games::Registry::bundled(),
+    );
     panic!("the board stopped: {served:?}");
 }
 
