@@ -1198,6 +1198,47 @@ mod tests {
     }
 
     #[test]
+    fn only_the_registry_games_are_hosted_and_restored() {
+        let dir = temp_dir("registry");
+        let registry = Registry::empty().with::<boardlab_games::Gomoku>();
+        let (mut s, _) = Store::open_with(Some(&dir), registry.clone()).expect("open");
+        let e = s
+            .create("fourshift", [SeatChoice::Human; 2])
+            .expect_err("not registered");
+        assert!(
+            e.starts_with("bad game spec:") && e.contains("fourshift") && e.contains("gomoku"),
+            "{e}"
+        );
+        let fourshift = "boardlab-save 1\ngame fourshift\nc3\n";
+        let e = s
+            .load(fourshift, [SeatChoice::Human; 2])
+            .expect_err("not registered");
+        assert!(e.starts_with("line 2:") && e.contains("fourshift"), "{e}");
+        let c = s
+            .create("gomoku:size=9", [SeatChoice::Human; 2])
+            .expect("registered");
+        assert_eq!(s.ids(), vec![c.id]);
+        drop(s);
+        // A store of other games skips the file, naming it, and never reuses its id.
+        let (s, notes) = Store::open_with(
+            Some(&dir),
+            Registry::empty().with::<boardlab_games::Amazons>(),
+        )
+        .expect("reopen");
+        assert!(s.ids().is_empty());
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("skipped") && n.contains("gomoku")),
+            "{notes:?}"
+        );
+        drop(s);
+        let (s, _) = Store::open_with(Some(&dir), registry).expect("reopen");
+        assert_eq!(s.ids(), vec![c.id]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn bounded_games() {
         let (s, _) = Store::open(None).expect("open");
         let mut s = s.with_max_games(1);
