@@ -1,6 +1,6 @@
-//! What the "new game" form is built from: every game of the games table, its players'
-//! names and every key of its spec string ([`Game::spec_keys`]) with the range the rules
-//! crate accepts.
+//! What the "new game" form is built from: every game of the registry, its players'
+//! names and every key of its spec string ([`boardlab_games::Game::spec_keys`]) with the
+//! range the rules crate accepts.
 //!
 //! The ranges here are shown and pre-checked by the page; the rules crate's own parser is
 //! the authority (the server parses the spec and shows its error), and the tests check
