@@ -207,7 +207,8 @@ enum Command {
         #[command(flatten)]
         limits: serve::ServeLimits,
     },
-    /// The board in the browser for the bundled games (docs/web.md).
+    /// The board in the browser for every game, the bundled ones and a user's own
+    /// (docs/web.md).
     #[cfg(feature = "web")]
     Web {
         /// Address to listen on. Loopback by default: any other address lets everyone who
@@ -466,7 +467,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             boards: registry.boards().clone(),
         }),
         #[cfg(feature = "web")]
-        Command::Web { listen, data, open } => serve::web(&listen, data.as_deref(), open),
+        Command::Web { listen, data, open } => serve::web(registry, &listen, data.as_deref(), open),
         Command::Play {
             spec,
             human,

@@ -97,11 +97,15 @@ pub fn parse_seat(text: &str) -> Result<Player, String> {
     }
 }
 
-/// The bundled games only: the page and its erased game need what a [`crate::Registry`]
-/// game does not give (`boardlab_web::view::ViewOf`, and moves written as square names).
+/// Every game of `registry` on the board, the bundled ones and a user's own alike.
 /// Only with the `web` feature (on by default), which brings the web stack (axum, tokio).
 #[cfg(feature = "web")]
-pub fn web(listen: &str, data: Option<&str>, open: bool) -> Result<(), CliError> {
-    boardlab_web::run(listen, data.map(Path::new), open)
+pub fn web(
+    registry: &Registry,
+    listen: &str,
+    data: Option<&str>,
+    open: bool,
+) -> Result<(), CliError> {
+    boardlab_web::run(listen, data.map(Path::new), open, registry.games().clone())
         .map_err(|e| CliError::usage(format!("web: {e}")))
 }

@@ -178,11 +178,13 @@ fn two_players_play_with_bare_moves_one_rejoins_after_a_crash() {
         "{e:?}"
     );
     a.send("create gomoku:size=5");
-    a.until("ok created 1 gomoku:size=5,rule=freestyle");
+    a.until("created game 1 (gomoku:size=5,rule=freestyle)");
     a.send("join first");
     let joined = a.until("token saved in");
     assert!(
-        joined.iter().any(|l| l.starts_with("ok joined 1 first ")),
+        joined
+            .iter()
+            .any(|l| l == "you play Black (first) in game 1"),
         "{joined:?}"
     );
     assert!(
@@ -199,7 +201,7 @@ fn two_players_play_with_bare_moves_one_rejoins_after_a_crash() {
     assert_eq!(mode & 0o777, 0o600);
     let mut b = Client::start(&server.addr, &tokens_b, &[]);
     b.send("join 1 second");
-    b.until("ok joined 1 second");
+    b.until("you play the second seat in game 1");
     a.play_on_turn("a1");
     // The opponent's move arrives by itself, drawn with the last move marked.
     let board = b.until("your turn");
@@ -211,7 +213,7 @@ fn two_players_play_with_bare_moves_one_rejoins_after_a_crash() {
     // An illegal move is refused by the server; the client goes on.
     a.until("your turn");
     a.send("b1");
-    a.until("error illegal move 'b1'");
+    a.until("error: illegal move 'b1'");
     a.send("a2");
     a.until(" a2");
     b.play_on_turn("b2");
@@ -221,7 +223,11 @@ fn two_players_play_with_bare_moves_one_rejoins_after_a_crash() {
     b.play_on_turn("b3");
     let mut a2 = Client::start(&server.addr, &tokens_a, &["--rejoin", "1"]);
     let back = a2.until("your turn");
-    assert!(back.iter().any(|l| l == "ok rejoined 1 first"), "{back:?}");
+    assert!(
+        back.iter()
+            .any(|l| l.starts_with("back in game 1: you play") && l.contains("first")),
+        "{back:?}"
+    );
     assert!(
         back.iter()
             .any(|l| l.starts_with("2 .[o]. . .") || l.contains("last b3")),
@@ -259,7 +265,7 @@ fn two_players_play_with_bare_moves_one_rejoins_after_a_crash() {
     assert!(!left.lines().any(|l| l.contains(" 1 first ")), "{left}");
     for c in [&mut a2, &mut b] {
         c.send("quit");
-        c.until("ok bye");
+        c.until("bye");
         assert!(c.exit_status().success(), "{:#?}", c.seen);
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -271,7 +277,7 @@ fn the_client_exits_non_zero_when_the_server_dies() {
     let mut server = Server::start(&dir.join("data"));
     let mut c = Client::start(&server.addr, &dir.join("tokens"), &[]);
     c.send("list");
-    c.until("ok games");
+    c.until("games on the server");
     server.kill();
     let status = c.exit_status();
     assert!(!status.success(), "{:#?}", c.seen);

@@ -186,12 +186,12 @@ fn two_clients_play_through_a_server_restart() {
     assert!(last.contains("over"), "{last}");
     let shown = b.ok(&format!("show {id}")).join(" ");
     assert!(shown.contains("over"), "{shown}");
-    // The terminal client relays lines.
+    // The terminal client tells the replies in words.
     let mut c = Proc::spawn(BOARDLAB, &["connect", &server.addr]);
     c.send("list");
-    assert_eq!(c.line(), format!("ok games {id}"));
+    assert_eq!(c.line(), format!("games on the server: {id}"));
     c.send("quit");
-    assert_eq!(c.line(), "ok bye");
+    assert_eq!(c.line(), "bye");
     assert!(c.exits_within(Duration::from_secs(5)));
     drop(server);
     // The save file (integrity trailers and all) replays in `boardlab replay`.
@@ -328,25 +328,29 @@ fn the_terminal_client_shows_the_board() {
     let mut c = Proc::spawn(BOARDLAB, &["connect", &server.addr, "--tokens", tokens]);
     c.send("create gomoku:size=5");
     let created = c.until("game 1 · move 1");
-    assert_eq!(created[0], "ok created 1 gomoku:size=5,rule=freestyle");
+    assert!(
+        created[0].starts_with("created game 1 (gomoku:size=5,rule=freestyle): take a seat"),
+        "{created:?}"
+    );
     assert_eq!(created[1], "  a b c d e");
     assert_eq!(
         created.last().map(String::as_str),
         Some("game 1 · move 1 · Black (first) to move")
     );
     c.send("join 1 first");
-    let joined = c.line();
-    assert!(joined.starts_with("ok joined 1 first "), "{joined}");
-    let token = joined.rsplit(' ').next().expect("token").to_string();
+    assert_eq!(c.line(), "you play Black (first) in game 1");
     // The client fetched the game itself (its reply is not shown); the board it drew at
     // `create` is unchanged, so it only says whose turn it is.
     let board = c.until("your turn");
     assert!(board[0].starts_with("token saved in "), "{board:?}");
     assert_eq!(board.len(), 2, "{board:?}");
     c.send("engine 1 second 50");
-    assert_eq!(c.line(), "ok engine 1 second 50");
-    c.send(&format!("move 1 {token} c3"));
-    assert_eq!(c.line(), "ok moved 1 1 c3");
+    assert_eq!(
+        c.line(),
+        "the engine plays White (second) in game 1 (50 ms a move)"
+    );
+    // A bare move goes to the seat held; the board shows it (no protocol line).
+    c.send("c3");
     let after = c.until("game 1 · move 2");
     assert!(after.contains(&"3 . .[x]. .  3".to_string()), "{after:?}");
     assert_eq!(
@@ -355,16 +359,16 @@ fn the_terminal_client_shows_the_board() {
     );
     // The engine's answer is pushed and drawn.
     let pushed = c.line();
-    assert!(pushed.starts_with("update 1 2 "), "{pushed}");
+    assert!(pushed.starts_with("game 1, move 2: "), "{pushed}");
     let after = c.until("game 1 · move 3");
     assert!(after.iter().any(|l| l.contains("[o]")), "{after:?}");
     assert_eq!(
         c.line(),
         "your turn: you play Black (first) in game 1; type your move"
     );
-    assert!(!after.iter().chain(&board).any(|l| l.starts_with("ok game")));
+    assert!(!after.iter().chain(&board).any(|l| l.starts_with("ok ")));
     c.send("quit");
-    assert_eq!(c.line(), "ok bye");
+    assert_eq!(c.line(), "bye");
     // The client exits when the server closes, without waiting for the end of stdin.
     assert!(c.has_exited_within(Duration::from_secs(5)));
     drop(server);

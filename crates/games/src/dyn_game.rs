@@ -7,11 +7,11 @@ use std::{marker::PhantomData, sync::Arc};
 use board_core::{
     GameConfig, GameSpec, MoveInputError, NotationError, Outcome, Player, SpecError,
     savefile::{self, SaveFile},
-    view::BoardView,
+    view::{self, BoardView},
 };
 use search::{Agent, AgentError, AgentKind, Limits, OptionsError, Score, SearchOptions};
 
-use crate::{Game, GameId};
+use crate::{Game, GameId, SpecKey};
 
 /// Why a move text was refused; the game is left as it was.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -104,6 +104,58 @@ pub struct PlayedMove {
     pub pass: bool,
 }
 
+/// One completed iteration of the player's search, typed for front ends that draw it (an
+/// evaluation bar, a principal variation) and with the engine protocol's line for those
+/// that print it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Iteration {
+    /// Nominal depth of the iteration.
+    pub depth: u32,
+    /// The root's score for the side to move.
+    pub score: Score,
+    /// Nodes searched so far in this move's search.
+    pub nodes: u64,
+    /// The principal variation in canonical notation, space-separated.
+    pub pv: String,
+    /// The engine protocol's `info depth ...` line of this iteration.
+    pub info_line: String,
+}
+
+/// The board after some number of moves, with what the move that led there did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlyView {
+    /// What the board shows.
+    pub board: BoardView,
+    /// The player to move (in a finished game, who would move next).
+    pub side_to_move: Player,
+    /// The squares the last move named ([`MoveInfo::squares`]); empty at the start.
+    pub last: Vec<u16>,
+    /// The squares the last move emptied by capture ([`view::captured`]).
+    pub captured: Vec<u16>,
+}
+
+/// A legal move with the squares it names, so a front end draws targets, selections and
+/// last moves from the squares and never parses notation to find them.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MoveInfo {
+    /// The move in canonical notation (what a front end sends back to play it).
+    pub text: String,
+    /// The squares it names, in the order it names them (from, to, arrow; the stones of
+    /// a pair; the one square of a placement), as flat indices `row * width + col` (row 0
+    /// the bottom rank, `a1` is 0).
+    pub squares: Vec<u16>,
+}
+
+impl MoveInfo {
+    /// The text and squares of `mv`, a legal move of `pos`.
+    pub fn of<G: Game>(pos: &G, mv: G::Move) -> MoveInfo {
+        MoveInfo {
+            text: pos.format_move(mv),
+            squares: pos.move_squares(mv).into_iter().map(|s| s.0).collect(),
+        }
+    }
+}
+
 /// A game position with its history and its player, behind a trait object.
 pub trait DynGame: Send {
     /// The game id (`gomoku`).
@@ -129,6 +181,12 @@ pub trait DynGame: Send {
     fn outcome_reason(&self) -> Option<String>;
     /// Every legal move, in canonical notation.
     fn legal_moves(&self) -> Vec<String>;
+    /// Every legal move with its squares ([`MoveInfo`]).
+    fn legal_move_infos(&self) -> Vec<MoveInfo>;
+    /// Whether front ends get the list of legal moves ([`Game::LISTS_MOVES`]).
+    fn lists_moves(&self) -> bool;
+    /// The legal move `text` with its squares, without playing it.
+    fn move_info(&self, text: &str) -> Result<MoveInfo, PlayError>;
     /// The canonical notation of the legal move `text`, without playing it.
     fn check_move(&self, text: &str) -> Result<String, PlayError>;
     /// Plays the legal move `text`; its canonical notation.
@@ -147,6 +205,11 @@ pub trait DynGame: Send {
     fn diagram(&self) -> String;
     /// What the board shows.
     fn view(&self) -> BoardView;
+    /// The board now, with the last move's squares.
+    fn ply_view(&self) -> PlyView;
+    /// The board after the first `ply` moves (0 the start), with the last move's squares;
+    /// `None` past the moves played.
+    fn view_at(&self, ply: usize) -> Option<PlyView>;
     /// The game in the save format.
     fn save(&self) -> String;
     /// Builds the player that [`DynGame::think`] asks (replacing the previous one; on
@@ -157,12 +220,12 @@ pub trait DynGame: Send {
     /// A copy of the position and its history, without the player (to think on elsewhere,
     /// for example off a server's lock).
     fn snapshot(&self) -> Box<dyn DynGame>;
-    /// Asks the player for its move here (not played), reporting each finished iteration as
-    /// an `info ...` line to `info`. A player's broken answer is an error.
+    /// Asks the player for its move here (not played), reporting each finished iteration
+    /// to `progress`. A player's broken answer is an error.
     fn think(
         &mut self,
         limits: &Limits,
-        info: &mut dyn FnMut(String),
+        progress: &mut dyn FnMut(Iteration),
     ) -> Result<Thought, ThinkError>;
 }
 
@@ -221,6 +284,32 @@ impl<G: Game> Handle<G> {
         self.pos.make_move(mv);
         self.history.push(mv);
         self.hashes.push(self.pos.hash());
+    }
+
+    /// The board after the first `ply` moves (at most the moves played) and what the move
+    /// that led there did.
+    fn replayed_view(&self, ply: usize) -> PlyView {
+        let mut pos = G::new(self.pos.config().clone());
+        let mut last = None;
+        for &mv in self.history.iter().take(ply) {
+            let before = pos.clone();
+            pos.make_move(mv);
+            last = Some((before, mv));
+        }
+        let squares = |list: Vec<board_core::Square>| list.into_iter().map(|s| s.0).collect();
+        let (last, captured) = match last {
+            Some((before, mv)) => (
+                squares(before.move_squares(mv)),
+                squares(view::captured(&before, &pos, mv)),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
+        PlyView {
+            board: pos.board_view(),
+            side_to_move: pos.side_to_move(),
+            last,
+            captured,
+        }
     }
 
     fn parse(&self, text: &str) -> Result<G::Move, PlayError> {
@@ -296,6 +385,20 @@ impl<G: Game> DynGame for Handle<G> {
         self.pos.generate_moves(&mut moves);
         moves.into_iter().map(|m| self.pos.format_move(m)).collect()
     }
+    fn legal_move_infos(&self) -> Vec<MoveInfo> {
+        let mut moves = Vec::new();
+        self.pos.generate_moves(&mut moves);
+        moves
+            .into_iter()
+            .map(|m| MoveInfo::of(&self.pos, m))
+            .collect()
+    }
+    fn lists_moves(&self) -> bool {
+        G::LISTS_MOVES
+    }
+    fn move_info(&self, text: &str) -> Result<MoveInfo, PlayError> {
+        self.parse(text).map(|mv| MoveInfo::of(&self.pos, mv))
+    }
     fn check_move(&self, text: &str) -> Result<String, PlayError> {
         self.parse(text).map(|mv| self.pos.format_move(mv))
     }
@@ -347,6 +450,12 @@ impl<G: Game> DynGame for Handle<G> {
     fn view(&self) -> BoardView {
         self.pos.board_view()
     }
+    fn ply_view(&self) -> PlyView {
+        self.replayed_view(self.history.len())
+    }
+    fn view_at(&self, ply: usize) -> Option<PlyView> {
+        (ply <= self.history.len()).then(|| self.replayed_view(ply))
+    }
     fn save(&self) -> String {
         savefile::save::<G>(self.pos.config(), &self.history)
     }
@@ -380,7 +489,7 @@ impl<G: Game> DynGame for Handle<G> {
     fn think(
         &mut self,
         limits: &Limits,
-        info: &mut dyn FnMut(String),
+        progress: &mut dyn FnMut(Iteration),
     ) -> Result<Thought, ThinkError> {
         let player = self
             .player
@@ -389,7 +498,13 @@ impl<G: Game> DynGame for Handle<G> {
         player.set_game_history(&self.hashes);
         let pos = &self.pos;
         let (mv, result) = search::think_checked(player.as_mut(), pos, limits, &mut |it| {
-            info(it.info_line(pos))
+            progress(Iteration {
+                depth: it.depth,
+                score: it.score,
+                nodes: it.nodes,
+                pv: search::format_pv(pos, &it.pv),
+                info_line: it.info_line(pos),
+            })
         })?;
         Ok(Thought {
             mv: pos.format_move(mv),
@@ -406,6 +521,10 @@ pub trait GameEntry: Send + Sync {
     fn id(&self) -> &'static str;
     /// The game's name for people.
     fn title(&self) -> &'static str;
+    /// The keys of the game's spec with their values ([`Game::spec_keys`]).
+    fn spec_keys(&self) -> Vec<SpecKey>;
+    /// The start position under the default rules.
+    fn start_default(&self) -> Box<dyn DynGame>;
     /// The start position of the parsed `spec` (whose id is this game's).
     fn start(&self, spec: &GameSpec) -> Result<Box<dyn DynGame>, SpecError>;
     /// A game replayed from its parsed save file (whose spec names this game).
@@ -427,6 +546,12 @@ impl<G: Game> GameEntry for Entry<G> {
     }
     fn title(&self) -> &'static str {
         G::TITLE
+    }
+    fn spec_keys(&self) -> Vec<SpecKey> {
+        G::spec_keys()
+    }
+    fn start_default(&self) -> Box<dyn DynGame> {
+        Box::new(Handle::<G>::new(G::Config::default()))
     }
     fn start(&self, spec: &GameSpec) -> Result<Box<dyn DynGame>, SpecError> {
         Ok(Box::new(Handle::<G>::new(G::Config::from_spec(spec)?)))
@@ -470,6 +595,11 @@ impl Registry {
         self.entries.retain(|e| e.id() != id);
         self.entries.push(Arc::new(Entry::<G>::default()));
         self
+    }
+
+    /// The registered games, in order.
+    pub fn entries(&self) -> impl Iterator<Item = &dyn GameEntry> {
+        self.entries.iter().map(|e| e.as_ref())
     }
 
     /// The registered ids, in order.
@@ -533,6 +663,69 @@ mod tests {
         assert!(game.undo());
         assert!(!game.undo());
         assert_eq!(game.moves(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn legal_moves_come_with_the_squares_they_name() {
+        let game = Registry::bundled().start("amazons:size=8").unwrap();
+        let infos = game.legal_move_infos();
+        assert_eq!(
+            infos.iter().map(|m| m.text.clone()).collect::<Vec<_>>(),
+            game.legal_moves()
+        );
+        // A queen move names its from, to and arrow squares, in that order.
+        for info in &infos {
+            let names: Vec<String> = info
+                .squares
+                .iter()
+                .map(|&i| format!("{}{}", (b'a' + (i % 8) as u8) as char, i / 8 + 1))
+                .collect();
+            let written = info.text.replace(['-', '/'], " ");
+            assert_eq!(names.join(" "), written, "{}", info.text);
+        }
+        let placing = Registry::bundled().start("gomoku:size=9").unwrap();
+        let e5 = placing
+            .legal_move_infos()
+            .into_iter()
+            .find(|m| m.text == "e5")
+            .unwrap();
+        assert_eq!(e5.squares, vec![4 * 9 + 4]);
+    }
+
+    #[test]
+    fn the_board_is_shown_at_any_ply_with_the_move_that_led_there() {
+        let mut game = Registry::bundled().start("clamp").unwrap();
+        for mv in ["c6-c4", "d3-d5", "a8", "a1", "f6-f4", "h1", "c4-d4"] {
+            game.play(mv).unwrap();
+        }
+        // c4-d4 lands below White d5 with Black d6 beyond: d5 is captured.
+        let now = game.ply_view();
+        assert_eq!(now.last, vec![3 * 8 + 2, 3 * 8 + 3]);
+        assert_eq!(now.captured, vec![4 * 8 + 3]);
+        assert_eq!(Some(now.clone()), game.view_at(7));
+        let start = game.view_at(0).unwrap();
+        assert!(start.last.is_empty() && start.captured.is_empty());
+        assert_eq!(start.side_to_move, Player::First);
+        assert_eq!(game.view_at(1).unwrap().side_to_move, Player::Second);
+        assert_eq!(game.view_at(1).unwrap().last, vec![5 * 8 + 2, 3 * 8 + 2]);
+        assert_eq!(game.view_at(8), None, "past the moves played");
+        assert_eq!(game.ply_count(), 7, "showing a ply changes nothing");
+    }
+
+    #[test]
+    fn a_move_text_gives_its_squares_and_placements_are_not_listed() {
+        let game = Registry::bundled().start("amazons:size=8").unwrap();
+        assert!(game.lists_moves());
+        let first = &game.legal_move_infos()[0];
+        assert_eq!(game.move_info(&first.text).as_ref(), Ok(first));
+        assert!(matches!(
+            game.move_info("a1-a1/a1"),
+            Err(PlayError::Illegal { .. } | PlayError::Notation { .. })
+        ));
+        let mut pairs = Registry::bundled().start("connect6:size=9").unwrap();
+        assert!(!pairs.lists_moves());
+        pairs.play("e5").unwrap();
+        assert_eq!(pairs.move_info("a1,b2").unwrap().squares, vec![0, 10]);
     }
 
     #[test]
@@ -640,6 +833,25 @@ mod tests {
             .unwrap();
         let thought = game.think(&Limits::new(), &mut |_| {}).unwrap();
         assert!(game.legal_moves().contains(&thought.mv));
+        game.set_player(AgentKind::Engine, SearchOptions::default())
+            .unwrap();
+        let mut iterations = Vec::new();
+        let thought = game
+            .think(&Limits::new().with_depth(2), &mut |it| iterations.push(it))
+            .unwrap();
+        let last = iterations.last().expect("each iteration is reported");
+        assert_eq!((last.depth, last.score), (thought.depth, thought.score));
+        assert!(
+            last.pv.starts_with(&thought.mv),
+            "{} {}",
+            last.pv,
+            thought.mv
+        );
+        assert!(
+            last.info_line.starts_with("info depth 2 "),
+            "{}",
+            last.info_line
+        );
         assert!(game.moves().is_empty());
     }
 }

@@ -43,8 +43,8 @@ pub mod table;
 pub mod dyn_game;
 
 pub use dyn_game::{
-    DynGame, Entry, GameEntry, Handle, OpenError, PlayError, PlayedMove, PositionError, Registry,
-    ThinkError, Thought,
+    DynGame, Entry, GameEntry, Handle, Iteration, MoveInfo, OpenError, PlayError, PlayedMove,
+    PlyView, PositionError, Registry, ThinkError, Thought,
 };
 pub use table::{Amazons, Clamp, Connect6, Fourshift, GameId, Gomoku};
 
@@ -63,6 +63,12 @@ pub trait Game: View + 'static {
     /// Spec strings worth playing in fuzzing and tests: the default, small boards (so
     /// playouts reach the end game quickly) and odd parameters. Empty: only the default.
     const SAMPLE_SPECS: &'static [&'static str] = &[];
+
+    /// Whether front ends get the full list of legal moves to draw targets from. `false`
+    /// for games whose moves place stones on any empty square (gomoku; Connect6, whose
+    /// pairs would be far too many), where every empty square is a target and the rules
+    /// judge the move. Default: listed.
+    const LISTS_MOVES: bool = true;
 
     /// The strong engine, searching under `options` (hash size, threads, seed).
     fn engine(options: SearchOptions) -> Result<Box<dyn Agent<Self>>, OptionsError>;

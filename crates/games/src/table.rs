@@ -210,6 +210,7 @@ impl Game for Gomoku {
     const TITLE: &'static str = "Gomoku";
     const SAMPLE_SPECS: &'static [&'static str] =
         &["gomoku", "gomoku:size=5", "gomoku:size=7,rule=exact5"];
+    const LISTS_MOVES: bool = false;
     engine_players!(gomoku);
 
     fn spec_keys() -> Vec<SpecKey> {
@@ -230,6 +231,7 @@ impl Game for Connect6 {
     const TITLE: &'static str = "Connect6";
     const SAMPLE_SPECS: &'static [&'static str] =
         &["connect6", "connect6:size=6", "connect6:size=7"];
+    const LISTS_MOVES: bool = false;
     engine_players!(connect6);
 
     fn spec_keys() -> Vec<SpecKey> {

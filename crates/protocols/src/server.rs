@@ -51,24 +51,21 @@
 //! - `game`: the `Game` trait object over the rules crates (create from a
 //!   spec, restore from a save file, the engine's think job) and the seat names;
 //! - `hosted`: one hosted game with its seats, watchers and players' connections;
-//! - `save`: the save files (create, append, trailers, lock, modes, archive, seats
-//!   recorded in comments);
+//! - the save files (create, append, trailers, lock, modes, archive, seats recorded in
+//!   comments), the seats and tokens and the limits are the host crate's
+//!   (`boardlab_host`), shared with the browser board;
 //! - `handler`: [`Server`], the protocol as functions from a request line to a reply;
 //! - `net`: the TCP server ([`serve`], [`run`], [`run_with`], [`run_with_games`]), its
 //!   engine threads and janitor;
 //! - `client`: the terminal client ([`connect`], [`Session`], [`Follower`], [`TokenFile`]).
 
-use std::{
-    sync::{Mutex, MutexGuard},
-    time::Duration,
-};
+use std::sync::{Mutex, MutexGuard};
 
 mod client;
 mod game;
 mod handler;
 mod hosted;
 mod net;
-mod save;
 
 pub use client::{
     Boards, ConnectError, ConnectOptions, Followed, Follower, GameState, Reaction, SavedSeat, Sent,
@@ -76,86 +73,22 @@ pub use client::{
 };
 pub use handler::{ConnId, Server};
 pub use net::{run, run_with, run_with_games, serve};
-pub use save::{ARCHIVE_DIR, DIR_MODE, FILE_MODE, LOCK_FILE};
-
-/// Longest request line.
-pub const MAX_REQUEST_BYTES: usize = 4096;
-/// Most games one server hosts (default of [`ServeOptions::max_games`]).
-pub const MAX_GAMES: usize = 1000;
-/// Most simultaneous connections (default of [`ServeOptions::max_connections`]).
-pub const MAX_CONNECTIONS: usize = 64;
-/// A connection silent for this long is closed (default of
-/// [`ServeOptions::idle_timeout`]), unless it watches a game or holds a seat.
-pub const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
-/// A reply that cannot be written within this time drops the connection.
-pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
-/// Engine think time per move when `engine` is not given one (milliseconds).
-pub const DEFAULT_ENGINE_MS: u64 = 200;
-/// The think times `engine ID SEAT MS` accepts (milliseconds).
-pub const ENGINE_MS: std::ops::RangeInclusive<u64> = 10..=10_000;
-/// Most engines thinking at once (each on one thread); further engine moves wait.
-pub const ENGINE_THREADS: usize = 2;
-/// Most engines of one owner (a peer address, or a game without one) thinking at once,
-/// so one thread is always left for everybody else.
-pub const ENGINE_THREADS_PER_OWNER: usize = if ENGINE_THREADS > 1 {
-    ENGINE_THREADS - 1
-} else {
-    1
+// The limits and the save files' constants have one home, the host crate; re-exported
+// here for the server's users.
+pub use boardlab_host::{
+    ServeOptions,
+    limits::{
+        DEFAULT_ENGINE_MS, ENGINE_HASH_MB, ENGINE_MS, ENGINE_THREADS, ENGINE_THREADS_PER_OWNER,
+        IDLE_TIMEOUT, MAX_CONNECTIONS, MAX_GAMES, MAX_REQUEST_BYTES, SAVE_RETRY_FIRST,
+        SAVE_RETRY_MAX, WRITE_TIMEOUT,
+    },
+    save::{ARCHIVE_DIR, DIR_MODE, FILE_MODE, LOCK_FILE},
 };
+
 /// Lines a connection's outgoing queue holds before the server stops reading its
 /// requests (back-pressure); pushes get as much room again, then a watcher that falls
 /// further behind is dropped.
 pub const OUTBOX_LINES: usize = 1024;
-/// Hash table of the engine seats (MB).
-pub const ENGINE_HASH_MB: usize = 16;
-/// First wait before an engine move whose save failed is saved again; doubled on each
-/// failure up to [`SAVE_RETRY_MAX`].
-pub const SAVE_RETRY_FIRST: Duration = Duration::from_millis(100);
-/// Longest wait between two attempts to save an engine move.
-pub const SAVE_RETRY_MAX: Duration = Duration::from_secs(30);
-
-/// The server's limits and expiry times; [`Default`] gives the documented defaults
-/// (`docs/server-protocol.md`, "Limits").
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ServeOptions {
-    /// Most games hosted at once.
-    pub max_games: usize,
-    /// Most live games created by connections from one peer address.
-    pub max_games_per_peer: usize,
-    /// Most simultaneous connections.
-    pub max_connections: usize,
-    /// Most simultaneous connections from one peer address.
-    pub max_connections_per_peer: usize,
-    /// A new connection that has not sent a whole request line within this is closed.
-    pub first_request_timeout: Duration,
-    /// A connection silent for this long is closed unless it watches or holds a seat.
-    pub idle_timeout: Duration,
-    /// Most connections watching one game.
-    pub max_watchers_per_game: usize,
-    /// Most games one connection watches.
-    pub max_watches_per_connection: usize,
-    /// A finished game untouched this long is archived.
-    pub finished_expiry: Duration,
-    /// An unfinished game untouched (no join, engine seat or move) this long is archived.
-    pub abandoned_expiry: Duration,
-}
-
-impl Default for ServeOptions {
-    fn default() -> ServeOptions {
-        ServeOptions {
-            max_games: MAX_GAMES,
-            max_games_per_peer: 50,
-            max_connections: MAX_CONNECTIONS,
-            max_connections_per_peer: 8,
-            first_request_timeout: Duration::from_secs(10),
-            idle_timeout: IDLE_TIMEOUT,
-            max_watchers_per_game: 32,
-            max_watches_per_connection: 16,
-            finished_expiry: Duration::from_secs(60 * 60),
-            abandoned_expiry: Duration::from_secs(7 * 24 * 60 * 60),
-        }
-    }
-}
 
 /// Locks `m`, also when a thread panicked holding it (the state stays usable).
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

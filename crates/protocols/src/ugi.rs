@@ -174,7 +174,7 @@ fn go(game: &mut dyn DynGame, limits: &Limits, emit: &mut dyn FnMut(String)) -> 
         emit(format!("info string game over: {reason}"));
         return "bestmove none".into();
     }
-    match game.think(limits, emit) {
+    match game.think(limits, &mut |it| emit(it.info_line)) {
         Ok(thought) => format!("bestmove {}", thought.mv),
         // A broken engine answer is reported, never replaced by another move.
         Err(e) => {

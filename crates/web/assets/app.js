@@ -42,19 +42,6 @@ function squareName(view, i) {
   return String.fromCharCode(97 + (i % view.width)) + (Math.floor(i / view.width) + 1);
 }
 
-function squareIndex(view, name) {
-  const m = /^([a-z])(\d+)$/.exec(name);
-  if (!m) return -1;
-  const col = m[1].charCodeAt(0) - 97, row = parseInt(m[2], 10) - 1;
-  if (col >= view.width || row < 0 || row >= view.height) return -1;
-  return row * view.width + col;
-}
-
-// The squares a move's notation names, in order: c3 / c3-c4 / d1-d7/g7 / j11,k12.
-function moveSquares(view, text) {
-  return text.split(/[-/,]/).map((s) => squareIndex(view, s));
-}
-
 function colourOf(owner) {
   const names = app.state ? app.state.names : ['Black', 'White'];
   const n = (names[owner] || '').toLowerCase();
@@ -179,7 +166,8 @@ async function startGame(ev) {
       body: JSON.stringify({ spec, seats }),
     });
   } catch (e) { $('setup-error').textContent = e.message; return; }
-  const mine = [], remote = [];
+  // The creator's token rides along with this page's seats: it pauses the engines.
+  const mine = [created.owner], remote = [];
   created.tokens.forEach((t, i) => {
     if (!t) return;
     if (choice[i] === 'remote') remote.push({ seat: i, token: t }); else mine.push(t);
@@ -324,10 +312,11 @@ function cellClass(view, i) {
   return 'plain';
 }
 
-// Legal moves split into their squares, for the clicked-so-far prefix.
+// Legal moves with the squares the server names for them (never parsed from their
+// notation here), for the clicked-so-far prefix.
 function candidates(view) {
   const legal = app.state.legal || [];
-  return legal.map((t) => ({ text: t, sq: moveSquares(view, t) }))
+  return legal.map((m) => ({ text: m.text, sq: m.squares }))
     .filter((m) => app.sel.every((s, k) => m.sq[k] === s));
 }
 
@@ -365,6 +354,7 @@ function render() {
   else if (!st.seats[0].yours && !st.seats[1].yours) turn = `${st.names[tm]} to move (you are watching)`;
   else turn = `${st.names[tm]} to move (waiting for the other player)`;
   if (view.stones_per_turn === 2 && !o) turn += ': place two stones';
+  if (st.paused && !o) turn += ' (engines paused by the creator)';
   $('turn').textContent = turn;
   const ul = $('status');
   ul.innerHTML = '';
@@ -380,7 +370,27 @@ function render() {
   // controls
   $('undo-btn').disabled = !st.can_undo;
   $('redo-btn').disabled = !st.can_redo;
-  $('hint-btn').disabled = !!o;
+  // The host's fair-play rule decides: between two remote people help is off unless
+  // both turned it on; spectators analyse once the game is over.
+  $('hint-btn').disabled = !st.can_hint;
+  $('analyse-btn').disabled = !st.can_analyse;
+  $('draw-btn').disabled = !st.can_offer_draw;
+  $('pause-btn').hidden = !st.can_pause;
+  $('pause-btn').textContent = st.paused ? 'Resume engines' : 'Pause engines';
+  const mine = [0, 1].filter((i) => st.seats[i].yours);
+  const remote = mine.length === 1 && st.seats[1 - mine[0]].kind === 'human';
+  $('help-box').parentElement.hidden = !remote || !!o;
+  if (remote) $('help-box').checked = st.seats[mine[0]].help;
+  const offer = st.offer;
+  $('offer-bar').hidden = !offer;
+  if (offer) {
+    const what = offer.kind === 'takeback' ? 'a takeback' : 'a draw';
+    $('offer-text').textContent = offer.yours_to_answer
+      ? `${st.names[offer.by]} asks for ${what}`
+      : `${st.names[offer.by]} offered ${what}: waiting for the answer`;
+    $('offer-accept').hidden = !offer.yours_to_answer;
+    $('offer-decline').hidden = !offer.yours_to_answer;
+  }
   $('resign-btn').disabled = !!o || !(st.seats[0].yours || st.seats[1].yours);
   $('move-input').disabled = !st.your_turn;
   $('save-btn').href = `/api/games/${st.id}/save`;
@@ -607,7 +617,7 @@ function onCell(i) {
 }
 
 function candidatesFrom(view, i) {
-  return (app.state.legal || []).some((t) => { const s = moveSquares(view, t); return s.length > 1 && s[0] === i; });
+  return (app.state.legal || []).some((m) => m.squares.length > 1 && m.squares[0] === i);
 }
 
 function backOut() {
@@ -669,6 +679,11 @@ async function init() {
   $('redo-btn').addEventListener('click', () => send({ type: 'redo' }));
   $('hint-btn').addEventListener('click', () => { $('engine').textContent = 'hint: thinking…'; send({ type: 'hint' }); });
   $('resign-btn').addEventListener('click', armResign);
+  $('draw-btn').addEventListener('click', () => send({ type: 'draw' }));
+  $('pause-btn').addEventListener('click', () => send({ type: 'pause', on: !app.state.paused }));
+  $('help-box').addEventListener('change', (e) => send({ type: 'help', on: e.target.checked }));
+  $('offer-accept').addEventListener('click', () => send({ type: 'answer', accept: true }));
+  $('offer-decline').addEventListener('click', () => send({ type: 'answer', accept: false }));
   $('analyse-btn').addEventListener('click', () => { app.analysis = {}; $('engine').textContent = 'analysing…'; send({ type: 'analyse' }); });
   $('live-btn').addEventListener('click', () => { app.replay = null; render(); });
   $('pair-confirm').addEventListener('click', () => {

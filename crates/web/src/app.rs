@@ -15,7 +15,12 @@
 //!
 //! # WebSocket `/ws`
 //! The page sends JSON messages `{"type": ...}`: `open` (`game`, `tokens`), `move`
-//! (`move`), `undo`, `redo`, `resign`, `hint`, `analyse`, `view` (`ply`). The server
+//! (`move`), `undo` (a takeback: at once at one screen or against the engine, else
+//! asked of the opponent), `redo`, `resign`, `draw` (a draw offer), `answer` (`accept`:
+//! the answer to the opponent's takeback or draw offer), `help` (`on`: this player's
+//! consent to engine help between two remote people), `pause` (`on`: the creator, who
+//! opened the game with the creator's token, pauses or resumes its engines), `hint`,
+//! `analyse`, `view` (`ply`). Hints and analyses follow the host's fair-play rule. The server
 //! answers with `state` (after every change of the followed game), `error` (`message`;
 //! nothing changed), `thinking` (`seat`, `progress`: depth, score, nodes, pv), `engine`
 //! (`seat`, `answer`: move, depth, score, pv), `hint` (`answer`), `view` (`ply`, `view`),
@@ -23,8 +28,9 @@
 //!
 //! # Engines
 //! Engine moves, hints and analyses think on tokio's blocking threads, at most
-//! [`ENGINE_THREADS`] at once (a fair semaphore: queued in arrival order), never on the
-//! async executor's threads.
+//! [`ENGINE_THREADS`] at once, never on the async executor's threads. The threads go
+//! fairly ([`crate::pool`]): people waiting for an engine first, round robin between
+//! games, and games between engines never take the last thread.
 
 use std::{
     path::Path,
@@ -44,23 +50,26 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
+use boardlab_games::Registry;
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
-use tokio::sync::{Semaphore, broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc};
 
 use crate::{
     game::{Answer, Level, Progress, Think},
     options::games,
+    pool::{Class, Pool},
+    request::{Request, Sender, apply, decode},
     store::{Event, GameState, SeatChoice, Store},
     view::BoardView,
 };
 
-/// Most engines thinking at once, as the game server.
-pub const ENGINE_THREADS: usize = protocols::server::ENGINE_THREADS;
-/// Most open WebSockets (pages) at once, as the game server's connections.
-pub const MAX_CONNECTIONS: usize = protocols::server::MAX_CONNECTIONS;
-/// Longest WebSocket message and JSON request body (bytes).
-pub const MAX_MESSAGE_BYTES: usize = protocols::server::MAX_REQUEST_BYTES;
+/// Most engines thinking at once (the host's limit).
+pub use boardlab_host::limits::ENGINE_THREADS;
+/// Most open WebSockets (pages) at once (the host's limit of connections).
+pub use boardlab_host::limits::MAX_CONNECTIONS;
+/// Longest WebSocket message and JSON request body (bytes): the host's longest request.
+pub const MAX_MESSAGE_BYTES: usize = boardlab_host::limits::MAX_REQUEST_BYTES;
 /// Longest uploaded save file.
 pub const MAX_SAVE_BYTES: usize = board_core::savefile::MAX_BYTES;
 /// Think time of a hint (ms).
@@ -83,7 +92,7 @@ pub fn page_weight() -> usize {
 /// The state shared by every request.
 pub struct App {
     store: Mutex<Store>,
-    engines: Arc<Semaphore>,
+    engines: Arc<Pool>,
     sockets: AtomicUsize,
 }
 
@@ -95,7 +104,7 @@ impl App {
     pub fn new(store: Store) -> Shared {
         Arc::new(App {
             store: Mutex::new(store),
-            engines: Arc::new(Semaphore::new(ENGINE_THREADS)),
+            engines: Pool::new(),
             sockets: AtomicUsize::new(0),
         })
     }
@@ -116,17 +125,16 @@ async fn with_store<T: Send + 'static>(
         .map_err(|e| format!("internal error: {e}"))
 }
 
-/// Thinks `job` on the engine pool: waits for a free engine thread (in arrival order),
-/// then thinks on a blocking thread.
+/// Thinks `job` for game `game` on the engine pool: waits for a thread (people first,
+/// round robin between games), then thinks on a blocking thread.
 async fn think_on_pool(
     app: &Shared,
+    class: Class,
+    game: u64,
     job: Box<dyn Think>,
     mut progress: impl FnMut(Progress) + Send + 'static,
 ) -> Result<Answer, String> {
-    let permit = Arc::clone(&app.engines)
-        .acquire_owned()
-        .await
-        .map_err(|_| "the engine pool is shut down".to_string())?;
+    let permit = app.engines.acquire(class, game).await;
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         job.think(&mut progress)
@@ -138,14 +146,23 @@ async fn think_on_pool(
 /// Starts the engine move game `id` needs, if any (and again after it, for an engine
 /// against an engine).
 fn kick(app: &Shared, id: u64) {
-    let Some(job) = app.store().engine_job(id) else {
-        return;
+    let (job, class) = {
+        let mut store = app.store();
+        let Some(job) = store.engine_job(id) else {
+            return;
+        };
+        let class = if store.person_waits(id) {
+            Class::Person
+        } else {
+            Class::EngineGame
+        };
+        (job, class)
     };
     let app = Arc::clone(app);
     tokio::spawn(async move {
         let seat = job.seat.index() as u8;
         let events = job.events.clone();
-        let answer = think_on_pool(&app, job.think, move |progress| {
+        let answer = think_on_pool(&app, class, id, job.think, move |progress| {
             let _ = events.send(Event::Thinking { seat, progress });
         })
         .await;
@@ -243,8 +260,10 @@ fn bad(message: String) -> Response {
     error(status, message)
 }
 
-async fn list_games() -> Response {
-    Json(games()).into_response()
+async fn list_games(State(app): State<Shared>) -> Response {
+    // Cloned out (it shares its entries) so that the store's lock is not held meanwhile.
+    let registry = app.store().registry().clone();
+    Json(games(&registry)).into_response()
 }
 
 /// A new game's request.
@@ -267,7 +286,7 @@ fn seat_choice(s: &str) -> Result<SeatChoice, String> {
             .filter(|l| matches!(l, Level::Engine(_)))
             .map(SeatChoice::Engine)
             .ok_or_else(|| {
-                let r = protocols::server::ENGINE_MS;
+                let r = boardlab_host::limits::ENGINE_MS;
                 format!(
                     "bad seat '{short}': expected human, random, baseline or engine:MS \
                      with MS from {} to {}",
@@ -335,7 +354,7 @@ async fn load(
         return bad("the save file is not UTF-8 text".into());
     };
     // A records file holds one save file per game; a plain save file is one game.
-    let mut games = arena::split_records(&text);
+    let mut games = board_core::savefile::split_records(&text);
     if games.len() <= 1 {
         games = vec![text];
     }
@@ -391,29 +410,6 @@ async fn download(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Re
         .into_response()
 }
 
-/// A page's message.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum ClientMsg {
-    Open {
-        game: u64,
-        #[serde(default)]
-        tokens: Vec<String>,
-    },
-    Move {
-        #[serde(rename = "move")]
-        mv: String,
-    },
-    Undo,
-    Redo,
-    Resign,
-    Hint,
-    Analyse,
-    View {
-        ply: usize,
-    },
-}
-
 /// A message to a page.
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -457,6 +453,8 @@ async fn socket(State(app): State<Shared>, ws: WebSocketUpgrade) -> Response {
 struct Follow {
     game: u64,
     held: [bool; 2],
+    /// The page showed the creator's token.
+    owner: bool,
     events: broadcast::Receiver<Event>,
 }
 
@@ -510,7 +508,7 @@ async fn connection(ws: WebSocket, app: Shared) {
 }
 
 fn state_msg(app: &Shared, f: &Follow) -> ServerMsg {
-    match app.store().state(f.game, f.held) {
+    match app.store().state_for(f.game, f.held, f.owner) {
         Ok(s) => ServerMsg::State(Box::new(s)),
         Err(message) => ServerMsg::Error { message },
     }
@@ -530,23 +528,25 @@ async fn handle(
     busy: &Arc<std::sync::atomic::AtomicBool>,
     text: &str,
 ) -> Vec<ServerMsg> {
-    let msg: ClientMsg = match serde_json::from_str(text) {
+    let msg = match decode(text) {
         Ok(m) => m,
-        Err(e) => return err(format!("bad message: {e}")),
+        Err(e) => return err(e),
     };
-    if let ClientMsg::Open { game, tokens } = msg {
-        if tokens.len() > 2 || tokens.iter().any(|t| t.len() > 64) {
-            return err("at most two tokens of at most 64 characters");
-        }
+    if let Request::Open { game, tokens } = msg {
         let opened = {
             let store = app.store();
             store
                 .seats_of(game, &tokens)
-                .and_then(|held| Ok((held, store.subscribe(game)?)))
+                .and_then(|held| Ok((held, store.owns(game, &tokens), store.subscribe(game)?)))
         };
         return match opened {
-            Ok((held, events)) => {
-                let f = Follow { game, held, events };
+            Ok((held, owner, events)) => {
+                let f = Follow {
+                    game,
+                    held,
+                    owner,
+                    events,
+                };
                 let state = state_msg(app, &f);
                 *follow = Some(f);
                 vec![state]
@@ -558,33 +558,37 @@ async fn handle(
         return err("open a game first");
     };
     let (id, held) = (f.game, f.held);
+    let from = Sender {
+        game: f.game,
+        held: f.held,
+        owner: f.owner,
+    };
     let done = match msg {
-        ClientMsg::Open { .. } => return Vec::new(),
-        ClientMsg::Move { mv } => {
-            if mv.len() > 64 {
-                return err("a move is at most 64 characters");
-            }
-            with_store(app, move |s| s.play(id, held, &mv).map(|_| ())).await
-        }
-        ClientMsg::Undo => with_store(app, move |s| s.undo(id, held)).await,
-        ClientMsg::Redo => with_store(app, move |s| s.redo(id, held)).await,
-        ClientMsg::Resign => with_store(app, move |s| s.resign(id, held)).await,
-        ClientMsg::View { ply } => {
+        action @ (Request::Move { .. }
+        | Request::Undo
+        | Request::Redo
+        | Request::Resign
+        | Request::Draw
+        | Request::Answer { .. }
+        | Request::Help { .. }
+        | Request::Pause { .. }) => with_store(app, move |s| apply(s, from, &action)).await,
+        Request::Open { .. } => return Vec::new(),
+        Request::View { ply } => {
             return match app.store().view_at(id, ply) {
                 Ok(view) => vec![ServerMsg::View { ply, view }],
                 Err(e) => err(e),
             };
         }
-        ClientMsg::Hint => {
+        Request::Hint => {
             if busy.swap(true, Ordering::SeqCst) {
                 return err("the engine is already working for this page");
             }
-            let job = app.store().hint_job(id, HINT_MS);
+            let job = app.store().hint_job(id, held, HINT_MS);
             match job {
                 Ok(job) => {
                     let (app, tx, busy) = (Arc::clone(app), tx.clone(), Arc::clone(busy));
                     tokio::spawn(async move {
-                        let answer = think_on_pool(&app, job, |_| {}).await;
+                        let answer = think_on_pool(&app, Class::Person, id, job, |_| {}).await;
                         busy.store(false, Ordering::SeqCst);
                         let m = match answer {
                             Ok(answer) => ServerMsg::Hint { answer },
@@ -602,19 +606,20 @@ async fn handle(
                 }
             }
         }
-        ClientMsg::Analyse => {
+        Request::Analyse => {
             if busy.swap(true, Ordering::SeqCst) {
                 return err("the engine is already working for this page");
             }
             let plies = app.store().state(id, [false; 2]).map(|s| s.moves.len());
             let ms = plies.map_or(20, |n| (ANALYSIS_MS / (n as u64 + 1)).clamp(20, 200));
-            match app.store().analysis_jobs(id, ms) {
+            match app.store().analysis_jobs(id, held, ms) {
                 Ok(jobs) => {
                     let (app, tx, busy) = (Arc::clone(app), tx.clone(), Arc::clone(busy));
                     tokio::spawn(async move {
                         let n = jobs.len();
                         for (i, (ply, job)) in jobs.into_iter().enumerate() {
-                            let m = match think_on_pool(&app, job, |_| {}).await {
+                            let m = match think_on_pool(&app, Class::Person, id, job, |_| {}).await
+                            {
                                 Ok(answer) => ServerMsg::Analysis {
                                     ply,
                                     score: answer.score.map_or(0, |s| s.first),
@@ -656,9 +661,14 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Shared) -> std::io::R
 }
 
 /// `boardlab web`: binds `listen`, restores the games in `data`, prints the URL, opens a
-/// browser if `open`, and serves until killed.
-pub fn run(listen: &str, data: Option<&Path>, open: bool) -> std::io::Result<()> {
-    let (store, warnings) = Store::open(data)?;
+/// browser if `open`, and serves the games of `registry` until killed.
+pub fn run(
+    listen: &str,
+    data: Option<&Path>,
+    open: bool,
+    registry: Registry,
+) -> std::io::Result<()> {
+    let (store, warnings) = Store::open_with(data, registry)?;
     for w in warnings {
         eprintln!("web: skipped {w}");
     }

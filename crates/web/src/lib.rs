@@ -6,10 +6,16 @@
 //! - [`view`]: [`view::BoardView`], the structured board the page draws, built from each
 //!   game's typed position;
 //! - [`options`]: the game table for the new-game form (every spec key and its range);
-//! - [`game`]: one game behind a trait object, and its engine jobs;
-//! - [`store`]: the hosted games with their seats, in the game server's save files;
-//! - [`app`]: the HTTP/JSON API, the WebSockets and the engine pool ([`app::run`]);
-//! - [`listener`]: the TCP listener with a bound on open connections.
+//! - [`game`]: one hosted game, the games crate's erased [`boardlab_games::DynGame`] of
+//!   any registered game, and its engine jobs;
+//! - [`store`]: the hosted games with their seats, in the host's private save files
+//!   (`boardlab_host`: the same files, lock and rules of conduct as `boardlab serve`);
+//! - [`request`]: the page's WebSocket messages as typed requests, decoded and applied
+//!   to the store;
+//! - [`app`]: the HTTP/JSON API and the WebSockets ([`app::run`]);
+//! - [`pool`]: the engine pool, fair between games (people first);
+//! - [`listener`]: the TCP listener with a bound on open connections that idle ones
+//!   cannot hold.
 //!
 //! The user guide is `docs/web.md`.
 
@@ -19,6 +25,8 @@ pub mod app;
 pub mod game;
 pub mod listener;
 pub mod options;
+pub mod pool;
+pub mod request;
 pub mod store;
 pub mod view;
 

@@ -1,13 +1,13 @@
-//! What the "new game" form is built from: every game of the games table, its players'
-//! names and every key of its spec string ([`Game::spec_keys`]) with the range the rules
-//! crate accepts.
+//! What the "new game" form is built from: every game of the registry, its players'
+//! names and every key of its spec string ([`boardlab_games::Game::spec_keys`]) with the
+//! range the rules crate accepts.
 //!
 //! The ranges here are shown and pre-checked by the page; the rules crate's own parser is
 //! the authority (the server parses the spec and shows its error), and the tests check
 //! that this table and the parsers agree at every bound.
 
-use board_core::{GameConfig, GameSpec, Player};
-use boardlab_games::{Game, GameId, KeyKind, SpecKey, with_game};
+use board_core::{GameSpec, Player};
+use boardlab_games::{GameEntry, KeyKind, Registry, SpecKey};
 use serde::Serialize;
 
 /// One game in the new-game form.
@@ -34,14 +34,13 @@ pub struct OptionInfo {
     pub range: &'static str,
 }
 
-fn info<P: Game>() -> GameInfo {
-    let id = <P::Config as GameConfig>::GAME_ID;
-    let default = P::Config::default();
-    let start = P::new(default.clone());
-    let defaults = GameSpec::parse(&default.to_string())
+fn info(entry: &dyn GameEntry) -> GameInfo {
+    let start = entry.start_default();
+    let defaults = GameSpec::parse(&start.spec())
         .map(|s| s.params)
         .unwrap_or_default();
-    let options = P::spec_keys()
+    let options = entry
+        .spec_keys()
         .into_iter()
         .map(|SpecKey { key, kind, range }| OptionInfo {
             key,
@@ -55,7 +54,7 @@ fn info<P: Game>() -> GameInfo {
         })
         .collect();
     GameInfo {
-        id,
+        id: entry.id(),
         players: [
             start.player_name(Player::First),
             start.player_name(Player::Second),
@@ -64,16 +63,16 @@ fn info<P: Game>() -> GameInfo {
     }
 }
 
-/// Every bundled game, in the order of the games table ([`GameId::ALL`]).
-pub fn games() -> Vec<GameInfo> {
-    GameId::ALL
-        .iter()
-        .map(|&id| with_game!(id, info()))
-        .collect()
+/// Every game of `registry`, in its order (the bundled games in the order of the games
+/// table, [`GameId::ALL`](boardlab_games::GameId::ALL), then a user's own).
+pub fn games(registry: &Registry) -> Vec<GameInfo> {
+    registry.entries().map(info).collect()
 }
 
 #[cfg(test)]
 mod tests {
+    use boardlab_games::{Game, GameId, with_game};
+
     use super::*;
 
     fn accepts(id: &str, key: &str, value: &str) -> bool {
@@ -88,7 +87,7 @@ mod tests {
 
     #[test]
     fn every_key_of_every_canonical_spec_is_in_the_table_with_its_default() {
-        let games = games();
+        let games = games(&Registry::bundled());
         assert_eq!(games.len(), GameId::ALL.len());
         for g in &games {
             let id: GameId = g.id.parse().expect("a bundled game");
@@ -119,7 +118,7 @@ mod tests {
                 _ => "",
             }
         };
-        for g in games() {
+        for g in games(&Registry::bundled()) {
             for o in &g.options {
                 let ctx = context(g.id, o.key);
                 let ok = |v: String| {

@@ -1,48 +1,39 @@
-//! The game store: every hosted game with its seats, kept in the game server's save files
-//! (`<id>.save` in the data directory, the same format and seat comments as
-//! `boardlab serve --data`), each change synced to disk before it is acknowledged.
+//! The game store: every game the board hosts, with its seats, kept in the host's durable
+//! save files (`boardlab_host::save`, the same files, records and data-directory lock as
+//! `boardlab serve --data`): the directory is `0700` and locked by one server, files are
+//! `0600`, every record carries its integrity trailer and is synced before the change is
+//! acknowledged, a takeback rewrites the file atomically, files that do not load are
+//! skipped and never overwritten (their ids never reused).
 //!
-//! A seat is a human holding a secret token, or the server's engine at a [`Level`]. The
-//! save file records a token as `# token SEAT TOKEN` and an engine as
-//! `# engine SEAT WORD` (a number is the think time in ms, as the server writes it), a
-//! resignation as `# resign SEAT`. Moves are appended (and synced) one a line; undo
-//! rewrites the file (a new file synced, then renamed over the old one).
+//! A seat is a person holding a secret token, or the server's engine at a [`Level`]. What
+//! the players may do to each other is the host's rule of conduct
+//! (`boardlab_host::conduct`): a takeback or a draw between two remote people is an offer
+//! the opponent answers; engine help between them only when both turned it on;
+//! spectators get analysis once the game is over.
 //!
 //! Every method is a short, synchronous critical section; the web layer calls them off
 //! the async executor's threads (`spawn_blocking`) since they write to disk.
 
-use std::{
-    collections::BTreeMap,
-    fs,
-    io::Write,
-    path::{Path, PathBuf},
-};
+use std::{collections::BTreeMap, io, path::Path};
 
 use board_core::Player;
-use rand::{TryRngCore, rngs::OsRng};
+use boardlab_games::Registry;
+use boardlab_host::{
+    ActionError, Conduct, Consent, Held, Help, Offer, Seat, Token,
+    conduct::{consent, people_held},
+    limits::MAX_GAMES,
+    save::{self, DataDir, Recorded},
+};
 use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::{
-    game::{AnalysisJobs, Answer, Level, Progress, Think, WebGame, create_game, load_game_text},
+    game::{AnalysisJobs, Answer, Level, PageGame, Progress, Think, create_game, load_game_text},
     view::{BoardView, OutcomeView},
 };
 
-/// Most games one board server hosts (as the game server).
-pub const MAX_GAMES: usize = protocols::server::MAX_GAMES;
 /// Events a game's subscribers may fall behind before they are told to resync.
 const EVENT_QUEUE: usize = 64;
-
-/// Who holds a seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Seat {
-    /// Nobody (a game server's file with an untaken seat): nobody can move for it.
-    Free,
-    /// A person, by the secret token.
-    Human(String),
-    /// The server's engine.
-    Engine(Level),
-}
 
 /// What the page sends when it creates a game: who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,10 +75,18 @@ pub enum Event {
 
 /// One hosted game.
 pub struct Hosted {
-    game: Box<dyn WebGame>,
+    game: PageGame,
     seats: [Seat; 2],
     resigned: Option<Player>,
-    /// Moves taken back by undo, the next one to redo last.
+    /// The players agreed a draw.
+    drawn: bool,
+    /// The waiting offer and the players' consent to engine help.
+    conduct: Conduct,
+    /// The creator's token: pauses and resumes the engines.
+    owner: Option<Token>,
+    /// The creator paused the engines: no engine move is started.
+    paused: bool,
+    /// Moves taken back at one screen or against the engine, the next one to redo last.
     redo: Vec<String>,
     /// Bumped by every change: an engine answer for an older version is dropped.
     version: u64,
@@ -107,6 +106,19 @@ pub struct SeatView {
     pub label: String,
     /// This connection holds the seat's token.
     pub yours: bool,
+    /// This seat's player turned engine help on for this game.
+    pub help: bool,
+}
+
+/// An offer waiting for the opponent's answer, for the page.
+#[derive(Clone, Debug, Serialize)]
+pub struct OfferView {
+    /// `takeback` or `draw`.
+    pub kind: &'static str,
+    /// Who offered (0 first, 1 second).
+    pub by: u8,
+    /// This follower is the one to answer it.
+    pub yours_to_answer: bool,
 }
 
 /// Everything the page shows of a game, for one follower.
@@ -124,18 +136,31 @@ pub struct GameState {
     pub seats: [SeatView; 2],
     /// The moves played, in canonical notation.
     pub moves: Vec<String>,
-    /// The board now, with the outcome (a resignation included).
+    /// The board now, with the outcome (a resignation or agreed draw included).
     pub view: BoardView,
-    /// Legal moves (games that list them; none when it is not this follower's turn).
-    pub legal: Option<Vec<String>>,
+    /// Legal moves with their squares (games that list them; none when it is not this
+    /// follower's turn): the page draws targets from the squares, never from the text.
+    pub legal: Option<Vec<boardlab_games::MoveInfo>>,
     /// This follower may move now.
     pub your_turn: bool,
-    /// This follower holds a human seat and a move has been played.
+    /// This follower may take moves back (at once, or by asking the opponent).
     pub can_undo: bool,
-    /// This follower holds a human seat and there are undone moves to redo.
+    /// This follower holds a person's seat and there are moves taken back to redo.
     pub can_redo: bool,
+    /// This follower may offer a draw.
+    pub can_offer_draw: bool,
+    /// This follower may ask for a hint now (the fair-play rule).
+    pub can_hint: bool,
+    /// This follower may ask for an analysis now (the fair-play rule).
+    pub can_analyse: bool,
+    /// The offer waiting for an answer.
+    pub offer: Option<OfferView>,
     /// The seat whose engine is thinking.
     pub thinking: Option<u8>,
+    /// The creator paused the game's engines.
+    pub paused: bool,
+    /// This follower created the game and may pause or resume its engines.
+    pub can_pause: bool,
     /// Engine scores by ply, first player's side.
     pub evals: Vec<(usize, i32)>,
 }
@@ -150,6 +175,18 @@ pub struct Created {
     /// The secret token of each human seat (first, second); `None` for an engine's or a
     /// free seat.
     pub tokens: [Option<String>; 2],
+    /// The creator's secret token: opened with it, a page may pause and resume the
+    /// game's engines (an engine-against-engine game included).
+    pub owner: String,
+}
+
+/// What became of a takeback request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Takeback {
+    /// Taken back (at one screen, or against the engine).
+    Done,
+    /// Asked: the opponent answers.
+    Asked,
 }
 
 /// An engine move to think for game `game` at `version`.
@@ -169,125 +206,32 @@ pub struct EngineJob {
 
 /// Every hosted game and where they are saved.
 pub struct Store {
+    /// The games that may be created or loaded.
+    registry: Registry,
     games: BTreeMap<u64, Hosted>,
     next_id: u64,
-    data: Option<PathBuf>,
+    /// The locked data directory (none: in memory only).
+    data: Option<DataDir>,
     max_games: usize,
 }
 
-/// Compares two tokens in time that depends only on their lengths.
-pub fn same_token(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let diff = a
-        .iter()
-        .zip(b)
-        .fold(0u8, |acc, (x, y)| acc | std::hint::black_box(x ^ y));
-    diff == 0
-}
-
-fn new_token() -> Result<String, String> {
-    let mut bytes = [0u8; 16];
-    OsRng
-        .try_fill_bytes(&mut bytes)
-        .map_err(|e| format!("no randomness for a token: {e}"))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-fn seat_word(p: Player) -> &'static str {
-    match p {
-        Player::First => "first",
-        Player::Second => "second",
-    }
-}
-
-fn seat_of_word(w: &str) -> Option<Player> {
-    match w {
-        "first" | "1" => Some(Player::First),
-        "second" | "2" => Some(Player::Second),
-        _ => None,
-    }
-}
-
-/// The save file's comment lines for the seats.
-fn seat_lines(seats: &[Seat; 2]) -> String {
-    let mut out = String::new();
-    for p in Player::BOTH {
-        match &seats[p.index()] {
-            Seat::Free => {}
-            Seat::Human(t) => out.push_str(&format!("# token {} {t}\n", seat_word(p))),
-            Seat::Engine(l) => {
-                out.push_str(&format!("# engine {} {}\n", seat_word(p), l.word()));
-            }
-        }
-    }
-    out
-}
-
-/// The seats and resignation recorded in a save file's comments.
-fn seats_of_save(text: &str) -> ([Seat; 2], Option<Player>) {
-    let mut seats = [Seat::Free, Seat::Free];
-    let mut resigned = None;
-    for line in text.lines() {
-        let w: Vec<&str> = line.split_whitespace().collect();
-        match w.as_slice() {
-            ["#", "token", seat, tok] => {
-                if let Some(p) = seat_of_word(seat) {
-                    seats[p.index()] = Seat::Human(tok.to_string());
-                }
-            }
-            ["#", "engine", seat, word] => {
-                if let Some(p) = seat_of_word(seat) {
-                    let level = Level::from_word(word)
-                        .unwrap_or(Level::Engine(protocols::server::DEFAULT_ENGINE_MS));
-                    seats[p.index()] = Seat::Engine(level);
-                }
-            }
-            ["#", "resign", seat] => resigned = seat_of_word(seat),
-            _ => {}
-        }
-    }
-    (seats, resigned)
-}
-
-/// Writes `text` to `path` through a synced temporary file renamed over it.
-fn write_synced(path: &Path, text: &str) -> Result<(), String> {
-    let tmp = path.with_extension("save.tmp");
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)?;
-        if let Some(dir) = path.parent() {
-            // Makes the rename durable (not possible on every platform: best effort).
-            if let Ok(d) = fs::File::open(dir) {
-                let _ = d.sync_all();
-            }
-        }
-        Ok::<(), std::io::Error>(())
-    })();
-    result.map_err(|e| format!("cannot save: {e}"))
-}
-
-/// Appends `text` to the save file at `path` and syncs it.
-fn append_synced(path: &Path, text: &str) -> Result<(), String> {
-    let mut f = fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("cannot save: {e}"))?;
-    f.write_all(text.as_bytes())
-        .and_then(|()| f.sync_data())
-        .map_err(|e| format!("cannot save: {e}"))
+fn refused(e: ActionError) -> String {
+    e.to_string()
 }
 
 impl Hosted {
-    fn new(game: Box<dyn WebGame>, seats: [Seat; 2], resigned: Option<Player>) -> Hosted {
+    fn new(game: PageGame, recorded: Recorded) -> Hosted {
         Hosted {
             game,
-            seats,
-            resigned,
+            seats: recorded.seats,
+            resigned: recorded.resigned,
+            drawn: recorded.drawn,
+            conduct: Conduct {
+                offer: None,
+                help: recorded.help,
+            },
+            owner: recorded.owner,
+            paused: recorded.paused,
             redo: Vec::new(),
             version: 0,
             thinking: false,
@@ -296,7 +240,7 @@ impl Hosted {
         }
     }
 
-    /// The result: a resignation, or the rules' outcome.
+    /// The result: a resignation, a draw agreed, or the rules' outcome.
     fn outcome(&self) -> Option<OutcomeView> {
         if let Some(p) = self.resigned {
             return Some(OutcomeView {
@@ -305,31 +249,44 @@ impl Hosted {
                 line: Vec::new(),
             });
         }
-        self.game.view(None).outcome
+        if self.drawn {
+            return Some(OutcomeView {
+                winner: None,
+                reason: "drawn by agreement".into(),
+                line: Vec::new(),
+            });
+        }
+        self.game.view().outcome
     }
 
     fn over(&self) -> bool {
-        self.resigned.is_some() || self.game.outcome().is_some()
+        self.resigned.is_some() || self.drawn || self.game.outcome().is_some()
     }
 
-    /// The whole save file: header, spec, seats, moves, resignation.
-    fn file_text(&self) -> String {
-        let moves = self.game.save_text();
-        let mut lines = moves.lines();
-        let mut out = String::new();
-        for l in lines.by_ref().take(2) {
-            out.push_str(l);
-            out.push('\n');
+    fn recorded(&self) -> Recorded {
+        Recorded {
+            seats: self.seats.clone(),
+            resigned: self.resigned,
+            drawn: self.drawn,
+            help: self.conduct.help,
+            owner: self.owner.clone(),
+            paused: self.paused,
         }
-        out.push_str(&seat_lines(&self.seats));
-        for l in lines {
-            out.push_str(l);
-            out.push('\n');
-        }
-        if let Some(p) = self.resigned {
-            out.push_str(&format!("# resign {}\n", seat_word(p)));
-        }
-        out
+    }
+
+    fn owned_by(&self, tokens: &[String]) -> bool {
+        self.owner
+            .as_ref()
+            .is_some_and(|o| tokens.iter().any(|t| o.matches(t)))
+    }
+
+    fn has_engine(&self) -> bool {
+        self.seats.iter().any(|s| matches!(s, Seat::Engine(_)))
+    }
+
+    /// The whole save file, as records.
+    fn file_records(&self) -> Vec<String> {
+        save::file_records(&self.game.save_text(), &self.recorded())
     }
 
     fn changed(&mut self) {
@@ -337,63 +294,70 @@ impl Hosted {
         let _ = self.events.send(Event::Changed);
     }
 
-    /// The human seats among `held` (the seats whose tokens a follower showed).
-    fn humans_held(&self, held: [bool; 2]) -> [bool; 2] {
-        [0, 1].map(|i| held[i] && matches!(self.seats[i], Seat::Human(_)))
+    /// The ply a takeback by the person seats `humans` returns to: that of their
+    /// previous turn.
+    fn takeback_target(&self, humans: [bool; 2]) -> Option<usize> {
+        (0..self.game.ply())
+            .rev()
+            .find(|&p| humans[self.game.to_move_at(p).index()])
     }
 }
 
 impl Store {
-    /// A store saving into `data` (created if missing) with every game found there
-    /// restored; unreadable files are skipped with a warning in the returned list.
-    pub fn open(data: Option<&Path>) -> std::io::Result<(Store, Vec<String>)> {
+    /// A store saving into `data` with every game found there restored. The directory is
+    /// created `0700` if missing (tightened if others may read it) and locked: a second
+    /// server on it is refused, naming the first one's pid. Files that cannot be loaded
+    /// are skipped, never touched, and their ids never reused; the returned notes name
+    /// each with the reason, and each change made (modes tightened, a torn last record
+    /// cut).
+    pub fn open(data: Option<&Path>) -> io::Result<(Store, Vec<String>)> {
+        Store::open_with(data, Registry::bundled())
+    }
+
+    /// [`Store::open`] hosting the games of `registry` (the bundled ones and a user's
+    /// own, [`Registry::with`]).
+    pub fn open_with(data: Option<&Path>, registry: Registry) -> io::Result<(Store, Vec<String>)> {
         let mut store = Store {
+            registry,
             games: BTreeMap::new(),
             next_id: 1,
-            data: data.map(Path::to_path_buf),
+            data: None,
             max_games: MAX_GAMES,
         };
-        let mut warnings = Vec::new();
+        let mut notes = Vec::new();
         if let Some(dir) = data {
-            fs::create_dir_all(dir)?;
-            for entry in fs::read_dir(dir)? {
-                let path = entry?.path();
-                let Some(id) = path
-                    .file_name()
-                    .and_then(|n| n.to_str())
-                    .and_then(|n| n.strip_suffix(".save"))
-                    .and_then(|n| n.parse::<u64>().ok())
-                else {
-                    continue;
-                };
-                let text = match fs::read_to_string(&path) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        warnings.push(format!("{}: {e}", path.display()));
-                        continue;
+            let (locked, more) = DataDir::open(dir)?;
+            notes.extend(more);
+            let scan = save::scan(dir)?;
+            notes.extend(scan.notes);
+            store.next_id = scan.next_id;
+            for (id, path) in scan.games {
+                let loaded = save::read_game(&path).and_then(|(text, more)| {
+                    let game = load_game_text(&store.registry, &text)?;
+                    Ok((game, save::recorded(&text), more))
+                });
+                match loaded {
+                    Ok((game, recorded, more)) => {
+                        notes.extend(more);
+                        store.games.insert(id, Hosted::new(game, recorded));
                     }
-                };
-                match load_game_text(&text) {
-                    Ok(game) => {
-                        let (seats, resigned) = seats_of_save(&text);
-                        store.games.insert(id, Hosted::new(game, seats, resigned));
-                        store.next_id = store.next_id.max(id.saturating_add(1));
-                    }
-                    Err(e) => warnings.push(format!("{}: {e}", path.display())),
+                    Err(e) => notes.push(format!("{}: skipped: {e}", path.display())),
                 }
             }
+            store.data = Some(locked);
         }
-        Ok((store, warnings))
+        Ok((store, notes))
+    }
+
+    /// The games that may be created or loaded here.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
     }
 
     /// Limits the number of games (tests).
     pub fn with_max_games(mut self, n: usize) -> Store {
         self.max_games = n;
         self
-    }
-
-    fn path(&self, id: u64) -> Option<PathBuf> {
-        self.data.as_deref().map(|d| d.join(format!("{id}.save")))
     }
 
     fn hosted(&self, id: u64) -> Result<&Hosted, String> {
@@ -406,45 +370,73 @@ impl Store {
             .ok_or_else(|| format!("no game {id}"))
     }
 
+    /// Appends `records` to game `id`'s save file and syncs it (nothing in memory only).
+    fn append(&self, id: u64, records: &[&str]) -> Result<(), String> {
+        let path = self.data.as_ref().map(|d| d.game(id));
+        save::append(path.as_deref(), records)
+    }
+
     /// Ids of every game.
     pub fn ids(&self) -> Vec<u64> {
         self.games.keys().copied().collect()
     }
 
-    fn host(
-        &mut self,
-        game: Box<dyn WebGame>,
-        choices: [SeatChoice; 2],
-    ) -> Result<Created, String> {
+    fn host(&mut self, game: PageGame, choices: [SeatChoice; 2]) -> Result<Created, String> {
         if self.games.len() >= self.max_games {
             return Err(format!("too many games (at most {})", self.max_games));
         }
+        let owner = Token::generate()?;
+        let mut recorded = Recorded {
+            owner: Some(owner.clone()),
+            ..Recorded::default()
+        };
         let mut tokens = [None, None];
-        let mut seats = [Seat::Free, Seat::Free];
         for i in 0..2 {
-            seats[i] = match choices[i] {
+            recorded.seats[i] = match choices[i] {
                 SeatChoice::Human => {
-                    let t = new_token()?;
-                    tokens[i] = Some(t.clone());
-                    Seat::Human(t)
+                    let t = Token::generate()?;
+                    tokens[i] = Some(t.as_str().to_string());
+                    Seat::Person(t)
                 }
                 SeatChoice::Engine(l) => Seat::Engine(l),
             };
         }
-        let id = self.next_id;
-        let hosted = Hosted::new(game, seats, None);
-        if let Some(path) = self.path(id) {
-            write_synced(&path, &hosted.file_text())?;
-        }
-        self.next_id += 1;
+        let hosted = Hosted::new(game, recorded);
+        let id = self.new_id(&hosted.file_records())?;
         let spec = hosted.game.spec();
         self.games.insert(id, hosted);
-        Ok(Created { id, spec, tokens })
+        Ok(Created {
+            id,
+            spec,
+            tokens,
+            owner: owner.as_str().to_string(),
+        })
+    }
+
+    /// The next free game id, its save file created with `records`: a name that exists
+    /// (a file the start-up skipped) is never overwritten but passed over.
+    fn new_id(&mut self, records: &[String]) -> Result<u64, String> {
+        const ATTEMPTS: usize = 64;
+        for _ in 0..ATTEMPTS {
+            let id = self.next_id;
+            self.next_id = id.checked_add(1).ok_or("no game id left")?;
+            let Some(dir) = &self.data else {
+                return Ok(id);
+            };
+            match save::create_records(&dir.game(id), records) {
+                Ok(()) => return Ok(id),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(format!("cannot save: {e}")),
+            }
+        }
+        Err(format!(
+            "cannot save: {ATTEMPTS} game file names in a row exist"
+        ))
     }
 
     /// A new game of `spec` with these seats.
     pub fn create(&mut self, spec: &str, seats: [SeatChoice; 2]) -> Result<Created, String> {
-        let game = create_game(spec)?;
+        let game = create_game(&self.registry, spec)?;
         self.host(game, seats)
     }
 
@@ -452,20 +444,19 @@ impl Store {
     /// this page), both seats people; a bad file loads nothing and names its first bad
     /// line.
     pub fn load(&mut self, text: &str, seats: [SeatChoice; 2]) -> Result<Created, String> {
-        let game = load_game_text(text)?;
+        let game = load_game_text(&self.registry, text)?;
         self.host(game, seats)
     }
 
-    /// Which seats of game `id` these tokens hold (each compared in constant time).
-    pub fn seats_of(&self, id: u64, tokens: &[String]) -> Result<[bool; 2], String> {
+    /// Which seats of game `id` these tokens hold (each compared in constant time); the
+    /// creator's token holds no seat ([`Store::owns`]).
+    pub fn seats_of(&self, id: u64, tokens: &[String]) -> Result<Held, String> {
         let h = self.hosted(id)?;
         let mut held = [false, false];
         for t in tokens {
-            let mut matched = false;
+            let mut matched = h.owned_by(std::slice::from_ref(t));
             for (i, seat) in h.seats.iter().enumerate() {
-                if let Seat::Human(s) = seat
-                    && same_token(s, t)
-                {
+                if seat.token_matches(t) {
                     held[i] = true;
                     matched = true;
                 }
@@ -477,36 +468,74 @@ impl Store {
         Ok(held)
     }
 
+    /// Whether one of `tokens` is the creator's token of game `id`.
+    pub fn owns(&self, id: u64, tokens: &[String]) -> bool {
+        self.games.get(&id).is_some_and(|h| h.owned_by(tokens))
+    }
+
+    /// The creator (`owner`) pauses (`on`) or resumes game `id`'s engines: while paused no
+    /// engine move starts (one being thought is still played). Recorded in the save
+    /// file, so a restart keeps it.
+    pub fn pause(&mut self, id: u64, owner: bool, on: bool) -> Result<(), String> {
+        let h = self.hosted(id)?;
+        if !owner {
+            return Err("only the game's creator pauses or resumes its engines".into());
+        }
+        if !h.has_engine() {
+            return Err(format!("game {id} has no engine to pause"));
+        }
+        if h.paused == on {
+            return Ok(());
+        }
+        self.append(id, &[&save::paused_record(on)])?;
+        let h = self.hosted_mut(id)?;
+        h.paused = on;
+        h.changed();
+        Ok(())
+    }
+
     /// A receiver of game `id`'s events.
     pub fn subscribe(&self, id: u64) -> Result<broadcast::Receiver<Event>, String> {
         Ok(self.hosted(id)?.events.subscribe())
     }
 
-    /// The state of game `id` for a follower holding the seats `held`.
-    pub fn state(&self, id: u64, held: [bool; 2]) -> Result<GameState, String> {
+    /// The state of game `id` for a follower holding the seats `held` (`owner`: the
+    /// creator's token too).
+    pub fn state(&self, id: u64, held: Held) -> Result<GameState, String> {
+        self.state_for(id, held, false)
+    }
+
+    /// [`Store::state`] for a follower who may also hold the creator's token.
+    pub fn state_for(&self, id: u64, held: Held, owner: bool) -> Result<GameState, String> {
         let h = self.hosted(id)?;
-        let mut view = h.game.view(None);
-        view.outcome = h.outcome();
+        let mut view = h.game.view();
+        let outcome = h.outcome();
+        let reason = outcome.as_ref().map(|o| o.reason.clone());
+        view.outcome = outcome;
         let to_move = h.game.to_move().index();
-        let humans = h.humans_held(held);
+        let humans = people_held(&h.seats, held);
+        let person = humans.iter().any(|&b| b);
         let your_turn = !h.over() && humans[to_move];
-        let seats = [0, 1].map(|i| match &h.seats[i] {
-            Seat::Free => SeatView {
-                kind: "free",
-                label: "free seat".into(),
-                yours: false,
+        let at_once = consent(&h.seats, held, "") == Ok(Consent::Now);
+        let seats = [0, 1].map(|i| SeatView {
+            kind: match &h.seats[i] {
+                Seat::Free => "free",
+                Seat::Person(_) => "human",
+                Seat::Engine(_) => "engine",
             },
-            Seat::Human(_) => SeatView {
-                kind: "human",
-                label: "person".into(),
-                yours: held[i],
+            label: match &h.seats[i] {
+                Seat::Free => "free seat".into(),
+                Seat::Person(_) => "person".into(),
+                Seat::Engine(l) => l.label(),
             },
-            Seat::Engine(l) => SeatView {
-                kind: "engine",
-                label: l.label(),
-                yours: false,
-            },
+            yours: humans[i],
+            help: h.conduct.help[i],
         });
+        let allowed = |help| {
+            h.conduct
+                .help_allowed(&h.seats, held, reason.as_deref(), help)
+                .is_ok()
+        };
         Ok(GameState {
             id,
             spec: h.game.spec(),
@@ -517,9 +546,25 @@ impl Store {
             view,
             legal: if your_turn { h.game.legal() } else { None },
             your_turn,
-            can_undo: humans.iter().any(|&b| b) && h.game.ply() > 0,
-            can_redo: humans.iter().any(|&b| b) && !h.redo.is_empty(),
+            can_undo: person
+                && h.takeback_target(humans).is_some()
+                && (at_once || !h.over())
+                && h.conduct.offer.is_none(),
+            can_redo: person && at_once && !h.redo.is_empty(),
+            can_offer_draw: person
+                && !h.over()
+                && h.conduct.offer.is_none()
+                && h.seats.iter().all(Seat::is_person),
+            can_hint: allowed(Help::Hint),
+            can_analyse: allowed(Help::Analysis),
+            offer: h.conduct.offer.map(|o| OfferView {
+                kind: o.kind(),
+                by: o.by().index() as u8,
+                yours_to_answer: humans[o.by().other().index()],
+            }),
             thinking: h.thinking.then_some(to_move as u8),
+            paused: h.paused,
+            can_pause: owner && h.has_engine() && !h.over(),
             evals: h.evals.iter().map(|(&k, &v)| (k, v)).collect(),
         })
     }
@@ -527,10 +572,9 @@ impl Store {
     /// The board of game `id` after its first `ply` moves (replay).
     pub fn view_at(&self, id: u64, ply: usize) -> Result<BoardView, String> {
         let h = self.hosted(id)?;
-        if ply > h.game.ply() {
-            return Err(format!("game {id} has only {} moves", h.game.ply()));
-        }
-        Ok(h.game.view(Some(ply)))
+        h.game
+            .view_at(ply)
+            .ok_or_else(|| format!("game {id} has only {} moves", h.game.ply()))
     }
 
     /// The save file of game `id` as a download: the moves, without the seats' tokens.
@@ -538,29 +582,36 @@ impl Store {
         let h = self.hosted(id)?;
         let mut text = h.game.save_text();
         if let Some(p) = h.resigned {
-            text.push_str(&format!("# resign {}\n", seat_word(p)));
+            text.push_str(&save::resign_record(p));
+            text.push('\n');
+        }
+        if h.drawn {
+            text.push_str(save::DRAW_RECORD);
+            text.push('\n');
         }
         Ok(text)
     }
 
+    /// Validates `text`, appends it to the save file, plays it; a waiting offer is
+    /// withdrawn.
     fn play_checked(&mut self, id: u64, text: &str) -> Result<String, String> {
-        let path = self.path(id);
+        let path = self.data.as_ref().map(|d| d.game(id));
         let h = self.hosted_mut(id)?;
-        let canon = h.game.play(text, &mut |canon| match &path {
-            Some(p) => append_synced(p, &format!("{canon}\n")),
-            None => Ok(()),
-        })?;
+        let canon = h
+            .game
+            .play(text, &mut |canon| save::append(path.as_deref(), &[canon]))?;
+        h.conduct.moved();
         Ok(canon)
     }
 
     /// Plays `text` for the player to move, who must be a human seat in `held`.
-    pub fn play(&mut self, id: u64, held: [bool; 2], text: &str) -> Result<String, String> {
+    pub fn play(&mut self, id: u64, held: Held, text: &str) -> Result<String, String> {
         let h = self.hosted(id)?;
         if let Some(o) = h.outcome() {
             return Err(format!("the game is over: {}", o.reason));
         }
         let to_move = h.game.to_move();
-        if !h.humans_held(held)[to_move.index()] {
+        if !people_held(&h.seats, held)[to_move.index()] {
             return Err(format!(
                 "not your turn: {} is to move",
                 h.game.player_names()[to_move.index()]
@@ -573,48 +624,83 @@ impl Store {
         Ok(canon)
     }
 
-    /// Takes moves back to the previous turn of a human seat in `held` (at least one
-    /// move); a resignation is taken back with them.
-    pub fn undo(&mut self, id: u64, held: [bool; 2]) -> Result<(), String> {
-        let path = self.path(id);
+    /// A takeback to the previous turn of a person's seat in `held` (at least one move;
+    /// a resignation or agreed draw goes with it). At one screen or against the engine
+    /// it is done at once; between two remote people it is asked of the opponent
+    /// ([`Store::answer`]), and refused once the game is over.
+    pub fn undo(&mut self, id: u64, held: Held) -> Result<Takeback, String> {
         let h = self.hosted_mut(id)?;
-        let humans = h.humans_held(held);
-        if !humans.iter().any(|&b| b) {
-            return Err("undo needs a seat of yours in this game".into());
+        let humans = people_held(&h.seats, held);
+        let remote = matches!(
+            consent(&h.seats, held, "a takeback").map_err(refused)?,
+            Consent::Ask(_)
+        );
+        if remote && let Some(o) = h.outcome() {
+            return Err(format!("the game is over: {}", o.reason));
         }
-        let ply = h.game.ply();
-        let target = (0..ply)
-            .rev()
-            .find(|&p| humans[h.game.to_move_at(p).index()])
-            .ok_or("nothing to undo")?;
+        let target = h
+            .takeback_target(humans)
+            .ok_or_else(|| refused(ActionError::NothingToTakeBack))?;
+        let by = h.game.to_move_at(target);
+        let seats = h.seats.clone();
+        match h
+            .conduct
+            .ask_takeback(&seats, held, by, target)
+            .map_err(refused)?
+        {
+            Consent::Now => {
+                self.take_back(id, target, true)?;
+                Ok(Takeback::Done)
+            }
+            Consent::Ask(_) => {
+                h.changed();
+                Ok(Takeback::Asked)
+            }
+        }
+    }
+
+    /// Takes game `id` back to its first `target` moves, with any resignation or agreed
+    /// draw; the file is rewritten atomically (on failure nothing changes). `keep_redo`:
+    /// the moves taken back may be redone (not after a takeback by consent).
+    fn take_back(&mut self, id: u64, target: usize, keep_redo: bool) -> Result<(), String> {
+        let path = self.data.as_ref().map(|d| d.game(id));
+        let h = self.hosted_mut(id)?;
         let moves = h.game.moves();
-        let resigned = h.resigned.take();
+        if target >= moves.len() {
+            return Err(refused(ActionError::NothingToTakeBack));
+        }
+        let (resigned, drawn) = (h.resigned.take(), std::mem::take(&mut h.drawn));
         h.game.truncate(target);
         if let Some(path) = &path
-            && let Err(e) = write_synced(path, &h.file_text())
+            && let Err(e) = save::rewrite(path, &h.file_records())
         {
             // Put the game back as it is on disk.
             for m in &moves[target..] {
                 let _ = h.game.play(m, &mut |_| Ok(()));
             }
-            h.resigned = resigned;
-            return Err(e);
+            (h.resigned, h.drawn) = (resigned, drawn);
+            return Err(format!("cannot save: {e}"));
         }
-        h.redo.extend(moves[target..].iter().rev().cloned());
+        if keep_redo {
+            h.redo.extend(moves[target..].iter().rev().cloned());
+        } else {
+            h.redo.clear();
+        }
         h.evals.retain(|&p, _| p <= target);
+        h.conduct.moved();
         h.changed();
         Ok(())
     }
 
-    /// Replays undone moves up to the next turn of a human seat in `held`.
-    pub fn redo(&mut self, id: u64, held: [bool; 2]) -> Result<(), String> {
+    /// Replays moves taken back up to the next turn of a person's seat in `held`: only
+    /// at one screen or against the engine (between remote people a takeback is agreed,
+    /// not undone alone).
+    pub fn redo(&mut self, id: u64, held: Held) -> Result<(), String> {
         let h = self.hosted(id)?;
-        let humans = h.humans_held(held);
-        if !humans.iter().any(|&b| b) {
-            return Err("redo needs a seat of yours in this game".into());
-        }
-        if h.redo.is_empty() {
-            return Err("nothing to redo".into());
+        let humans = people_held(&h.seats, held);
+        let at_once = consent(&h.seats, held, "redo").map_err(refused)? == Consent::Now;
+        if !at_once || h.redo.is_empty() {
+            return Err(refused(ActionError::NothingToRedo));
         }
         loop {
             let h = self.hosted_mut(id)?;
@@ -636,26 +722,93 @@ impl Store {
 
     /// Resigns for the player to move if that seat is in `held`, else for the one held
     /// seat.
-    pub fn resign(&mut self, id: u64, held: [bool; 2]) -> Result<(), String> {
-        let path = self.path(id);
-        let h = self.hosted_mut(id)?;
+    pub fn resign(&mut self, id: u64, held: Held) -> Result<(), String> {
+        let h = self.hosted(id)?;
         if let Some(o) = h.outcome() {
             return Err(format!("the game is over: {}", o.reason));
         }
-        let humans = h.humans_held(held);
+        let humans = people_held(&h.seats, held);
         let to_move = h.game.to_move();
         let seat = if humans[to_move.index()] {
             to_move
         } else if humans[to_move.other().index()] {
             to_move.other()
         } else {
-            return Err("resigning needs a seat of yours in this game".into());
+            return Err(refused(ActionError::NoSeat("resigning")));
         };
-        if let Some(p) = &path {
-            append_synced(p, &format!("# resign {}\n", seat_word(seat)))?;
-        }
+        self.append(id, &[&save::resign_record(seat)])?;
+        let h = self.hosted_mut(id)?;
         h.resigned = Some(seat);
         h.redo.clear();
+        h.conduct.moved();
+        h.changed();
+        Ok(())
+    }
+
+    /// A draw offered by a follower holding `held`: agreed at once at one screen, asked
+    /// of a remote opponent, refused by the engine.
+    pub fn offer_draw(&mut self, id: u64, held: Held) -> Result<Takeback, String> {
+        let h = self.hosted_mut(id)?;
+        if let Some(o) = h.outcome() {
+            return Err(format!("the game is over: {}", o.reason));
+        }
+        let seats = h.seats.clone();
+        match h.conduct.offer_draw(&seats, held).map_err(refused)? {
+            Consent::Now => {
+                self.agree_draw(id)?;
+                Ok(Takeback::Done)
+            }
+            Consent::Ask(_) => {
+                h.changed();
+                Ok(Takeback::Asked)
+            }
+        }
+    }
+
+    fn agree_draw(&mut self, id: u64) -> Result<(), String> {
+        self.append(id, &[save::DRAW_RECORD])?;
+        let h = self.hosted_mut(id)?;
+        h.drawn = true;
+        h.redo.clear();
+        h.conduct.moved();
+        h.changed();
+        Ok(())
+    }
+
+    /// The answer of a follower holding `held` to the opponent's waiting offer: an
+    /// accepted takeback or draw is carried out, a refused one withdrawn.
+    pub fn answer(&mut self, id: u64, held: Held, accept: bool) -> Result<(), String> {
+        let h = self.hosted(id)?;
+        // Answered on a copy: the offer goes only once the answer is carried out.
+        let mut conduct = h.conduct.clone();
+        let accepted = conduct.answer(&h.seats, held, accept).map_err(refused)?;
+        match accepted {
+            None => {}
+            Some(Offer::Takeback { to_ply, .. }) => self.take_back(id, to_ply, false)?,
+            Some(Offer::Draw { .. }) => {
+                if let Some(o) = h.outcome() {
+                    return Err(format!("the game is over: {}", o.reason));
+                }
+                self.agree_draw(id)?;
+            }
+        }
+        let h = self.hosted_mut(id)?;
+        h.conduct = conduct;
+        h.changed();
+        Ok(())
+    }
+
+    /// Turns engine help on or off for the person seats in `held` (recorded in the save
+    /// file). Between two remote people it is on only when both turned it on.
+    pub fn set_help(&mut self, id: u64, held: Held, on: bool) -> Result<(), String> {
+        let h = self.hosted(id)?;
+        let mut conduct = h.conduct.clone();
+        let changed = conduct.set_help(&h.seats, held, on).map_err(refused)?;
+        let records: Vec<String> = changed.iter().map(|&p| save::help_record(p, on)).collect();
+        let records: Vec<&str> = records.iter().map(String::as_str).collect();
+        self.append(id, &records)?;
+        let h = self.hosted_mut(id)?;
+        h.conduct = conduct;
         h.changed();
         Ok(())
     }
@@ -664,7 +817,7 @@ impl Store {
     /// thought; marks it as thinking.
     pub fn engine_job(&mut self, id: u64) -> Option<EngineJob> {
         let h = self.games.get_mut(&id)?;
-        if h.thinking || h.over() {
+        if h.thinking || h.paused || h.over() {
             return None;
         }
         let seat = h.game.to_move();
@@ -680,6 +833,14 @@ impl Store {
             think: h.game.think_job(level, h.version ^ id.rotate_left(32)),
             events: h.events.clone(),
         })
+    }
+
+    /// Whether a person waits for game `id`'s engine (a person holds a seat): its moves
+    /// go before those of games between engines.
+    pub fn person_waits(&self, id: u64) -> bool {
+        self.games
+            .get(&id)
+            .is_some_and(|h| h.seats.iter().any(Seat::is_person))
     }
 
     /// Applies the engine's answer thought for game `id` at `version`, if nothing changed
@@ -729,23 +890,34 @@ impl Store {
         }
     }
 
-    /// A hint for the player to move in game `id`: the engine at `ms` on a snapshot.
-    pub fn hint_job(&self, id: u64, ms: u64) -> Result<Box<dyn Think>, String> {
+    /// A hint for the player to move in game `id`, for a follower holding `held`: the
+    /// engine at `ms` on a snapshot; refused by the fair-play rule
+    /// (`boardlab_host::conduct`).
+    pub fn hint_job(&self, id: u64, held: Held, ms: u64) -> Result<Box<dyn Think>, String> {
         let h = self.hosted(id)?;
-        if let Some(o) = h.outcome() {
-            return Err(format!("the game is over: {}", o.reason));
-        }
+        let reason = h.outcome().map(|o| o.reason);
+        h.conduct
+            .help_allowed(&h.seats, held, reason.as_deref(), Help::Hint)
+            .map_err(refused)?;
         Ok(h.game.think_job(Level::Engine(ms), h.version))
     }
 
-    /// Engine jobs for the evaluation graph of game `id`: one per position, `ms` each.
-    pub fn analysis_jobs(&self, id: u64, ms: u64) -> Result<AnalysisJobs, String> {
-        Ok(self.hosted(id)?.game.analysis_jobs(ms))
+    /// Engine jobs for the evaluation graph of game `id`: one per position, `ms` each;
+    /// refused by the fair-play rule (`boardlab_host::conduct`).
+    pub fn analysis_jobs(&self, id: u64, held: Held, ms: u64) -> Result<AnalysisJobs, String> {
+        let h = self.hosted(id)?;
+        let reason = h.outcome().map(|o| o.reason);
+        h.conduct
+            .help_allowed(&h.seats, held, reason.as_deref(), Help::Analysis)
+            .map_err(refused)?;
+        Ok(h.game.analysis_jobs(ms))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::{fs, os::unix::fs::PermissionsExt, path::PathBuf};
+
     use super::*;
 
     fn temp_dir(name: &str) -> PathBuf {
@@ -754,14 +926,8 @@ mod tests {
         d
     }
 
-    #[test]
-    fn tokens_compare_equal_only_when_identical() {
-        assert!(same_token("abc", "abc"));
-        assert!(!same_token("abc", "abd"));
-        assert!(!same_token("abc", "abcd"));
-        let t = new_token().expect("token");
-        assert_eq!(t.len(), 32);
-        assert_ne!(t, new_token().expect("token"));
+    fn mode(path: &Path) -> u32 {
+        fs::metadata(path).expect("metadata").permissions().mode() & 0o777
     }
 
     #[test]
@@ -780,11 +946,15 @@ mod tests {
         assert_eq!(held, [true, false]);
         s.play(c.id, held, "e5").expect("move");
         drop(s);
-        let text = fs::read_to_string(dir.join(format!("{}.save", c.id))).expect("file");
-        assert!(text.contains(&format!("# token first {tok}")), "{text}");
+        let file = dir.join(format!("{}.save", c.id));
+        let text = fs::read_to_string(&file).expect("file");
+        assert!(text.contains(&format!("# token first {tok} #@")), "{text}");
         assert!(text.contains("# engine second 100"), "{text}");
-        let (mut s, warnings) = Store::open(Some(&dir)).expect("reopen");
-        assert!(warnings.is_empty(), "{warnings:?}");
+        // Seat tokens are secrets: the directory and the files are the server's user's.
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&file), 0o600);
+        let (mut s, notes) = Store::open(Some(&dir)).expect("reopen");
+        assert!(notes.is_empty(), "{notes:?}");
         assert_eq!(
             s.seats_of(c.id, std::slice::from_ref(&tok)).expect("token"),
             held
@@ -813,6 +983,60 @@ mod tests {
     }
 
     #[test]
+    fn a_second_store_on_the_same_directory_is_refused() {
+        let dir = temp_dir("second");
+        let (first, _) = Store::open(Some(&dir)).expect("open");
+        let err = Store::open(Some(&dir)).err().expect("refused");
+        assert!(
+            err.to_string().contains("in use by another server"),
+            "{err}"
+        );
+        drop(first);
+        Store::open(Some(&dir)).expect("free again");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn damaged_files_are_skipped_kept_and_their_ids_never_reused_and_torn_records_cut() {
+        let dir = temp_dir("damaged");
+        let (mut s, _) = Store::open(Some(&dir)).expect("open");
+        let both = [SeatChoice::Human; 2];
+        let a = s.create("gomoku:size=9", both).expect("create");
+        let b = s.create("gomoku:size=9", both).expect("create");
+        let held = [true, true];
+        s.play(a.id, held, "e5").expect("move");
+        s.play(b.id, held, "e5").expect("move");
+        drop(s);
+        // Game a: a record changed by hand; game b: an append cut short by a crash.
+        let path_a = dir.join(format!("{}.save", a.id));
+        let changed = fs::read_to_string(&path_a)
+            .expect("file")
+            .replacen("e5 #@", "e6 #@", 1);
+        fs::write(&path_a, &changed).expect("write");
+        let path_b = dir.join(format!("{}.save", b.id));
+        let mut torn = fs::read_to_string(&path_b).expect("file");
+        torn.push_str("d4 #@12");
+        fs::write(&path_b, &torn).expect("write");
+        let (mut s, notes) = Store::open(Some(&dir)).expect("reopen");
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("skipped") && n.contains("integrity")),
+            "{notes:?}"
+        );
+        assert!(
+            notes.iter().any(|n| n.contains("unfinished last record")),
+            "{notes:?}"
+        );
+        assert!(s.state(a.id, [false; 2]).is_err(), "not loaded");
+        assert_eq!(s.state(b.id, [false; 2]).expect("b").moves, vec!["e5"]);
+        let c = s.create("fourshift", both).expect("create");
+        assert!(c.id > b.id, "ids are never reused");
+        assert_eq!(fs::read_to_string(&path_a).expect("kept"), changed);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn wrong_tokens_are_refused() {
         let (mut s, _) = Store::open(None).expect("open");
         let c = s
@@ -832,7 +1056,7 @@ mod tests {
     }
 
     #[test]
-    fn undo_goes_back_to_the_humans_turn_and_redo_replays() {
+    fn undo_at_one_screen_goes_back_to_the_humans_turn_and_redo_replays() {
         let dir = temp_dir("undo");
         let (mut s, _) = Store::open(Some(&dir)).expect("open");
         let c = s
@@ -842,17 +1066,175 @@ mod tests {
         for m in ["a1", "b1", "c1"] {
             s.play(c.id, both, m).expect("move");
         }
+        assert_eq!(s.undo(c.id, both), Ok(Takeback::Done));
+        assert_eq!(s.state(c.id, both).expect("state").moves, vec!["a1", "b1"]);
+        s.redo(c.id, both).expect("redo");
+        assert_eq!(s.state(c.id, both).expect("state").moves.len(), 3);
         s.undo(c.id, both).expect("undo");
-        assert_eq!(s.state(c.id, both).expect("state").moves, vec!["a1", "b1"]);
-        // Only the first seat held: back to the first player's previous turn (ply 0).
-        s.undo(c.id, [true, false]).expect("undo");
-        assert!(s.state(c.id, both).expect("state").moves.is_empty());
-        assert!(s.undo(c.id, both).unwrap_err().contains("nothing to undo"));
-        s.redo(c.id, [true, false]).expect("redo");
-        assert_eq!(s.state(c.id, both).expect("state").moves, vec!["a1", "b1"]);
         drop(s);
         let (s, _) = Store::open(Some(&dir)).expect("reopen");
         assert_eq!(s.state(c.id, both).expect("state").moves, vec!["a1", "b1"]);
+        let file = dir.join(format!("{}.save", c.id));
+        assert_eq!(mode(&file), 0o600, "the rewritten file stays private");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn between_remote_people_a_takeback_needs_the_opponents_consent() {
+        let (mut s, _) = Store::open(None).expect("open");
+        let c = s
+            .create("fourshift", [SeatChoice::Human, SeatChoice::Human])
+            .expect("create");
+        let (first, second) = ([true, false], [false, true]);
+        s.play(c.id, first, "a1").expect("move");
+        s.play(c.id, second, "b1").expect("move");
+        // First, on its turn, asks to take back; nothing changes until Second agrees.
+        assert_eq!(s.undo(c.id, first), Ok(Takeback::Asked));
+        let seen = s.state(c.id, second).expect("state");
+        let offer = seen.offer.expect("an offer");
+        assert_eq!(
+            (offer.kind, offer.by, offer.yours_to_answer),
+            ("takeback", 0, true)
+        );
+        assert_eq!(seen.moves, vec!["a1", "b1"]);
+        assert!(s.answer(c.id, first, true).is_err(), "not one's own offer");
+        assert!(s.redo(c.id, first).is_err());
+        s.answer(c.id, second, false).expect("refused");
+        assert_eq!(s.state(c.id, first).expect("state").moves.len(), 2);
+        s.undo(c.id, first).expect("asked again");
+        s.answer(c.id, second, true).expect("agreed");
+        assert!(s.state(c.id, first).expect("state").moves.is_empty());
+        assert!(
+            s.redo(c.id, first).is_err(),
+            "no redo of an agreed takeback"
+        );
+        // After a resignation the winner cannot take anything back.
+        s.play(c.id, first, "a1").expect("move");
+        s.resign(c.id, first).expect("resign");
+        assert!(
+            s.undo(c.id, second)
+                .unwrap_err()
+                .contains("the game is over")
+        );
+        assert!(
+            s.state(c.id, [false; 2])
+                .expect("state")
+                .view
+                .outcome
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn draws_are_offered_and_agreed_and_engine_help_follows_the_fair_play_rule() {
+        let dir = temp_dir("draw");
+        let (mut s, _) = Store::open(Some(&dir)).expect("open");
+        let c = s
+            .create("gomoku:size=9", [SeatChoice::Human, SeatChoice::Human])
+            .expect("create");
+        let (first, second, nobody) = ([true, false], [false, true], [false, false]);
+        s.play(c.id, first, "e5").expect("move");
+        for held in [first, second, nobody] {
+            assert!(s.hint_job(c.id, held, 10).is_err());
+            assert!(s.analysis_jobs(c.id, held, 10).is_err());
+        }
+        s.set_help(c.id, first, true).expect("on");
+        assert!(
+            s.hint_job(c.id, second, 10).is_err(),
+            "one consent is not enough"
+        );
+        s.set_help(c.id, second, true).expect("on");
+        assert!(s.hint_job(c.id, second, 10).is_ok());
+        assert!(
+            s.analysis_jobs(c.id, nobody, 10).is_err(),
+            "spectators wait"
+        );
+        assert_eq!(s.offer_draw(c.id, second), Ok(Takeback::Asked));
+        s.answer(c.id, first, true).expect("agreed");
+        let over = s.state(c.id, nobody).expect("state");
+        let outcome = over.view.outcome.expect("over");
+        assert_eq!(
+            (outcome.winner, outcome.reason.as_str()),
+            (None, "drawn by agreement")
+        );
+        assert!(over.can_analyse, "spectators analyse a finished game");
+        drop(s);
+        let (s, _) = Store::open(Some(&dir)).expect("reopen");
+        let again = s.state(c.id, first).expect("state");
+        assert!(again.view.outcome.is_some() && again.seats[1].help);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_creator_pauses_and_resumes_an_engine_game_and_nobody_else_does() {
+        let dir = temp_dir("pause");
+        let (mut s, _) = Store::open(Some(&dir)).expect("open");
+        let engines = [SeatChoice::Engine(Level::Random); 2];
+        let c = s.create("gomoku:size=9", engines).expect("create");
+        assert!(s.owns(c.id, std::slice::from_ref(&c.owner)));
+        assert!(!s.owns(c.id, &["0".repeat(32)]));
+        assert_eq!(
+            s.seats_of(c.id, std::slice::from_ref(&c.owner)),
+            Ok([false, false]),
+            "the creator's token opens the game without a seat"
+        );
+        assert!(s.pause(c.id, false, true).is_err(), "a watcher cannot");
+        s.pause(c.id, true, true).expect("paused");
+        assert!(s.engine_job(c.id).is_none(), "no engine move while paused");
+        assert!(s.state_for(c.id, [false; 2], true).expect("state").paused);
+        drop(s);
+        let (mut s, _) = Store::open(Some(&dir)).expect("reopen");
+        assert!(s.engine_job(c.id).is_none(), "still paused after a restart");
+        s.pause(c.id, true, false).expect("resumed");
+        assert!(s.engine_job(c.id).is_some());
+        let people = s
+            .create("fourshift", [SeatChoice::Human; 2])
+            .expect("create");
+        assert!(
+            s.pause(people.id, true, true).is_err(),
+            "no engine to pause"
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn only_the_registry_games_are_hosted_and_restored() {
+        let dir = temp_dir("registry");
+        let registry = Registry::empty().with::<boardlab_games::Gomoku>();
+        let (mut s, _) = Store::open_with(Some(&dir), registry.clone()).expect("open");
+        let e = s
+            .create("fourshift", [SeatChoice::Human; 2])
+            .expect_err("not registered");
+        assert!(
+            e.starts_with("bad game spec:") && e.contains("fourshift") && e.contains("gomoku"),
+            "{e}"
+        );
+        let fourshift = "boardlab-save 1\ngame fourshift\nc3\n";
+        let e = s
+            .load(fourshift, [SeatChoice::Human; 2])
+            .expect_err("not registered");
+        assert!(e.starts_with("line 2:") && e.contains("fourshift"), "{e}");
+        let c = s
+            .create("gomoku:size=9", [SeatChoice::Human; 2])
+            .expect("registered");
+        assert_eq!(s.ids(), vec![c.id]);
+        drop(s);
+        // A store of other games skips the file, naming it, and never reuses its id.
+        let (s, notes) = Store::open_with(
+            Some(&dir),
+            Registry::empty().with::<boardlab_games::Amazons>(),
+        )
+        .expect("reopen");
+        assert!(s.ids().is_empty());
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("skipped") && n.contains("gomoku")),
+            "{notes:?}"
+        );
+        drop(s);
+        let (s, _) = Store::open_with(Some(&dir), registry).expect("reopen");
+        assert_eq!(s.ids(), vec![c.id]);
         let _ = fs::remove_dir_all(&dir);
     }
 

@@ -9,10 +9,10 @@
 //! `row * width + col` with row 0 the bottom rank, as in the notation (`a1` is 0).
 
 use board_core::{
-    Player, Square, View,
+    Player, Square,
     view::{self, RegionKind},
 };
-use boardlab_games::Game;
+use boardlab_games::PlyView;
 use serde::Serialize;
 
 /// The whole board as the page draws it.
@@ -111,50 +111,6 @@ pub struct OutcomeView {
     pub line: Vec<u16>,
 }
 
-/// A game whose position the page can draw: any game with players and a [`View`].
-pub trait ViewOf: Game + View {
-    /// Whether the page gets the full list of legal moves. `false` for placement games,
-    /// where every empty square is a target (Connect6 pairs would be far too many: the
-    /// server validates the pair).
-    fn lists_moves() -> bool;
-
-    /// The view of this position; `last` is the position before the move that led here,
-    /// and that move.
-    fn view(&self, last: Option<(Self, Self::Move)>) -> BoardView {
-        from_core(self, last)
-    }
-}
-
-impl ViewOf for rules_fourshift::Fourshift {
-    fn lists_moves() -> bool {
-        true
-    }
-}
-
-impl ViewOf for rules_clamp::ClampPosition {
-    fn lists_moves() -> bool {
-        true
-    }
-}
-
-impl ViewOf for rules_amazons::AmazonsPosition {
-    fn lists_moves() -> bool {
-        true
-    }
-}
-
-impl ViewOf for rules_gomoku::GomokuPosition {
-    fn lists_moves() -> bool {
-        false
-    }
-}
-
-impl ViewOf for rules_connect6::Connect6Position {
-    fn lists_moves() -> bool {
-        false
-    }
-}
-
 fn player_index(p: Player) -> u8 {
     p.index() as u8
 }
@@ -163,10 +119,16 @@ fn sq(s: Square) -> u16 {
     s.0
 }
 
-/// The page's view of `pos`, from its board-core view.
-fn from_core<V: View>(pos: &V, last: Option<(V, V::Move)>) -> BoardView {
-    let core = pos.board_view();
-    let name = |p: Player| pos.player_name(p);
+impl BoardView {
+    /// The page's view of a game's board ([`PlyView`]: board-core's view with the last
+    /// move), the players named by `name`.
+    pub fn of(at: PlyView, name: &dyn Fn(Player) -> &'static str) -> BoardView {
+        from_core(at, name)
+    }
+}
+
+fn from_core(at: PlyView, name: &dyn Fn(Player) -> &'static str) -> BoardView {
+    let core = at.board;
     let cells = core
         .cells
         .iter()
@@ -202,16 +164,6 @@ fn from_core<V: View>(pos: &V, last: Option<(V, V::Move)>) -> BoardView {
             })
         })
         .collect();
-    let (last_squares, captured) = match &last {
-        Some((before, mv)) => (
-            before.move_squares(*mv).into_iter().map(sq).collect(),
-            view::captured(before, pos, *mv)
-                .into_iter()
-                .map(sq)
-                .collect(),
-        ),
-        None => (Vec::new(), Vec::new()),
-    };
     let mut stones_per_turn = 1;
     let mut status = Vec::new();
     let pairs = |items: &[(Player, u32)]| {
@@ -264,9 +216,9 @@ fn from_core<V: View>(pos: &V, last: Option<(V, V::Move)>) -> BoardView {
         height: core.height,
         cells,
         regions,
-        last: last_squares,
-        captured,
-        to_move: player_index(pos.side_to_move()),
+        last: at.last,
+        captured: at.captured,
+        to_move: player_index(at.side_to_move),
         stones_per_turn,
         status,
         outcome: core.outcome.map(|o| OutcomeView {
@@ -281,25 +233,20 @@ fn from_core<V: View>(pos: &V, last: Option<(V, V::Move)>) -> BoardView {
 mod tests {
     use super::*;
 
-    fn played<P: ViewOf>(spec: &str, moves: &[&str]) -> (P, Option<(P, P::Move)>) {
-        let mut pos = P::new(spec.parse().expect("spec"));
-        let mut last = None;
+    use boardlab_games::Registry;
+
+    /// The page's view after `moves` from the start of `spec`.
+    fn played(spec: &str, moves: &[&str]) -> BoardView {
+        let mut game = Registry::bundled().start(spec).expect("spec");
         for m in moves {
-            let before = pos.clone();
-            let mv = pos.parse_legal_move(m).expect("legal");
-            pos.make_move(mv);
-            last = Some((before, mv));
+            game.play(m).expect("legal");
         }
-        (pos, last)
+        BoardView::of(game.ply_view(), &|p| game.player_name(p))
     }
 
     #[test]
     fn fourshift_win_marks_the_line_and_last_move() {
-        let (pos, last) = played::<rules_fourshift::Fourshift>(
-            "fourshift",
-            &["a1", "a6", "b1", "b6", "c1", "c6", "d1"],
-        );
-        let v = pos.view(last);
+        let v = played("fourshift", &["a1", "a6", "b1", "b6", "c1", "c6", "d1"]);
         assert_eq!((v.width, v.height), (6, 6));
         assert_eq!(v.last, vec![3]);
         let o = v.outcome.expect("over");
@@ -313,8 +260,7 @@ mod tests {
             })
         );
         assert_eq!(v.cells[4], None);
-        let (pos, last) = played::<rules_fourshift::Fourshift>("fourshift", &["a1", "a6", "b1"]);
-        let v = pos.view(last);
+        let v = played("fourshift", &["a1", "a6", "b1"]);
         assert!(
             v.status
                 .iter()
@@ -326,8 +272,7 @@ mod tests {
 
     #[test]
     fn clamp_shades_both_drop_zones_and_shows_a_capture() {
-        let (pos, last) = played::<rules_clamp::ClampPosition>("clamp", &["c6-c4"]);
-        let v = pos.view(last);
+        let v = played("clamp", &["c6-c4"]);
         assert_eq!(v.regions.len(), 2);
         // Black's zone is the top three rows: 24 squares, a8 = 56 among them.
         assert_eq!(v.regions[0].squares.len(), 24);
@@ -344,19 +289,17 @@ mod tests {
     #[test]
     fn clamp_marks_the_captured_square() {
         // c4-d4 lands below White d5 with Black d6 beyond: d5 is captured.
-        let (pos, last) = played::<rules_clamp::ClampPosition>(
+        let v = played(
             "clamp",
             &["c6-c4", "d3-d5", "a8", "a1", "f6-f4", "h1", "c4-d4"],
         );
-        let v = pos.view(last);
         assert_eq!(v.captured, vec![4 * 8 + 3]);
         assert_eq!(v.cells[4 * 8 + 3], None);
     }
 
     #[test]
     fn amazons_shows_queens_arrow_and_three_last_squares() {
-        let (pos, last) = played::<rules_amazons::AmazonsPosition>("amazons", &["d1-d7/g7"]);
-        let v = pos.view(last);
+        let v = played("amazons", &["d1-d7/g7"]);
         let d7 = 6 * 10 + 3;
         let g7 = 6 * 10 + 6;
         assert_eq!(v.last, vec![3, d7, g7]);
@@ -377,10 +320,9 @@ mod tests {
 
     #[test]
     fn connect6_says_how_many_stones_to_place() {
-        let (pos, last) = played::<rules_connect6::Connect6Position>("connect6", &[]);
-        assert_eq!(pos.view(last).stones_per_turn, 1);
-        let (pos, last) = played::<rules_connect6::Connect6Position>("connect6", &["j10"]);
-        let v = pos.view(last);
+        let v = played("connect6", &[]);
+        assert_eq!(v.stones_per_turn, 1);
+        let v = played("connect6", &["j10"]);
         assert_eq!(v.stones_per_turn, 2);
         assert_eq!(v.status[0].value, "place two stones");
         assert_eq!(v.last, vec![9 * 19 + 9]);
@@ -388,11 +330,10 @@ mod tests {
 
     #[test]
     fn gomoku_vertical_win_line_runs_bottom_to_top() {
-        let (pos, last) = played::<rules_gomoku::GomokuPosition>(
+        let v = played(
             "gomoku:size=9",
             &["a1", "b1", "a2", "b2", "a3", "b3", "a4", "b4", "a5"],
         );
-        let v = pos.view(last);
         assert_eq!(v.outcome.expect("over").line, vec![0, 9, 18, 27, 36]);
     }
 }

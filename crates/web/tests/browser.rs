@@ -285,6 +285,26 @@ async fn amazons_three_clicks(c: &Client, base: &str) {
         "backed out",
     )
     .await;
+    // The targets come from the squares the server sends with each legal move, never
+    // from its text: a state whose only move says d1-d7/g7 but names d1, d8, g7 must
+    // draw its target on d8 (a page that parsed the notation would draw d7).
+    js(
+        c,
+        "(window.savedState = app.state, onMessage({ ...app.state, type: 'state', \
+         legal: [{ text: 'd1-d7/g7', squares: [3, 73, 66] }] }), true)",
+    )
+    .await;
+    square(c, "d1").await;
+    wait_for(
+        c,
+        "document.querySelector(\"circle[data-target='d8']\") && \
+         !document.querySelector(\"circle[data-target='d7']\")",
+        "the target on the server's square",
+    )
+    .await;
+    square(c, "d1").await;
+    js(c, "(onMessage(window.savedState), true)").await;
+    wait_for(c, "app.sel.length === 0", "the real state back").await;
     square(c, "g1").await;
     square(c, "g5").await;
     wait_for(c, "app.sel.length === 2", "the arrow stage").await;

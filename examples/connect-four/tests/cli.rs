@@ -360,12 +360,11 @@ fn the_terminal_client_draws_connect_four_boards() {
     let tokens = tokens.to_str().expect("utf-8 path");
     let mut client = Session::start(&["connect", &addr, "--tokens", tokens, "--no-color"]);
     client.send("create connect4");
-    client.until("ok created 1 connect4");
+    client.until("created game 1 (connect4)");
     client.until_line(|l| l == "X First · O Second", "the legend");
     client.send("join first");
-    client.until("ok joined 1 first");
+    client.until("you play First (first) in game 1");
     client.send("d1");
-    client.until("ok moved 1 1 d1");
     // The board drawn after the move marks it: d1 holds First's disc.
     let board = client.until_line(|l| l == "X First · O Second", "the legend");
     assert!(board.iter().any(|l| l == "1 . . .[X]. . .  1"), "{board:?}");

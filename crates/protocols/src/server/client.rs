@@ -176,7 +176,8 @@ impl Session {
     /// `game 3> ` while watching one, `> ` before.
     pub fn prompt(&self) -> String {
         match self.current {
-            None => "> ".to_string(),
+            // Before any game: which server, so the prompt says where the line goes.
+            None => format!("{}> ", self.addr),
             Some(n) => {
                 let held: Vec<&str> = [Player::First, Player::Second]
                     .into_iter()
@@ -203,8 +204,8 @@ impl Session {
         let answers = if pushed { None } else { self.sent.pop_front() };
         let auto = answers.as_ref().is_some_and(|s| s.auto);
         let mut out = Reaction::default();
-        if !auto {
-            out.print.push(escape_controls(line));
+        if !auto && let Some(text) = self.for_people(line, answers.as_ref()) {
+            out.print.push(escape_controls(&text));
         }
         let w: Vec<&str> = line.split_whitespace().collect();
         let id = |i: usize| w.get(i).and_then(|t| t.parse::<u64>().ok());
@@ -267,6 +268,70 @@ impl Session {
             self.after_board(n, &mut out);
         }
         out
+    }
+
+    /// The server's line in words for people (`None`: nothing to say, the board that
+    /// follows shows it): no protocol syntax (`update 1 3 d5`, `ok games 1 2`), seats
+    /// named by their players. `answered` is the request the line answers.
+    fn for_people(&self, line: &str, answered: Option<&Sent>) -> Option<String> {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let player = |n: &str, seat: &str| {
+            let named = n
+                .parse::<u64>()
+                .ok()
+                .zip(seat_of(seat))
+                .and_then(|(n, p)| self.follower.player_name(n, p));
+            match named {
+                Some(name) => format!("{name} ({seat})"),
+                None => format!("the {seat} seat"),
+            }
+        };
+        // The game a refused request was about: `move ID ...`, `join ID ...`.
+        let asked_game = answered
+            .and_then(|s| s.line.split_whitespace().nth(1).map(str::to_string))
+            .unwrap_or_default();
+        Some(match w.as_slice() {
+            ["ok", "created", n, spec] => format!(
+                "created game {n} ({spec}): take a seat with 'join first' or 'join second', \
+                 or give one to the engine with 'engine first' or 'engine second'"
+            ),
+            ["ok", "joined", n, seat, token] => match &self.tokens {
+                Some(_) => format!("you play {} in game {n}", player(n, seat)),
+                None => format!(
+                    "you play {} in game {n}; your seat's token (keep it to rejoin): {token}",
+                    player(n, seat)
+                ),
+            },
+            ["ok", "rejoined", n, seat] => {
+                format!("back in game {n}: you play {}", player(n, seat))
+            }
+            ["ok", "engine", n, seat, ms] => format!(
+                "the engine plays {} in game {n} ({ms} ms a move)",
+                player(n, seat)
+            ),
+            ["ok", "games"] => "no games on the server yet: 'create gomoku' starts one".into(),
+            ["ok", "games", ids @ ..] => format!("games on the server: {}", ids.join(", ")),
+            ["ok", "watching", n, _] => format!("watching game {n}"),
+            ["ok", "unwatched", n] => format!("no longer watching game {n}"),
+            ["ok", "bye"] => "bye".into(),
+            // The board that follows shows the move.
+            ["ok", "moved", ..] => return None,
+            ["update", n, ply, mv, rest @ ..] => {
+                let over = if rest.first() == Some(&"over") {
+                    format!(": {}", rest[1..].join(" "))
+                } else {
+                    String::new()
+                };
+                format!("game {n}, move {ply}: {mv}{over}")
+            }
+            ["notice", n, rest @ ..] => format!("game {n}: {}", rest.join(" ")),
+            ["error", "not", "your", "turn:", seat, "is", "to", "move"] => {
+                format!("not your turn: {} is to move", player(&asked_game, seat))
+            }
+            ["error", ..] => format!("error: {}", line["error ".len()..].trim_start()),
+            ["ok", ..] => line["ok ".len()..].to_string(),
+            _ => line.to_string(),
+        })
     }
 
     fn take_seat(&mut self, n: u64, seat: Player, token: &str, out: &mut Reaction) {
@@ -412,6 +477,22 @@ enum Outgoing {
     Shutdown,
 }
 
+/// The key seat tokens are saved under for the server at `addr`: the address it resolves
+/// to (an IPv4 one first, where servers listen by default), so `localhost:4000` and
+/// `127.0.0.1:4000` are one server; the address as typed if it does not resolve.
+fn token_key(addr: &str) -> String {
+    use std::net::ToSocketAddrs;
+    let resolved: Vec<std::net::SocketAddr> = match addr.to_socket_addrs() {
+        Ok(all) => all.collect(),
+        Err(_) => Vec::new(),
+    };
+    resolved
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or(resolved.first())
+        .map_or_else(|| addr.to_string(), std::net::SocketAddr::to_string)
+}
+
 /// The `rejoin ID TOKEN` request for the seat saved for game `id`.
 fn rejoin_request(
     tokens: Option<&TokenFile>,
@@ -435,7 +516,7 @@ fn rejoin_request(
     match saved.as_slice() {
         [] => Err(ConnectError::Rejoin(format!(
             "no token saved for game {id}{} of {addr} in {} (tokens are saved when you join, \
-             under the server address as typed, and forgotten when the game is over)",
+             under the address the server resolves to, and forgotten when the game is over)",
             seat.map_or(String::new(), |s| format!(" seat {}", seat_name(s))),
             file.path().display()
         ))),
@@ -455,14 +536,19 @@ fn rejoin_request(
 /// input, [`ConnectError::ServerGone`] otherwise.
 pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
     let addr = options.addr.as_str();
+    let key = token_key(addr);
     let tokens = options
         .tokens
         .clone()
         .or_else(TokenFile::default_path)
         .map(TokenFile::at);
+    // Tokens saved under the address as typed (by older clients) are found too.
     let rejoin = options
         .rejoin
-        .map(|id| rejoin_request(tokens.as_ref(), addr, id, options.seat))
+        .map(|id| {
+            rejoin_request(tokens.as_ref(), &key, id, options.seat)
+                .or_else(|e| rejoin_request(tokens.as_ref(), addr, id, options.seat).map_err(|_| e))
+        })
         .transpose()?;
     let stream = TcpStream::connect(addr).map_err(|source| ConnectError::Connect {
         addr: addr.to_string(),
@@ -472,7 +558,7 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
     let (to_server, outgoing) = mpsc::channel();
     let shared = Arc::new((
         Mutex::new(Shared {
-            session: Session::new(addr, tokens, options.color).with_boards(options.boards.clone()),
+            session: Session::new(&key, tokens, options.color).with_boards(options.boards.clone()),
             to_server,
             closed: false,
             input_ended: false,

@@ -4,17 +4,16 @@
 //! move is a [`Think`] job, a snapshot of the position that is thought without the
 //! server lock.
 //!
-//! Also the seat names of the protocol (`first`/`second`, [`seat_name`], [`seat_of`]),
-//! shared by the server and the client (which keeps its own copies of the games it
-//! follows, drawn from their typed view: `client::follower`).
+//! The seat names of the protocol (`first`/`second`, [`seat_name`], [`seat_of`]) are
+//! the host crate's, shared by the server, the client and the browser board.
 
 use std::time::Duration;
 
-use board_core::Player;
 use boardlab_games::{OpenError, PlayError, Registry};
+use boardlab_host::{Level, limits::ENGINE_HASH_MB};
+pub(super) use boardlab_host::{seat_name, seat_of};
 use search::{AgentKind, Limits, SearchOptions};
 
-use super::ENGINE_HASH_MB;
 use crate::lines::quote;
 
 /// One hosted game, whatever the rules: the erased game of the games crate.
@@ -41,23 +40,30 @@ pub(super) fn play(
     game.play(&canonical).map_err(refused)
 }
 
-/// A snapshot of the position for the engine to think on, `ms` milliseconds.
-pub(super) fn engine_job(game: &dyn Game, ms: u64) -> Box<dyn Think> {
+/// A snapshot of the position for the engine at `level` to think on.
+pub(super) fn engine_job(game: &dyn Game, level: Level) -> Box<dyn Think> {
     Box::new(EngineJob {
         game: game.snapshot(),
-        ms,
+        level,
     })
 }
 
 /// An engine move to think: the position and its history, copied out of the game.
 struct EngineJob {
     game: Box<dyn Game>,
-    ms: u64,
+    level: Level,
 }
 
 impl Think for EngineJob {
     fn think(mut self: Box<Self>) -> Result<String, String> {
-        let limits = Limits::new().with_move_time(Duration::from_millis(self.ms));
+        let (kind, limits) = match self.level {
+            Level::Random => (AgentKind::Random, Limits::new()),
+            Level::Baseline => (AgentKind::Baseline, Limits::new()),
+            Level::Engine(ms) => (
+                AgentKind::Engine,
+                Limits::new().with_move_time(Duration::from_millis(ms)),
+            ),
+        };
         // A panicking engine must not take the server down: it is reported like any other
         // engine failure, and no other move is played in its place.
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -66,7 +72,7 @@ impl Think for EngineJob {
                 .and_then(|o| o.with_threads(1))
                 .map_err(|e| e.to_string())?;
             self.game
-                .set_player(AgentKind::Engine, options)
+                .set_player(kind, options)
                 .map_err(|e| e.to_string())?;
             let thought = self
                 .game
@@ -91,21 +97,4 @@ pub(super) fn restore_game(registry: &Registry, text: &str) -> Result<Box<dyn Ga
         OpenError::Spec(e) => e.to_string(),
         OpenError::Save(e) => e,
     })
-}
-
-/// The protocol's name of a seat.
-pub(super) fn seat_name(p: Player) -> &'static str {
-    match p {
-        Player::First => "first",
-        Player::Second => "second",
-    }
-}
-
-/// The seat a protocol word names (`first`/`1`, `second`/`2`, any case).
-pub(super) fn seat_of(s: &str) -> Option<Player> {
-    match s.to_ascii_lowercase().as_str() {
-        "first" | "1" => Some(Player::First),
-        "second" | "2" => Some(Player::Second),
-        _ => None,
-    }
 }

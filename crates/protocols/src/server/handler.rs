@@ -11,16 +11,16 @@
 use std::{
     collections::{BTreeMap, BTreeSet, VecDeque},
     fs::{self, File},
-    io::{self, Read},
+    io,
     net::{IpAddr, TcpStream},
     path::{Path, PathBuf},
     sync::{Arc, mpsc::SyncSender},
     time::{Duration, Instant, SystemTime},
 };
 
-use board_core::{Player, savefile};
+use board_core::Player;
 use boardlab_games::Registry;
-use rand::{TryRngCore, rngs::OsRng};
+use boardlab_host::{Level, Token, save};
 
 use super::{
     DEFAULT_ENGINE_MS, ENGINE_MS, ENGINE_THREADS_PER_OWNER, SAVE_RETRY_FIRST, SAVE_RETRY_MAX,
@@ -28,7 +28,6 @@ use super::{
     game::{self, Think, create_game, restore_game, seat_name, seat_of},
     hosted::{Hosted, Seat, check_free, describe, idx, seat_of_token},
     net::Backlog,
-    save::{self, ARCHIVE_DIR, FILE_MODE, Name},
 };
 use crate::lines::{escape_controls, quote};
 
@@ -95,15 +94,6 @@ impl From<Refusal> for String {
 fn backoff(attempt: u32) -> Duration {
     let factor = 1u32 << attempt.saturating_sub(1).min(16);
     SAVE_RETRY_FIRST.saturating_mul(factor).min(SAVE_RETRY_MAX)
-}
-
-/// A seat token: 128 bits from the operating system's CSPRNG, as 32 hex digits.
-fn token() -> Result<String, String> {
-    let mut bytes = [0u8; 16];
-    OsRng
-        .try_fill_bytes(&mut bytes)
-        .map_err(|e| format!("cannot draw a token: {e}"))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The server's state: the games and where they are saved.
@@ -198,51 +188,13 @@ impl Server {
     /// Loads every game file of `dir`; reserves the id of every `N.save` name there and
     /// in the archive, loaded or not.
     fn restore_all(&mut self, dir: &Path, notes: &mut Vec<String>) -> io::Result<()> {
-        let archive = dir.join(ARCHIVE_DIR);
-        if archive.is_dir() {
-            notes.extend(save::tighten(&archive, save::DIR_MODE)?);
-            for entry in fs::read_dir(&archive)? {
-                if let Name::Game(id) | Name::NonCanonical(id) =
-                    save::name_of(&entry?.file_name().to_string_lossy())
-                {
-                    self.reserve(id);
-                }
-            }
-        }
-        let mut paths: Vec<PathBuf> = fs::read_dir(dir)?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<io::Result<_>>()?;
-        paths.sort();
-        for path in paths {
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let kind = save::name_of(&name);
-            if kind != Name::Other && path.is_file() {
-                // Skipped files may hold tokens too: their mode is tightened, their
-                // content left alone.
-                match save::tighten(&path, FILE_MODE) {
-                    Ok(more) => notes.extend(more),
-                    Err(e) => notes.push(format!("{}: cannot tighten: {e}", path.display())),
-                }
-            }
-            match kind {
-                Name::Other => {}
-                Name::NonCanonical(id) => {
-                    self.reserve(id);
-                    notes.push(format!(
-                        "{}: skipped: not a canonical game file name (game {id} is {id}.save)",
-                        path.display()
-                    ));
-                }
-                Name::Game(id) => {
-                    self.reserve(id);
-                    match self.restore(&path, id) {
-                        Ok(more) => notes.extend(more),
-                        Err(e) => notes.push(format!("{}: skipped: {e}", path.display())),
-                    }
-                }
+        let scan = save::scan(dir)?;
+        notes.extend(scan.notes);
+        self.reserve(scan.next_id.saturating_sub(1));
+        for (id, path) in scan.games {
+            match self.restore(&path, id) {
+                Ok(more) => notes.extend(more),
+                Err(e) => notes.push(format!("{}: skipped: {e}", path.display())),
             }
         }
         Ok(())
@@ -250,41 +202,20 @@ impl Server {
 
     /// Restores game `id` from its save file at `path`; notes of changes made.
     fn restore(&mut self, path: &Path, id: u64) -> Result<Vec<String>, String> {
-        let meta = fs::symlink_metadata(path).map_err(|e| e.to_string())?;
-        if !meta.is_file() {
-            return Err("not a regular file".into());
-        }
-        let mut bytes = Vec::new();
-        File::open(path)
-            .and_then(|f| {
-                f.take(savefile::MAX_BYTES as u64 + 1)
-                    .read_to_end(&mut bytes)
-            })
-            .map_err(|e| e.to_string())?;
-        if bytes.len() > savefile::MAX_BYTES {
-            return Err(format!("larger than {} bytes", savefile::MAX_BYTES));
-        }
-        let text = String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
-        let checked = save::check_records(&text)?;
-        let intact = &text[..checked.intact];
-        let game = restore_game(&self.registry, intact)?;
-        let mut notes = Vec::new();
-        if let Some(torn) = &checked.torn {
-            save::truncate(path, checked.intact).map_err(|e| format!("cannot cut: {e}"))?;
-            notes.push(format!(
-                "{}: dropped its unfinished last record '{}' (an append cut short, never \
-                 acknowledged)",
-                path.display(),
-                escape_controls(&quote(torn, 40))
-            ));
-        }
-        if checked.needs_newline {
-            save::append_raw(path, "\n").map_err(|e| format!("cannot save: {e}"))?;
-        }
-        let seats = save::seats_of_save(intact);
-        let touched = meta.modified().unwrap_or_else(|_| SystemTime::now());
-        self.games
-            .insert(id, Hosted::new(game, seats, None, touched));
+        let (text, notes) = save::read_game(path)?;
+        let game = restore_game(&self.registry, &text)?;
+        let recorded = save::recorded(&text);
+        let ended = match (recorded.resigned, recorded.drawn) {
+            (Some(p), _) => Some(format!("{} resigned", game.player_name(p))),
+            (None, true) => Some("drawn by agreement".to_string()),
+            (None, false) => None,
+        };
+        let touched = fs::metadata(path)
+            .and_then(|m| m.modified())
+            .unwrap_or_else(|_| SystemTime::now());
+        let mut hosted = Hosted::new(game, recorded.seats, None, touched);
+        hosted.ended = ended;
+        self.games.insert(id, hosted);
         Ok(notes)
     }
 
@@ -543,18 +474,18 @@ impl Server {
         let Some(h) = self.games.get_mut(&n) else {
             return;
         };
-        if h.queued || h.game.outcome_reason().is_some() {
+        if h.queued || h.over().is_some() {
             return;
         }
         let seat = h.game.side_to_move();
-        if let Seat::Engine(ms) = h.seats[idx(seat)] {
+        if let Seat::Engine(level) = h.seats[idx(seat)] {
             h.queued = true;
             let owner = h.creator.map_or(Owner::Game(n), Owner::Peer);
             self.pending.push_back(Job {
                 game: n,
                 ply: h.game.ply_count(),
                 seat,
-                think: game::engine_job(h.game.as_ref(), ms),
+                think: game::engine_job(h.game.as_ref(), level),
                 owner,
             });
         }
@@ -564,7 +495,7 @@ impl Server {
     fn engine_to_move(&self, n: u64, ply: usize, seat: Player) -> bool {
         self.games.get(&n).is_some_and(|h| {
             h.game.ply_count() == ply
-                && h.game.outcome_reason().is_none()
+                && h.over().is_none()
                 && h.game.side_to_move() == seat
                 && matches!(h.seats[idx(seat)], Seat::Engine(_))
         })
@@ -678,7 +609,7 @@ impl Server {
             .iter()
             .filter(|(_, h)| {
                 let idle = now.duration_since(h.last_active).unwrap_or(Duration::ZERO);
-                idle >= if h.game.outcome_reason().is_some() {
+                idle >= if h.over().is_some() {
                     finished
                 } else {
                     abandoned
@@ -869,15 +800,16 @@ impl Server {
 
     fn join(&mut self, conn: Option<ConnId>, id: &str, seat: &str) -> Result<String, String> {
         let seat = seat_of(seat).ok_or("the seat must be first or second")?;
-        let token = token()?;
+        let token = Token::generate()?;
         let (n, h) = self.hosted(id)?;
         check_free(n, h, seat)?;
-        save::append(
-            self.path(n).as_deref(),
-            &[&format!("# token {} {token}", seat_name(seat))],
-        )?;
+        let taken = Seat::Person(token.clone());
+        if let Some(record) = save::seat_record(seat, &taken) {
+            save::append(self.path(n).as_deref(), &[&record])?;
+        }
+        let token = token.as_str().to_string();
         if let Some(h) = self.games.get_mut(&n) {
-            h.seats[idx(seat)] = Seat::Token(token.clone());
+            h.seats[idx(seat)] = taken;
             h.players[idx(seat)] = conn;
             h.last_active = SystemTime::now();
         }
@@ -902,16 +834,16 @@ impl Server {
                 })?,
         };
         let (n, h) = self.hosted(id)?;
-        if let Some(reason) = h.game.outcome_reason() {
+        if let Some(reason) = h.over() {
             return Err(format!("the game is over: {reason}"));
         }
         check_free(n, h, seat)?;
-        save::append(
-            self.path(n).as_deref(),
-            &[&format!("# engine {} {ms}", seat_name(seat))],
-        )?;
+        let taken = Seat::Engine(Level::Engine(ms));
+        if let Some(record) = save::seat_record(seat, &taken) {
+            save::append(self.path(n).as_deref(), &[&record])?;
+        }
         if let Some(h) = self.games.get_mut(&n) {
-            h.seats[idx(seat)] = Seat::Engine(ms);
+            h.seats[idx(seat)] = taken;
             h.last_active = SystemTime::now();
         }
         self.kick(n);
@@ -927,7 +859,7 @@ impl Server {
     ) -> Result<String, String> {
         let (n, h) = self.hosted(id)?;
         let seat = seat_of_token(h, token).ok_or("wrong token for this game")?;
-        if let Some(reason) = h.game.outcome_reason() {
+        if let Some(reason) = h.over() {
             return Err(format!("the game is over: {reason}"));
         }
         let to_move = h.game.side_to_move();

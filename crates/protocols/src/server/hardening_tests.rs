@@ -649,6 +649,39 @@ fn old_save_files_without_trailers_load() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// The browser board's files share the data directory's format: a game resigned or
+/// drawn there is over here too, and its engine seats (any level) come back.
+#[test]
+fn games_ended_on_the_browser_board_stay_over() {
+    let dir = temp_dir("ended");
+    fs::create_dir_all(&dir).expect("dir");
+    fs::write(
+        dir.join("2.save"),
+        "boardlab-save 1\ngame gomoku:size=5\n# token first aaaa\n# engine second random\na1\n# resign first\n",
+    )
+    .expect("file");
+    fs::write(
+        dir.join("3.save"),
+        "boardlab-save 1\ngame gomoku:size=5\n# token first bbbb\n# token second cccc\n# draw\n",
+    )
+    .expect("file");
+    let (mut s, _) = Server::open(Some(&dir)).expect("open");
+    assert!(
+        s.handle("show 2").ends_with("; over Black resigned"),
+        "{}",
+        s.handle("show 2")
+    );
+    assert!(s.handle("show 3").ends_with("; over drawn by agreement"));
+    let refused = s.handle("move 3 bbbb a1");
+    assert!(
+        refused.contains("the game is over: drawn by agreement"),
+        "{refused}"
+    );
+    assert_eq!(s.think_pending(), 0, "no engine move in a resigned game");
+    drop(s);
+    let _ = fs::remove_dir_all(&dir);
+}
+
 /// Defect 10: error replies escape control characters of the peer's text.
 #[test]
 fn error_replies_escape_control_characters() {

@@ -6,20 +6,10 @@
 use std::{collections::BTreeSet, net::IpAddr, time::SystemTime};
 
 use board_core::Player;
+pub(super) use boardlab_host::Seat;
+use boardlab_host::seat_name;
 
-use super::{
-    ConnId,
-    game::{Game, seat_name},
-};
-
-/// Who holds a seat.
-pub(super) enum Seat {
-    Free,
-    /// A player, by the secret token.
-    Token(String),
-    /// The server's engine, thinking this many milliseconds per move.
-    Engine(u64),
-}
+use super::{ConnId, game::Game};
 
 /// A game with its seats, watchers and players' connections.
 pub(super) struct Hosted {
@@ -39,6 +29,9 @@ pub(super) struct Hosted {
     /// When the game last changed (created, a seat taken, a move): the save file's
     /// modification time after a restart. Expiry counts from here.
     pub(super) last_active: SystemTime,
+    /// How the players ended the game off the board, as its save file records it (a file
+    /// of the browser board: `# resign SEAT`, `# draw`).
+    pub(super) ended: Option<String>,
 }
 
 impl Hosted {
@@ -56,7 +49,13 @@ impl Hosted {
             players: [None, None],
             creator,
             last_active,
+            ended: None,
         }
+    }
+
+    /// Why the game is over, if it is: a resignation or draw agreed, or the rules.
+    pub(super) fn over(&self) -> Option<String> {
+        self.ended.clone().or_else(|| self.game.outcome_reason())
     }
 }
 
@@ -72,7 +71,7 @@ pub(super) fn idx(p: Player) -> usize {
 pub(super) fn check_free(n: u64, h: &Hosted, seat: Player) -> Result<(), String> {
     match &h.seats[idx(seat)] {
         Seat::Free => Ok(()),
-        Seat::Token(_) => Err(format!(
+        Seat::Person(_) => Err(format!(
             "seat {} of game {n} is taken (reconnect with rejoin and its token)",
             seat_name(seat)
         )),
@@ -83,11 +82,11 @@ pub(super) fn check_free(n: u64, h: &Hosted, seat: Player) -> Result<(), String>
     }
 }
 
-/// The seat whose player holds `token`.
+/// The seat whose player holds `token` (compared in constant time).
 pub(super) fn seat_of_token(h: &Hosted, token: &str) -> Option<Player> {
     [Player::First, Player::Second]
         .into_iter()
-        .find(|&p| matches!(&h.seats[idx(p)], Seat::Token(t) if t == token))
+        .find(|&p| h.seats[idx(p)].token_matches(token))
 }
 
 /// The `show` reply details: `game ID SPEC first=.. second=.. ply N moves .. ; STATUS`.
@@ -99,13 +98,13 @@ pub(super) fn describe(n: u64, h: &Hosted) -> String {
                 seat_name(p),
                 match h.seats[idx(p)] {
                     Seat::Free => "free",
-                    Seat::Token(_) => "taken",
+                    Seat::Person(_) => "taken",
                     Seat::Engine(_) => "engine",
                 }
             )
         })
         .join(" ");
-    let status = match h.game.outcome_reason() {
+    let status = match h.over() {
         Some(r) => format!("over {r}"),
         None => format!("to-move {}", seat_name(h.game.side_to_move())),
     };

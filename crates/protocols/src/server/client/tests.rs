@@ -167,7 +167,11 @@ fn the_session_says_whose_turn_and_who_won() {
     let mut s = Session::new("127.0.0.1:7", None, false);
     s.sent("join 3 first", false);
     let r = s.on_line("ok joined 3 first tok");
-    assert_eq!(r.print, vec!["ok joined 3 first tok"]);
+    // Without a tokens file the token is shown, to rejoin by hand.
+    assert_eq!(
+        r.print,
+        vec!["you play the first seat in game 3; your seat's token (keep it to rejoin): tok"]
+    );
     s.sent("show 3", true);
     let r = s.on_line(&format!(
         "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
@@ -194,16 +198,17 @@ fn the_session_says_whose_turn_and_who_won() {
     assert_eq!(
         r.print,
         vec![
-            "ok joined 4 first t",
+            "you play Black (first) in game 4; your seat's token (keep it to rejoin): t",
             "your turn: you play Black (first) in game 4; type your move"
         ]
     );
     s.sent("move 3 tok a1", false);
     let r = s.on_line("ok moved 3 1 a1");
-    assert_eq!(r.print[0], "ok moved 3 1 a1");
+    // The board shows the move: no protocol line before it.
+    assert!(!r.print.iter().any(|l| l.starts_with("ok ")), "{r:?}");
     assert!(!r.print.iter().any(|l| l.starts_with("your turn")), "{r:?}");
     let r = s.on_line("update 3 2 b1");
-    assert_eq!(r.print[0], "update 3 2 b1");
+    assert_eq!(r.print[0], "game 3, move 2: b1");
     assert!(r.print.iter().any(|l| l.starts_with("your turn")), "{r:?}");
     for (ply, mv) in [
         (3, "a2"),
@@ -328,7 +333,7 @@ fn tokens_are_saved_private_found_per_game_and_forgotten_at_the_end() {
     let r = s.on_line("notice 6 expired: the game is archived and closed");
     assert_eq!(
         r.print,
-        vec!["notice 6 expired: the game is archived and closed"]
+        vec!["game 6: expired: the game is archived and closed"]
     );
     assert!(file.find("127.0.0.1:7", 6).expect("read").is_empty());
     assert!(s.request_for("c3").is_err());
@@ -364,4 +369,48 @@ fn rejoin_takes_the_one_saved_seat_or_says_why_not() {
     );
     assert!(rejoin_request(None, "h:1", 2, None).is_err());
     let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn server_lines_are_told_in_words_without_protocol_syntax() {
+    let mut s = Session::new("127.0.0.1:7", None, false);
+    // Before any game the prompt names the server.
+    assert_eq!(s.prompt(), "127.0.0.1:7> ");
+    s.sent("list", false);
+    assert_eq!(
+        s.on_line("ok games").print,
+        vec!["no games on the server yet: 'create gomoku' starts one"]
+    );
+    s.sent("list", false);
+    assert_eq!(
+        s.on_line("ok games 1 2").print,
+        vec!["games on the server: 1, 2"]
+    );
+    s.sent("join 3 first", false);
+    s.on_line("ok joined 3 first tok");
+    s.sent("show 3", true);
+    s.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    s.sent("move 3 tok a1", false);
+    let r = s.on_line("ok moved 3 1 a1");
+    assert!(!r.print.iter().any(|l| l.starts_with("ok ")), "{r:?}");
+    let r = s.on_line("update 3 2 b1");
+    assert_eq!(
+        r.print.first().map(String::as_str),
+        Some("game 3, move 2: b1")
+    );
+    s.sent("move 3 tok b2", false);
+    let r = s.on_line("error not your turn: second is to move");
+    assert_eq!(r.print, vec!["not your turn: White (second) is to move"]);
+    s.sent("move 3 tok zz", false);
+    let r = s.on_line("error illegal move 'zz': not a square");
+    assert_eq!(r.print, vec!["error: illegal move 'zz': not a square"]);
+}
+
+#[test]
+fn tokens_are_kept_under_the_address_the_server_resolves_to() {
+    assert_eq!(token_key("127.0.0.1:4000"), "127.0.0.1:4000");
+    assert_eq!(token_key("localhost:4000"), "127.0.0.1:4000");
+    assert_eq!(token_key("no port"), "no port", "unresolvable: as typed");
 }

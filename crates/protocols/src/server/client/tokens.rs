@@ -16,9 +16,9 @@ use std::{
 
 use board_core::Player;
 
-use super::super::{
-    game::{seat_name, seat_of},
+use boardlab_host::{
     save::{DIR_MODE, FILE_MODE, tighten},
+    seat_name, seat_of,
 };
 
 /// The first line of a new tokens file.
