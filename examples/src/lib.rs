@@ -23,6 +23,7 @@
 #[macro_use]
 mod out;
 
+mod balance;
 mod bench;
 mod book_cmd;
 mod botzone;

@@ -364,10 +364,24 @@ pub struct Tournament<P: board_core::Position> {
 pub fn run_tournament<P: ArenaGame>(
     config: &P::Config,
     settings: &SelfplaySettings,
-    mut on_game: impl FnMut(&PlayedGame<P>),
+    on_game: impl FnMut(&PlayedGame<P>),
 ) -> Result<Tournament<P>, SelfplayError> {
     settings.check::<P>(config)?;
     let indices: Vec<usize> = settings.shard.games(settings.total_games()).collect();
+    play_games::<P>(config, settings, &indices, on_game)
+}
+
+/// Plays the tournament's games numbered `indices` (0-based, in increasing order; whole
+/// pairs when an SPRT judges them) on `settings.threads` threads, as [`run_tournament`]
+/// plays its shard: a sequential procedure plays a tournament in rounds with it, each
+/// round a range of indices, and its games are those of the whole tournament played at
+/// once. Call [`SelfplaySettings::check`] first.
+pub fn play_games<P: ArenaGame>(
+    config: &P::Config,
+    settings: &SelfplaySettings,
+    indices: &[usize],
+    mut on_game: impl FnMut(&PlayedGame<P>),
+) -> Result<Tournament<P>, SelfplayError> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let failure = Mutex::new(None);
@@ -382,7 +396,7 @@ pub fn run_tournament<P: ArenaGame>(
         let (tx, rx) = mpsc::channel();
         for _ in 0..settings.threads.clamp(1, 256) {
             let tx = tx.clone();
-            let (indices, next, stop) = (&indices, &next, &stop);
+            let (next, stop) = (&next, &stop);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     let slot = next.fetch_add(1, Ordering::Relaxed);
