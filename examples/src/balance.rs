@@ -623,7 +623,7 @@ mod tests {
             .enumerate()
             .map(|(index, &outcome)| GameResult {
                 index,
-                a_side: if index % 2 == 0 {
+                a_side: if index.is_multiple_of(2) {
                     Player::First
                 } else {
                     Player::Second

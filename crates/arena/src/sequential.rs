@@ -115,7 +115,7 @@ pub fn pair_scores(results: &[GameResult]) -> Vec<f64> {
     sorted.sort_by_key(|r| r.index);
     sorted
         .windows(2)
-        .filter(|w| w[0].index % 2 == 0 && w[1].index == w[0].index + 1)
+        .filter(|w| w[0].index.is_multiple_of(2) && w[1].index == w[0].index + 1)
         .map(|w| (first_player_points(w[0].outcome) + first_player_points(w[1].outcome)) / 2.0)
         .collect()
 }
@@ -252,7 +252,7 @@ mod tests {
     fn result(index: usize, outcome: Outcome) -> GameResult {
         GameResult {
             index,
-            a_side: if index % 2 == 0 {
+            a_side: if index.is_multiple_of(2) {
                 Player::First
             } else {
                 Player::Second
