@@ -378,6 +378,7 @@ pub fn run_balance<P: Game>(args: &BalanceArgs) -> Result<(), CliError> {
         let svg = plot::chart_svg(
             &title,
             &keys.join(", "),
+            "% (first player's points; draws: of games)",
             &format!(
                 "first player's score ({:.0}% simultaneous interval)",
                 100.0 * plan.confidence

@@ -37,6 +37,7 @@ pub fn sweep_svg(
     chart_svg(
         title,
         setting_desc,
+        "% of games",
         "first player wins (95% interval)",
         &rows,
     )
@@ -58,11 +59,13 @@ pub struct ChartRow {
     pub mean_length: f64,
 }
 
-/// The chart of [`sweep_svg`] for any first-player figure: `point_legend` names the points
-/// and their interval bars (e.g. the first player's score and its simultaneous interval).
+/// The chart of [`sweep_svg`] for any first-player figure: `value_desc` describes the left
+/// axis, `point_legend` the points and their interval bars (e.g. the first player's score
+/// and its simultaneous interval).
 pub fn chart_svg(
     title: &str,
     setting_desc: &str,
+    value_desc: &str,
     point_legend: &str,
     rows: &[ChartRow],
 ) -> Result<String, PlotError> {
@@ -105,7 +108,7 @@ pub fn chart_svg(
             .x_labels(rows.len() * 2 + 1)
             .x_label_formatter(&label_of)
             .x_desc(setting_desc)
-            .y_desc("% of games")
+            .y_desc(value_desc)
             .disable_x_mesh()
             .draw()
             .map_err(plot_err)?;
