@@ -278,6 +278,9 @@ enum Command {
     /// Fit an evaluator's weights (k-windows, mobility) to self-play results, then play the
     /// fitted weights against the given ones in colour-swapped pairs.
     Tune(crate::tune::TuneArgs),
+    /// Search a grid of rule variants for the fairest: rounds of colour-swapped self-play
+    /// pairs, dropping the variants surely less fair than another (docs/balance.md).
+    Balance(crate::balance::BalanceArgs),
     /// Self-play tournament: games in parallel, colour-swapped pairs, balance statistics.
     Selfplay {
         /// Game spec.
@@ -498,6 +501,9 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             no_color,
         } => play_cmd::run_replay_file(registry, &file, game.map(|g| g as usize), no_color),
         Command::Tune(args) => registry.of_spec(&GameSpec::parse(&args.spec)?)?.tune(&args),
+        Command::Balance(args) => registry
+            .of_spec(&GameSpec::parse(&args.spec)?)?
+            .balance(&args),
         Command::Selfplay {
             spec,
             games,

@@ -13,16 +13,17 @@
 //! ```
 //!
 //! A program of your own adds its game with [`Registry::with`], and then has `play`,
-//! `perft`, `show`, `analyze`, `match`, `selfplay`, `replay`, `bench`, `engine` and `serve`
-//! for it beside the bundled games (`docs/adding-a-game.md`, "Every boardlab command for
-//! your game"). `pbrain` stays gomoku's and `botzone` amazons': those protocols are those
-//! games'.
+//! `perft`, `show`, `analyze`, `match`, `selfplay`, `balance`, `tune`, `replay`, `bench`,
+//! `engine` and `serve` for it beside the bundled games (`docs/adding-a-game.md`, "Every
+//! boardlab command for your game"). `pbrain` stays gomoku's and `botzone` amazons': those
+//! protocols are those games'.
 
 #![deny(missing_docs)]
 
 #[macro_use]
 mod out;
 
+mod balance;
 mod bench;
 mod book_cmd;
 mod botzone;

@@ -10,6 +10,7 @@ use board_core::{GameConfig, GameSpec};
 use boardlab_games::{Game, GameId, with_game};
 
 use crate::{
+    balance,
     bench::{self, Totals},
     cli_error::CliError,
     commands::{self, EngineArgs, Think},
@@ -157,6 +158,8 @@ pub(crate) trait GameCommands {
     fn bench(&self, depth_delta: i32, threads: usize, totals: &mut Totals) -> Result<(), CliError>;
     /// `tune`.
     fn tune(&self, args: &tune::TuneArgs) -> Result<(), CliError>;
+    /// `balance`.
+    fn balance(&self, args: &balance::BalanceArgs) -> Result<(), CliError>;
 }
 
 /// The commands of game `G`.
@@ -226,6 +229,9 @@ impl<G: Game> GameCommands for Commands<G> {
     }
     fn tune(&self, args: &tune::TuneArgs) -> Result<(), CliError> {
         tune::run_tune::<G>(args)
+    }
+    fn balance(&self, args: &balance::BalanceArgs) -> Result<(), CliError> {
+        balance::run_balance::<G>(args)
     }
 }
 

@@ -37,15 +37,16 @@ pub struct SelfplayArgs {
 }
 
 /// One swept key and its values.
-type Axis = (String, Vec<String>);
+pub(crate) type Axis = (String, Vec<String>);
 
 /// A sweep's row: its setting (key, value per swept key), summary and JSON report.
 type Row = (Vec<(String, String)>, (SelfplaySummary, String));
 
-fn parse_sweep(text: &str) -> Result<Axis, CliError> {
+/// Reads `key=v1,v2,...`, the argument of `flag` (`--sweep`, `--vary`).
+pub(crate) fn parse_axis(flag: &str, text: &str) -> Result<Axis, CliError> {
     let bad = || {
         CliError::usage(format!(
-            "bad --sweep '{}': expected key=v1,v2,...",
+            "bad {flag} '{}': expected key=v1,v2,...",
             setup::short(text)
         ))
     };
@@ -64,7 +65,7 @@ fn parse_sweep(text: &str) -> Result<Axis, CliError> {
 }
 
 /// Every combination of the axes' values, the first axis varying slowest.
-fn combinations(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
+pub(crate) fn combinations(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
     let mut combos: Vec<Vec<(String, String)>> = vec![Vec::new()];
     for (key, values) in axes {
         combos = combos
@@ -98,7 +99,7 @@ pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
     let axes = args
         .sweep
         .iter()
-        .map(|s| parse_sweep(s))
+        .map(|s| parse_axis("--sweep", s))
         .collect::<Result<Vec<_>, _>>()?;
     for (i, (key, _)) in axes.iter().enumerate() {
         if axes[..i].iter().any(|(k, _)| k == key) {
@@ -184,7 +185,7 @@ pub fn check_tournament<P: ArenaGame>(
         .map_err(|e| CliError::usage(e.to_string()))
 }
 
-fn setting_label(setting: &[(String, String)]) -> String {
+pub(crate) fn setting_label(setting: &[(String, String)]) -> String {
     setting
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
@@ -303,8 +304,8 @@ mod tests {
     #[test]
     fn two_keys_give_every_combination_first_key_slowest() {
         let axes = vec![
-            parse_sweep("moving_first=next,second").unwrap_or_default(),
-            parse_sweep("centre_opening=true,false").unwrap_or_default(),
+            parse_axis("--sweep", "moving_first=next,second").unwrap_or_default(),
+            parse_axis("--sweep", "centre_opening=true,false").unwrap_or_default(),
         ];
         let labels: Vec<String> = combinations(&axes)
             .iter()
@@ -319,8 +320,8 @@ mod tests {
                 "moving_first=second centre_opening=false",
             ]
         );
-        assert!(parse_sweep("pieces").is_err());
-        assert!(parse_sweep("=1,2").is_err());
-        assert!(parse_sweep("pieces=").is_err());
+        assert!(parse_axis("--sweep", "pieces").is_err());
+        assert!(parse_axis("--sweep", "=1,2").is_err());
+        assert!(parse_axis("--sweep", "pieces=").is_err());
     }
 }

@@ -18,6 +18,7 @@ mod player;
 pub mod plot;
 mod report;
 mod selfplay;
+pub mod sequential;
 pub mod sprt;
 pub mod stats;
 
@@ -27,8 +28,8 @@ pub use player::{AgentPlayer, Contestant, Fault, OwnedAgent, PlayerSpec, Unknown
 pub use report::{MatchReport, Side, Tally};
 pub use selfplay::{
     ArenaGame, GameResult, PlayedGame, SelfplayError, SelfplaySettings, SelfplaySummary, Shard,
-    SprtStatus, Tournament, play_indexed, records_text, run_selfplay, run_tournament,
-    run_tournament_counting, split_records,
+    SprtStatus, Tournament, play_games, play_games_counting, play_indexed, records_text,
+    run_selfplay, run_tournament, run_tournament_counting, split_records,
 };
 
 use std::{fmt, time::Duration};

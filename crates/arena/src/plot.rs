@@ -1,4 +1,4 @@
-//! A picture of a sweep: per setting, the first player's win rate with its 95% interval,
+//! A picture of a sweep: per setting, the first player's win rate (or score) with its interval,
 //! the draw rate, and the mean game length, drawn with `plotters` into an SVG.
 
 use plotters::prelude::*;
@@ -24,10 +24,55 @@ pub fn sweep_svg(
     setting_desc: &str,
     rows: &[(String, SelfplaySummary)],
 ) -> Result<String, PlotError> {
+    let rows: Vec<ChartRow> = rows
+        .iter()
+        .map(|(label, s)| ChartRow {
+            label: label.clone(),
+            point: s.first_player_win_rate,
+            interval: s.first_player_ci95,
+            draws: s.draws as f64 / s.games.max(1) as f64,
+            mean_length: s.mean_length,
+        })
+        .collect();
+    chart_svg(
+        title,
+        setting_desc,
+        "% of games",
+        "first player wins (95% interval)",
+        &rows,
+    )
+}
+
+/// One setting of a chart: the first player's figure with its interval, the draw rate
+/// (all as fractions of 1), and the mean game length in plies.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartRow {
+    /// The setting, under its point.
+    pub label: String,
+    /// The first player's figure (a win rate, a score).
+    pub point: f64,
+    /// Its interval, `(low, high)`.
+    pub interval: (f64, f64),
+    /// The share of drawn games.
+    pub draws: f64,
+    /// Mean game length in plies.
+    pub mean_length: f64,
+}
+
+/// The chart of [`sweep_svg`] for any first-player figure: `value_desc` describes the left
+/// axis, `point_legend` the points and their interval bars (e.g. the first player's score
+/// and its simultaneous interval).
+pub fn chart_svg(
+    title: &str,
+    setting_desc: &str,
+    value_desc: &str,
+    point_legend: &str,
+    rows: &[ChartRow],
+) -> Result<String, PlotError> {
     if rows.is_empty() {
         return Err(PlotError("a sweep without settings".into()));
     }
-    let longest_label = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(1) as u32;
+    let longest_label = rows.iter().map(|r| r.label.len()).max().unwrap_or(1) as u32;
     let width = (240 + (8 * longest_label + 40).max(120) * rows.len() as u32).clamp(640, 2400);
     let mut svg = String::new();
     {
@@ -38,7 +83,7 @@ pub fn sweep_svg(
         let n = rows.len() as f64;
         let longest = rows
             .iter()
-            .map(|(_, s)| s.mean_length)
+            .map(|r| r.mean_length)
             .fold(0.0, f64::max)
             .max(1.0);
         let mut chart = ChartBuilder::on(&plot_area)
@@ -53,7 +98,7 @@ pub fn sweep_svg(
         let label_of = |x: &f64| -> String {
             let i = x.round();
             if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < rows.len() {
-                rows[i as usize].0.clone()
+                rows[i as usize].label.clone()
             } else {
                 String::new()
             }
@@ -63,7 +108,7 @@ pub fn sweep_svg(
             .x_labels(rows.len() * 2 + 1)
             .x_label_formatter(&label_of)
             .x_desc(setting_desc)
-            .y_desc("% of games")
+            .y_desc(value_desc)
             .disable_x_mesh()
             .draw()
             .map_err(plot_err)?;
@@ -80,33 +125,34 @@ pub fn sweep_svg(
             ))
             .map_err(plot_err)?;
         chart
-            .draw_series(rows.iter().enumerate().map(|(i, (_, s))| {
+            .draw_series(rows.iter().enumerate().map(|(i, r)| {
                 ErrorBar::new_vertical(
                     x(i),
-                    100.0 * s.first_player_ci95.0,
-                    100.0 * s.first_player_win_rate,
-                    100.0 * s.first_player_ci95.1,
+                    100.0 * r.interval.0,
+                    100.0 * r.point,
+                    100.0 * r.interval.1,
                     BLUE.stroke_width(2),
                     12,
                 )
             }))
             .map_err(plot_err)?;
         chart
-            .draw_series(rows.iter().enumerate().map(|(i, (_, s))| {
-                Circle::new((x(i), 100.0 * s.first_player_win_rate), 5, BLUE.filled())
-            }))
+            .draw_series(
+                rows.iter()
+                    .enumerate()
+                    .map(|(i, r)| Circle::new((x(i), 100.0 * r.point), 5, BLUE.filled())),
+            )
             .map_err(plot_err)?;
         chart
-            .draw_series(rows.iter().enumerate().map(|(i, (_, s))| {
-                let draws = 100.0 * s.draws as f64 / s.games.max(1) as f64;
-                TriangleMarker::new((x(i), draws), 6, RED.filled())
-            }))
+            .draw_series(
+                rows.iter()
+                    .enumerate()
+                    .map(|(i, r)| TriangleMarker::new((x(i), 100.0 * r.draws), 6, RED.filled())),
+            )
             .map_err(plot_err)?;
         chart
             .draw_secondary_series(LineSeries::new(
-                rows.iter()
-                    .enumerate()
-                    .map(|(i, (_, s))| (x(i), s.mean_length)),
+                rows.iter().enumerate().map(|(i, r)| (x(i), r.mean_length)),
                 GREEN.stroke_width(2),
             ))
             .map_err(plot_err)?;
@@ -114,10 +160,10 @@ pub fn sweep_svg(
             .draw_secondary_series(
                 rows.iter()
                     .enumerate()
-                    .map(|(i, (_, s))| Cross::new((x(i), s.mean_length), 5, GREEN.stroke_width(2))),
+                    .map(|(i, r)| Cross::new((x(i), r.mean_length), 5, GREEN.stroke_width(2))),
             )
             .map_err(plot_err)?;
-        draw_legend(&legend_area)?;
+        draw_legend(&legend_area, point_legend)?;
         root.present().map_err(plot_err)?;
     }
     Ok(svg)
@@ -126,12 +172,13 @@ pub fn sweep_svg(
 /// One row of legend entries: a marker and its text each.
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
+    point_legend: &str,
 ) -> Result<(), PlotError> {
     let font = ("sans-serif", 14).into_font();
     let (width, _) = area.dim_in_pixel();
     let (mut x, mut y) = (70i32, 14i32);
     let entries: [(&str, u8); 4] = [
-        ("first player wins (95% interval)", 0),
+        (point_legend, 0),
         ("draws", 1),
         ("mean game length (right axis)", 2),
         ("50%: balanced", 3),

@@ -456,11 +456,37 @@ pub fn run_tournament_counting<P: ArenaGame>(
     config: &P::Config,
     settings: &SelfplaySettings,
     moves: &AtomicU64,
-    mut on_game: impl FnMut(&PlayedGame<P>),
+    on_game: impl FnMut(&PlayedGame<P>),
 ) -> Result<Tournament<P>, SelfplayError> {
     settings.check::<P>(config)?;
     probe_external::<P>(config, settings)?;
     let indices: Vec<usize> = settings.shard.games(settings.total_games()).collect();
+    play_games_counting::<P>(config, settings, &indices, moves, on_game)
+}
+
+/// Plays the tournament's games numbered `indices` (0-based, in increasing order; whole
+/// pairs when an SPRT judges them) on `settings.threads` threads, as [`run_tournament`]
+/// plays its shard: a sequential procedure plays a tournament in rounds with it, each
+/// round a range of indices, and its games are those of the whole tournament played at
+/// once. Call [`SelfplaySettings::check`] first.
+pub fn play_games<P: ArenaGame>(
+    config: &P::Config,
+    settings: &SelfplaySettings,
+    indices: &[usize],
+    on_game: impl FnMut(&PlayedGame<P>),
+) -> Result<Tournament<P>, SelfplayError> {
+    play_games_counting::<P>(config, settings, indices, &AtomicU64::new(0), on_game)
+}
+
+/// [`play_games`], adding one to `moves` for every move chosen in any game (as
+/// [`run_tournament_counting`]).
+pub fn play_games_counting<P: ArenaGame>(
+    config: &P::Config,
+    settings: &SelfplaySettings,
+    indices: &[usize],
+    moves: &AtomicU64,
+    mut on_game: impl FnMut(&PlayedGame<P>),
+) -> Result<Tournament<P>, SelfplayError> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let failure = Mutex::new(None);
@@ -475,7 +501,7 @@ pub fn run_tournament_counting<P: ArenaGame>(
         let (tx, rx) = mpsc::channel();
         for _ in 0..settings.threads.clamp(1, 256) {
             let tx = tx.clone();
-            let (indices, next, stop) = (&indices, &next, &stop);
+            let (next, stop) = (&next, &stop);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     let slot = next.fetch_add(1, Ordering::Relaxed);
