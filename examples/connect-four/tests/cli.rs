@@ -360,7 +360,7 @@ fn the_terminal_client_draws_connect_four_boards() {
     let tokens = tokens.to_str().expect("utf-8 path");
     let mut client = Session::start(&["connect", &addr, "--tokens", tokens, "--no-color"]);
     client.send("create connect4");
-    client.until("created game 1 (connect4)");
+    client.until("created game 1 (connect4:k=4)");
     client.until_line(|l| l == "X First · O Second", "the legend");
     client.send("join first");
     client.until("you play First (first) in game 1");
