@@ -801,31 +801,53 @@ fn a_perfect_match_score_reports_an_unbounded_elo_with_its_lower_bound() {
 
 // ---- 12. a long tournament shows its progress at a terminal, nothing on a pipe ------------
 
+/// Runs `boardlab args` at a terminal, which must show each of `shown`, then on a pipe,
+/// where it must succeed with no bar: none of `bar_only` and no carriage return on
+/// stderr. Gives the run on the pipe.
+fn progress_only_at_a_terminal(
+    dir: &Path,
+    args: &[&str],
+    shown: &[&str],
+    bar_only: &[&str],
+) -> Run {
+    let at_terminal = run_at_terminal(dir, args, &[]);
+    for text in shown {
+        assert!(
+            at_terminal.contains(text),
+            "{args:?}: no '{text}' in {at_terminal}"
+        );
+    }
+    let out = run(dir, args, "");
+    assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
+    for text in bar_only {
+        assert!(!out.stderr.contains(text), "{args:?}: {}", out.stderr);
+    }
+    assert!(!out.stderr.contains('\r'), "{args:?}: {}", out.stderr);
+    out
+}
+
 #[test]
 fn selfplay_shows_games_and_moves_at_a_terminal_and_nothing_on_a_pipe() {
     let dir = workdir("progress");
-    let args = ["selfplay", "clamp", "--games", "2", "--depth", "2"];
-    let shown = run_at_terminal(&dir, &args, &[]);
-    assert!(shown.contains("0/2 games, "), "{shown}");
-    assert!(shown.contains(" moves, "), "{shown}");
-    let out = run(&dir, &args, "");
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert!(!out.stderr.contains("moves, "), "{}", out.stderr);
-    assert!(!out.stderr.contains('\r'), "{}", out.stderr);
+    progress_only_at_a_terminal(
+        &dir,
+        &["selfplay", "clamp", "--games", "2", "--depth", "2"],
+        &["0/2 games, ", " moves, "],
+        &["moves, "],
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn match_and_book_show_progress_at_a_terminal_and_only_their_lines_on_a_pipe() {
     let dir = workdir("progress-match");
-    let args = ["match", "clamp", "--games", "2", "--depth", "2"];
-    let shown = run_at_terminal(&dir, &args, &[]);
-    assert!(shown.contains("0/2 games, "), "{shown}");
-    // The game lines still show, above the bar.
-    assert!(shown.contains("game 1: "), "{shown}");
-    let out = run(&dir, &args, "");
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert!(!out.stderr.contains("games, "), "{}", out.stderr);
+    // The game lines still show at a terminal, above the bar.
+    let out = progress_only_at_a_terminal(
+        &dir,
+        &["match", "clamp", "--games", "2", "--depth", "2"],
+        &["0/2 games, ", "game 1: "],
+        &["games, "],
+    );
     assert_eq!(
         out.stderr
             .lines()
@@ -833,11 +855,12 @@ fn match_and_book_show_progress_at_a_terminal_and_only_their_lines_on_a_pipe() {
             .count(),
         2
     );
-    let args = ["book", "gomoku", "--count", "3", "--depth", "2"];
-    let shown = run_at_terminal(&dir, &args, &[]);
-    assert!(shown.contains("/3 openings kept, "), "{shown}");
-    let out = run(&dir, &args, "");
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let out = progress_only_at_a_terminal(
+        &dir,
+        &["book", "gomoku", "--count", "3", "--depth", "2"],
+        &["/3 openings kept, "],
+        &[],
+    );
     // On a pipe: the summary line only, no line per kept opening.
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
     assert!(
