@@ -839,6 +839,32 @@ fn selfplay_shows_games_and_moves_at_a_terminal_and_nothing_on_a_pipe() {
 }
 
 #[test]
+fn balance_shows_each_rounds_games_and_moves_at_a_terminal_and_nothing_on_a_pipe() {
+    let dir = workdir("progress-balance");
+    let args = [
+        "balance",
+        "clamp",
+        "--vary",
+        "adjudicate=true,false",
+        "--depth",
+        "1",
+        "--round-pairs",
+        "1",
+        "--max-pairs",
+        "1",
+    ];
+    let out = progress_only_at_a_terminal(&dir, &args, &["0/4 games, ", " moves, "], &["moves, "]);
+    // On a pipe: the round's line only, then the report on stdout.
+    assert_eq!(
+        out.stderr.trim_end(),
+        "round 1 of 1: 4 games of 2 variants",
+        "{}",
+        out.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn match_and_book_show_progress_at_a_terminal_and_only_their_lines_on_a_pipe() {
     let dir = workdir("progress-match");
     // The game lines still show at a terminal, above the bar.
