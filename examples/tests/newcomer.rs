@@ -10,41 +10,13 @@ use std::{
     time::{Duration, Instant},
 };
 
-const BIN: &str = env!("CARGO_BIN_EXE_boardlab");
+mod cli_common;
+
+use cli_common::{BIN, Run, run};
 
 /// A fresh, empty working directory for one test.
 fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boardlab-newcomer-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: Option<i32>,
-}
-
-/// Runs `boardlab args` in `dir` with `input` piped to it.
-fn run(dir: &Path, args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A command that fails at once may exit before reading its input.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code(),
-    }
+    cli_common::workdir("newcomer", name)
 }
 
 /// Runs `boardlab args` on a pseudo-terminal (util-linux `script`), typing `lines` one by
