@@ -4,47 +4,17 @@
 #![allow(clippy::unwrap_used)] // tests unwrap: a panic is the failure report
 
 use std::{
-    io::Write,
     path::{Path, PathBuf},
-    process::{Command, Stdio},
     time::{Duration, Instant},
 };
 
 mod cli_common;
 
-use cli_common::{BIN, Run, run};
+use cli_common::{Run, run, run_at_terminal};
 
 /// A fresh, empty working directory for one test.
 fn workdir(name: &str) -> PathBuf {
     cli_common::workdir("newcomer", name)
-}
-
-/// Runs `boardlab args` on a pseudo-terminal (util-linux `script`), typing `lines` one by
-/// one; gives everything the terminal showed (stdout and stderr together).
-fn run_at_terminal(dir: &Path, args: &[&str], lines: &[&str]) -> String {
-    let command = std::iter::once(BIN)
-        .chain(args.iter().copied())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut child = Command::new("script")
-        .args(["-q", "-e", "-c", &command, "/dev/null"])
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("script (util-linux) runs boardlab on a pseudo-terminal");
-    let mut stdin = child.stdin.take().unwrap();
-    for line in lines {
-        // Typed one by one: the terminal would otherwise hand answers over early.
-        std::thread::sleep(Duration::from_millis(200));
-        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
-    }
-    std::thread::sleep(Duration::from_millis(200));
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 // ---- 1. play states the think time it really uses ---------------------------------------
@@ -126,7 +96,8 @@ fn at_a_terminal_restart_asks_and_quit_after_the_game_is_over_does_not() {
         &dir,
         &["play", "fourshift", "--human", "both", "--no-color"],
         &["a1", "restart", "n", "quit", "y"],
-    );
+    )
+    .shown;
     assert!(
         shown.contains("The game is not saved. Start a new one anyway? [y/N]"),
         "{shown}"
@@ -141,7 +112,8 @@ fn at_a_terminal_restart_asks_and_quit_after_the_game_is_over_does_not() {
         &dir,
         &["play", "gomoku", "--human", "both", "--no-color"],
         &["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8", "quit"],
-    );
+    )
+    .shown;
     assert!(shown.contains("Game over: Black wins"), "{shown}");
     assert!(!shown.contains("Quit anyway?"), "{shown}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -782,7 +754,7 @@ fn progress_only_at_a_terminal(
     shown: &[&str],
     bar_only: &[&str],
 ) -> Run {
-    let at_terminal = run_at_terminal(dir, args, &[]);
+    let at_terminal = run_at_terminal(dir, args, &[]).shown;
     for text in shown {
         assert!(
             at_terminal.contains(text),

@@ -9,7 +9,7 @@ use std::{
 
 mod cli_common;
 
-use cli_common::{BIN, run};
+use cli_common::{BIN, run, run_at_terminal};
 
 /// A fresh, empty working directory for one test.
 fn workdir(name: &str) -> PathBuf {
@@ -488,26 +488,12 @@ fn save_asks_before_replacing_a_file_at_a_terminal_and_refuses_on_a_pipe() {
         std::fs::read_to_string(dir.join("keep.txt")).expect("read"),
         "precious"
     );
-    let command = format!("{BIN} play gomoku --human both --no-color");
-    let mut child = Command::new("script")
-        .args(["-q", "-e", "-c", &command, "/dev/null"])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("script (util-linux) runs boardlab on a pseudo-terminal");
-    let mut stdin = child.stdin.take().expect("stdin");
-    for line in ["h8", "save keep.txt", "n", "save keep.txt", "y", "quit"] {
-        std::thread::sleep(std::time::Duration::from_millis(150));
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .expect("type");
-    }
-    std::thread::sleep(std::time::Duration::from_millis(150));
-    drop(stdin);
-    let out = child.wait_with_output().expect("wait");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = run_at_terminal(
+        &dir,
+        &["play", "gomoku", "--human", "both", "--no-color"],
+        &["h8", "save keep.txt", "n", "save keep.txt", "y", "quit"],
+    );
+    let text = out.shown;
     assert!(
         text.contains("keep.txt exists. Replace it? [y/N]"),
         "{text}"
@@ -524,26 +510,12 @@ fn save_asks_before_replacing_a_file_at_a_terminal_and_refuses_on_a_pipe() {
 #[test]
 fn unsaved_games_ask_before_quit_and_restart_at_a_terminal() {
     let dir = workdir("confirm");
-    let command = format!("{BIN} play fourshift --human both --no-color");
-    let mut child = Command::new("script")
-        .args(["-q", "-e", "-c", &command, "/dev/null"])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("script (util-linux) runs boardlab on a pseudo-terminal");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // Answers are typed one by one: the terminal would otherwise hand them over early.
-    for line in ["a1", "r", "n", "q", "n", "save g.txt", "q"] {
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .expect("type");
-        std::thread::sleep(std::time::Duration::from_millis(150));
-    }
-    drop(stdin);
-    let out = child.wait_with_output().expect("wait");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = run_at_terminal(
+        &dir,
+        &["play", "fourshift", "--human", "both", "--no-color"],
+        &["a1", "r", "n", "q", "n", "save g.txt", "q"],
+    );
+    let text = &out.shown;
     assert!(
         text.contains("The game is not saved. Start a new one anyway? [y/N]"),
         "{text}"
@@ -554,7 +526,7 @@ fn unsaved_games_ask_before_quit_and_restart_at_a_terminal() {
     );
     assert!(text.contains("Saved 1 move to g.txt."), "{text}");
     assert!(!text.contains("New game."), "{text}");
-    assert!(out.status.success());
+    assert_eq!(out.code, Some(0), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -7,6 +7,7 @@ use std::{
     io::Write,
     path::{Path, PathBuf},
     process::{Command, Stdio},
+    time::Duration,
 };
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_boardlab");
@@ -59,6 +60,47 @@ pub fn run(dir: &Path, args: &[&str], input: &str) -> Run {
     Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    }
+}
+
+/// What a pseudo-terminal showed, and how the run ended.
+pub struct TerminalRun {
+    /// Everything the terminal showed: stdout and stderr together.
+    pub shown: String,
+    /// The exit code; `None` when a signal ended it.
+    pub code: Option<i32>,
+}
+
+/// Runs `boardlab args` in `dir` on a pseudo-terminal (util-linux `script`), typing
+/// `lines` one by one.
+pub fn run_at_terminal(dir: &Path, args: &[&str], lines: &[&str]) -> TerminalRun {
+    let command = std::iter::once(BIN)
+        .chain(args.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut child = Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs boardlab on a pseudo-terminal");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for line in lines {
+        // Typed one by one: the terminal would otherwise hand answers over early.
+        std::thread::sleep(Duration::from_millis(200));
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .expect("type");
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait for script");
+    TerminalRun {
+        shown: String::from_utf8_lossy(&out.stdout).into_owned(),
         code: out.status.code(),
     }
 }
