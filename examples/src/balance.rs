@@ -32,7 +32,7 @@ use serde_json::Value;
 use crate::{
     cli_error::CliError,
     match_cmd::{check_writable, parse_openings, tournament_info, write_file},
-    selfplay::{combinations, parse_axis, setting_label, tournament_bar},
+    selfplay::{grid, setting_label, tournament_bar},
     setup,
 };
 
@@ -189,26 +189,10 @@ fn replay(plan: &Plan, results: &[Vec<GameResult>]) -> Result<Standings, String>
 /// Runs `boardlab balance` on game `P`.
 pub fn run_balance<P: Game>(args: &BalanceArgs) -> Result<(), CliError> {
     let base = GameSpec::parse(&args.spec)?;
-    let axes = args
-        .vary
-        .iter()
-        .map(|text| parse_axis("--vary", text))
-        .collect::<Result<Vec<_>, _>>()?;
-    for (i, (key, _)) in axes.iter().enumerate() {
-        if axes[..i].iter().any(|(k, _)| k == key) {
-            return Err(CliError::usage(format!("--vary {key} is given twice")));
-        }
-    }
-    let variants: Vec<Variant> = combinations(&axes)
+    let (axes, points) = grid("--vary", &args.vary, &base)?;
+    let variants: Vec<Variant> = points
         .into_iter()
-        .map(|setting| {
-            let mut spec = base.clone();
-            for (key, value) in &setting {
-                spec.params.retain(|(k, _)| k != key);
-                spec.params.push((key.clone(), value.clone()));
-            }
-            Variant { setting, spec }
-        })
+        .map(|(setting, spec)| Variant { setting, spec })
         .collect();
     if variants.len() < 2 {
         return Err(CliError::usage(
