@@ -12,7 +12,11 @@
 //! file continues with the next round. The report after the last round is the one a single
 //! process gives.
 
-use std::{fs, time::Duration};
+use std::{
+    fs,
+    sync::{Arc, atomic::AtomicU64},
+    time::Duration,
+};
 
 use arena::{
     GameResult, SelfplaySettings, SelfplaySummary, Shard, merge,
@@ -22,14 +26,13 @@ use arena::{
 use board_core::GameSpec;
 use boardlab_games::Game;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use search::AgentKind;
 use serde_json::Value;
 
 use crate::{
     cli_error::CliError,
-    match_cmd::{parse_openings, tournament_info, write_file},
-    selfplay::{combinations, parse_axis, setting_label},
+    match_cmd::{check_writable, parse_openings, tournament_info, write_file},
+    selfplay::{grid, setting_label, tournament_bar},
     setup,
 };
 
@@ -186,26 +189,10 @@ fn replay(plan: &Plan, results: &[Vec<GameResult>]) -> Result<Standings, String>
 /// Runs `boardlab balance` on game `P`.
 pub fn run_balance<P: Game>(args: &BalanceArgs) -> Result<(), CliError> {
     let base = GameSpec::parse(&args.spec)?;
-    let axes = args
-        .vary
-        .iter()
-        .map(|text| parse_axis("--vary", text))
-        .collect::<Result<Vec<_>, _>>()?;
-    for (i, (key, _)) in axes.iter().enumerate() {
-        if axes[..i].iter().any(|(k, _)| k == key) {
-            return Err(CliError::usage(format!("--vary {key} is given twice")));
-        }
-    }
-    let variants: Vec<Variant> = combinations(&axes)
+    let (axes, points) = grid("--vary", &args.vary, &base)?;
+    let variants: Vec<Variant> = points
         .into_iter()
-        .map(|setting| {
-            let mut spec = base.clone();
-            for (key, value) in &setting {
-                spec.params.retain(|(k, _)| k != key);
-                spec.params.push((key.clone(), value.clone()));
-            }
-            Variant { setting, spec }
-        })
+        .map(|(setting, spec)| Variant { setting, spec })
         .collect();
     if variants.len() < 2 {
         return Err(CliError::usage(
@@ -276,8 +263,7 @@ pub fn run_balance<P: Game>(args: &BalanceArgs) -> Result<(), CliError> {
                 "a shard draws no chart: give --plot to the run --after the merged file",
             ));
         }
-        // Written now, so that a path that cannot be written fails before any game.
-        write_file(path, "", "the chart")?;
+        check_writable(path, "the chart")?;
     }
     let mut results: Vec<Vec<GameResult>> = match &args.after {
         Some(path) => read_after::<P>(path, &variants, &configs, &settings)?,
@@ -303,9 +289,17 @@ pub fn run_balance<P: Game>(args: &BalanceArgs) -> Result<(), CliError> {
         let alive: Vec<usize> = (0..variants.len())
             .filter(|&v| standings.dropped_after[v].is_none())
             .collect();
-        let bar = round_bar(indices.len() * alive.len(), round, plan.rounds());
+        let moves = Arc::new(AtomicU64::new(0));
+        let bar = tournament_bar(
+            indices.len() * alive.len(),
+            &format!("{}: round {} of {}", args.spec, round + 1, plan.rounds()),
+            &moves,
+        );
         for &v in &alive {
-            let played = arena::play_games::<P>(&configs[v], &settings, &indices, |_| bar.inc(1))
+            let played =
+                arena::play_games_counting::<P>(&configs[v], &settings, &indices, &moves, |_| {
+                    bar.inc(1)
+                })
                 .map_err(|e| CliError::usage(e.to_string()))?;
             results[v].extend(played.games.iter().map(GameResult::of));
         }
@@ -447,17 +441,6 @@ fn read_after<P: Game>(
         results.push(games);
     }
     Ok(results)
-}
-
-/// The progress of a round, drawn on a terminal only.
-fn round_bar(games: usize, round: usize, rounds: usize) -> ProgressBar {
-    let bar = ProgressBar::new(games as u64);
-    bar.set_style(
-        ProgressStyle::with_template("[{bar:20}] {pos}/{len} games, {elapsed} {wide_msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_message(format!("round {} of {rounds}", round + 1));
-    bar
 }
 
 /// One variant in the report.

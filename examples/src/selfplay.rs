@@ -39,6 +39,9 @@ pub struct SelfplayArgs {
 /// One swept key and its values.
 pub(crate) type Axis = (String, Vec<String>);
 
+/// A point of a grid: its setting (key, value per axis) and its game spec.
+pub(crate) type Point = (Vec<(String, String)>, GameSpec);
+
 /// A sweep's row: its setting (key, value per swept key), summary and JSON report.
 type Row = (Vec<(String, String)>, (SelfplaySummary, String));
 
@@ -82,6 +85,37 @@ pub(crate) fn combinations(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
     combos
 }
 
+/// The grid of `flag`'s arguments (`--sweep`, `--vary`; each `key=v1,v2,...`, each key
+/// once) over `base`: the axes, and every combination's setting with its spec (`base`
+/// with the setting's values), in [`combinations`] order.
+pub(crate) fn grid(
+    flag: &str,
+    texts: &[String],
+    base: &GameSpec,
+) -> Result<(Vec<Axis>, Vec<Point>), CliError> {
+    let axes = texts
+        .iter()
+        .map(|text| parse_axis(flag, text))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (i, (key, _)) in axes.iter().enumerate() {
+        if axes[..i].iter().any(|(k, _)| k == key) {
+            return Err(CliError::usage(format!("{flag} {key} is given twice")));
+        }
+    }
+    let points = combinations(&axes)
+        .into_iter()
+        .map(|setting| {
+            let mut spec = base.clone();
+            for (key, value) in &setting {
+                spec.params.retain(|(k, _)| k != key);
+                spec.params.push((key.clone(), value.clone()));
+            }
+            (setting, spec)
+        })
+        .collect();
+    Ok((axes, points))
+}
+
 pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
     let base = GameSpec::parse(&args.spec)?;
     let game = registry.of_spec(&base)?;
@@ -96,27 +130,7 @@ pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
         }
         return game.tournament(&args, &base, true).map(|_| ());
     }
-    let axes = args
-        .sweep
-        .iter()
-        .map(|s| parse_axis("--sweep", s))
-        .collect::<Result<Vec<_>, _>>()?;
-    for (i, (key, _)) in axes.iter().enumerate() {
-        if axes[..i].iter().any(|(k, _)| k == key) {
-            return Err(CliError::usage(format!("--sweep {key} is given twice")));
-        }
-    }
-    let settings: Vec<(Vec<(String, String)>, GameSpec)> = combinations(&axes)
-        .into_iter()
-        .map(|setting| {
-            let mut spec = base.clone();
-            for (key, value) in &setting {
-                spec.params.retain(|(k, _)| k != key);
-                spec.params.push((key.clone(), value.clone()));
-            }
-            (setting, spec)
-        })
-        .collect();
+    let (axes, settings) = grid("--sweep", &args.sweep, &base)?;
     // Every setting and output file is checked before the first game: a bad value or path
     // fails at once, not after the settings before it were played.
     for (setting, spec) in &settings {

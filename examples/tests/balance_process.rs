@@ -82,6 +82,55 @@ fn bad_variants_and_options_fail_before_any_game() {
 }
 
 #[test]
+fn the_plot_path_is_checked_before_any_game_and_left_alone_on_an_early_error() {
+    let dir = temp_dir("plot");
+    let unwritable = dir.join("no-such-dir").join("chart.svg");
+    let unwritable = unwritable.to_str().unwrap();
+    let (ok, _, stderr) = boardlab(&[
+        "balance",
+        "fourshift",
+        "--depth",
+        "30",
+        "--vary",
+        "pieces=6,8",
+        "--plot",
+        unwritable,
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.starts_with(&format!("error: cannot write the chart to {unwritable}: ")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("round 1 of"), "played: {stderr}");
+    // A good path, then an error before any game (no --after file): the chart path is not
+    // created, and an existing chart is not emptied.
+    let fresh = dir.join("fresh.svg");
+    let kept = dir.join("kept.svg");
+    fs::write(&kept, "<svg/>").unwrap();
+    let missing = dir.join("missing.json");
+    for chart in [&fresh, &kept] {
+        let (ok, _, stderr) = boardlab(&[
+            "balance",
+            "fourshift",
+            "--depth",
+            "30",
+            "--vary",
+            "pieces=6,8",
+            "--plot",
+            chart.to_str().unwrap(),
+            "--after",
+            missing.to_str().unwrap(),
+        ]);
+        assert!(!ok);
+        assert!(stderr.contains("missing.json"), "{stderr}");
+        assert!(!stderr.contains("round 1 of"), "played: {stderr}");
+    }
+    assert!(!fresh.exists(), "an empty chart was left behind");
+    assert_eq!(fs::read_to_string(&kept).unwrap(), "<svg/>");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_run_sharded_round_by_round_gives_the_one_process_report() {
     let dir = temp_dir("shards");
     // Three rounds, and a drop in the last: pieces=8 is surely less fair than pieces=4.

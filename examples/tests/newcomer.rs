@@ -4,75 +4,17 @@
 #![allow(clippy::unwrap_used)] // tests unwrap: a panic is the failure report
 
 use std::{
-    io::Write,
     path::{Path, PathBuf},
-    process::{Command, Stdio},
     time::{Duration, Instant},
 };
 
-const BIN: &str = env!("CARGO_BIN_EXE_boardlab");
+mod cli_common;
+
+use cli_common::{Run, run, run_at_terminal};
 
 /// A fresh, empty working directory for one test.
 fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boardlab-newcomer-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: Option<i32>,
-}
-
-/// Runs `boardlab args` in `dir` with `input` piped to it.
-fn run(dir: &Path, args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A command that fails at once may exit before reading its input.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code(),
-    }
-}
-
-/// Runs `boardlab args` on a pseudo-terminal (util-linux `script`), typing `lines` one by
-/// one; gives everything the terminal showed (stdout and stderr together).
-fn run_at_terminal(dir: &Path, args: &[&str], lines: &[&str]) -> String {
-    let command = std::iter::once(BIN)
-        .chain(args.iter().copied())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut child = Command::new("script")
-        .args(["-q", "-e", "-c", &command, "/dev/null"])
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("script (util-linux) runs boardlab on a pseudo-terminal");
-    let mut stdin = child.stdin.take().unwrap();
-    for line in lines {
-        // Typed one by one: the terminal would otherwise hand answers over early.
-        std::thread::sleep(Duration::from_millis(200));
-        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
-    }
-    std::thread::sleep(Duration::from_millis(200));
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    cli_common::workdir("newcomer", name)
 }
 
 // ---- 1. play states the think time it really uses ---------------------------------------
@@ -154,7 +96,8 @@ fn at_a_terminal_restart_asks_and_quit_after_the_game_is_over_does_not() {
         &dir,
         &["play", "fourshift", "--human", "both", "--no-color"],
         &["a1", "restart", "n", "quit", "y"],
-    );
+    )
+    .shown;
     assert!(
         shown.contains("The game is not saved. Start a new one anyway? [y/N]"),
         "{shown}"
@@ -169,7 +112,8 @@ fn at_a_terminal_restart_asks_and_quit_after_the_game_is_over_does_not() {
         &dir,
         &["play", "gomoku", "--human", "both", "--no-color"],
         &["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8", "quit"],
-    );
+    )
+    .shown;
     assert!(shown.contains("Game over: Black wins"), "{shown}");
     assert!(!shown.contains("Quit anyway?"), "{shown}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -801,31 +745,79 @@ fn a_perfect_match_score_reports_an_unbounded_elo_with_its_lower_bound() {
 
 // ---- 12. a long tournament shows its progress at a terminal, nothing on a pipe ------------
 
+/// Runs `boardlab args` at a terminal, which must show each of `shown`, then on a pipe,
+/// where it must succeed with no bar: none of `bar_only` and no carriage return on
+/// stderr. Gives the run on the pipe.
+fn progress_only_at_a_terminal(
+    dir: &Path,
+    args: &[&str],
+    shown: &[&str],
+    bar_only: &[&str],
+) -> Run {
+    let at_terminal = run_at_terminal(dir, args, &[]).shown;
+    for text in shown {
+        assert!(
+            at_terminal.contains(text),
+            "{args:?}: no '{text}' in {at_terminal}"
+        );
+    }
+    let out = run(dir, args, "");
+    assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
+    for text in bar_only {
+        assert!(!out.stderr.contains(text), "{args:?}: {}", out.stderr);
+    }
+    assert!(!out.stderr.contains('\r'), "{args:?}: {}", out.stderr);
+    out
+}
+
 #[test]
 fn selfplay_shows_games_and_moves_at_a_terminal_and_nothing_on_a_pipe() {
     let dir = workdir("progress");
-    let args = ["selfplay", "clamp", "--games", "2", "--depth", "2"];
-    let shown = run_at_terminal(&dir, &args, &[]);
-    assert!(shown.contains("0/2 games, "), "{shown}");
-    assert!(shown.contains(" moves, "), "{shown}");
-    let out = run(&dir, &args, "");
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert!(!out.stderr.contains("moves, "), "{}", out.stderr);
-    assert!(!out.stderr.contains('\r'), "{}", out.stderr);
+    progress_only_at_a_terminal(
+        &dir,
+        &["selfplay", "clamp", "--games", "2", "--depth", "2"],
+        &["0/2 games, ", " moves, "],
+        &["moves, "],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn balance_shows_each_rounds_games_and_moves_at_a_terminal_and_nothing_on_a_pipe() {
+    let dir = workdir("progress-balance");
+    let args = [
+        "balance",
+        "clamp",
+        "--vary",
+        "adjudicate=true,false",
+        "--depth",
+        "1",
+        "--round-pairs",
+        "1",
+        "--max-pairs",
+        "1",
+    ];
+    let out = progress_only_at_a_terminal(&dir, &args, &["0/4 games, ", " moves, "], &["moves, "]);
+    // On a pipe: the round's line only, then the report on stdout.
+    assert_eq!(
+        out.stderr.trim_end(),
+        "round 1 of 1: 4 games of 2 variants",
+        "{}",
+        out.stderr
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn match_and_book_show_progress_at_a_terminal_and_only_their_lines_on_a_pipe() {
     let dir = workdir("progress-match");
-    let args = ["match", "clamp", "--games", "2", "--depth", "2"];
-    let shown = run_at_terminal(&dir, &args, &[]);
-    assert!(shown.contains("0/2 games, "), "{shown}");
-    // The game lines still show, above the bar.
-    assert!(shown.contains("game 1: "), "{shown}");
-    let out = run(&dir, &args, "");
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert!(!out.stderr.contains("games, "), "{}", out.stderr);
+    // The game lines still show at a terminal, above the bar.
+    let out = progress_only_at_a_terminal(
+        &dir,
+        &["match", "clamp", "--games", "2", "--depth", "2"],
+        &["0/2 games, ", "game 1: "],
+        &["games, "],
+    );
     assert_eq!(
         out.stderr
             .lines()
@@ -833,11 +825,12 @@ fn match_and_book_show_progress_at_a_terminal_and_only_their_lines_on_a_pipe() {
             .count(),
         2
     );
-    let args = ["book", "gomoku", "--count", "3", "--depth", "2"];
-    let shown = run_at_terminal(&dir, &args, &[]);
-    assert!(shown.contains("/3 openings kept, "), "{shown}");
-    let out = run(&dir, &args, "");
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let out = progress_only_at_a_terminal(
+        &dir,
+        &["book", "gomoku", "--count", "3", "--depth", "2"],
+        &["/3 openings kept, "],
+        &[],
+    );
     // On a pipe: the summary line only, no line per kept opening.
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
     assert!(

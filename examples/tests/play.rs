@@ -7,47 +7,13 @@ use std::{
     process::{Command, Stdio},
 };
 
-const BIN: &str = env!("CARGO_BIN_EXE_boardlab");
+mod cli_common;
 
-/// A fresh, empty working directory for one test (save files are written relative to it).
+use cli_common::{BIN, run, run_at_terminal};
+
+/// A fresh, empty working directory for one test.
 fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boardlab-play-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir
-}
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    success: bool,
-}
-
-fn run(dir: &PathBuf, args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start boardlab");
-    // A command that fails at once (a bad argument) may exit before reading its input.
-    if let Err(e) = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-    {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
-    }
-    let out = child.wait_with_output().expect("wait for boardlab");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        success: out.status.success(),
-    }
+    cli_common::workdir("play", name)
 }
 
 /// The last board drawn before `marker` in a transcript (from its column-letter header).
@@ -98,7 +64,7 @@ fn scripted(game: &str, spec: &str, illegal: &[(&str, &str)], moves: &[&str], re
         &["play", spec, "--human", "both", "--no-color"],
         &input,
     );
-    assert!(out.success, "stderr: {}", out.stderr);
+    assert!(out.success(), "stderr: {}", out.stderr);
     for (line, error) in illegal {
         assert!(
             out.stdout.contains(&format!("error: {error}\n")),
@@ -137,7 +103,7 @@ fn scripted(game: &str, spec: &str, illegal: &[(&str, &str)], moves: &[&str], re
         &["replay", "game.txt", "--no-color"],
         "\n\nb\n999\n3\n",
     );
-    assert!(replay.success, "{}", replay.stderr);
+    assert!(replay.success(), "{}", replay.stderr);
     assert!(replay.stdout.contains("after 1 of"));
     assert!(replay.stdout.contains("error: no move 999"));
     assert!(replay.stdout.contains("after 3 of"));
@@ -213,7 +179,7 @@ fn amazons_scripted_moves_and_engine_game() {
         &["play", "amazons:size=8", "--human", "both", "--no-color"],
         input,
     );
-    assert!(out.success);
+    assert!(out.success());
     assert!(
         out.stdout
             .contains("error: d1 is empty: there is no queen to move\n")
@@ -231,7 +197,7 @@ fn amazons_scripted_moves_and_engine_game() {
         &["play", "amazons:size=8", "--human", "none", "--depth", "1"],
         "",
     );
-    assert!(out.success, "{}", out.stderr);
+    assert!(out.success(), "{}", out.stderr);
     assert!(out.stdout.contains("(computer) plays"));
     let over = out
         .stdout
@@ -262,7 +228,7 @@ fn human_against_engine_with_undo_and_hint() {
         ],
         input,
     );
-    assert!(out.success, "{}", out.stderr);
+    assert!(out.success(), "{}", out.stderr);
     assert!(out.stdout.contains("hint: "), "{}", out.stdout);
     assert_eq!(out.stdout.matches("White (computer) plays").count(), 2);
     // Undo took back the engine's reply and the human's move.
@@ -276,7 +242,7 @@ fn human_against_engine_with_undo_and_hint() {
         &["play", "fourshift", "--human", "second", "--depth", "1"],
         "",
     );
-    assert!(out.success);
+    assert!(out.success());
     assert_eq!(out.stdout.matches("Black (computer) plays").count(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -294,7 +260,7 @@ fn bad_arguments_and_files_are_reported() {
         &["play", "gomoku", "--human", "both", "--load", "bad.txt"],
         "",
     );
-    assert!(!out.success);
+    assert!(!out.success());
     assert!(
         out.stderr.contains("line 4: move 2 'h8': h8 is occupied"),
         "{}",
@@ -305,7 +271,7 @@ fn bad_arguments_and_files_are_reported() {
         &["play", "gomoku", "--human", "both"],
         "h8\nhelp\nrestart\nundo\nload bad.txt\nload missing.txt\nsave\nload\n\u{0}\u{7f}garbage 99999999999999999999\n",
     );
-    assert!(out.success);
+    assert!(out.success());
     assert!(
         out.stdout
             .contains("error: bad.txt: line 4: move 2 'h8': h8 is occupied")
@@ -323,9 +289,9 @@ fn bad_arguments_and_files_are_reported() {
             .contains("Back to the game before 'restart', at move 2.")
     );
     let out = run(&dir, &["play", "chess"], "");
-    assert!(!out.success);
+    assert!(!out.success());
     let out = run(&dir, &["replay", "missing.txt"], "");
-    assert!(!out.success);
+    assert!(!out.success());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -345,7 +311,7 @@ fn spawn(dir: &PathBuf, args: &[&str]) -> std::process::Child {
 fn levels_name_the_computer_and_a_random_seed_is_printed() {
     let dir = workdir("levels");
     let out = run(&dir, &["play", "fourshift", "--level", "1"], "a1\nquit\n");
-    assert!(out.success, "{}", out.stderr);
+    assert!(out.success(), "{}", out.stderr);
     assert!(
         out.stdout
             .contains("The computer: level 1, random moves, seed ")
@@ -403,7 +369,7 @@ fn levels_name_the_computer_and_a_random_seed_is_printed() {
         out.stdout
     );
     let out = run(&dir, &["play", "gomoku", "--level", "6"], "");
-    assert!(!out.success);
+    assert!(!out.success());
     assert!(out.stderr.contains("--level"), "{}", out.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -454,7 +420,7 @@ fn rules_moves_and_short_commands() {
         ],
         "rules\na1\nb1\nmoves\nu\nmoves\nr\nmoves\nq\nthis line is never read\n",
     );
-    assert!(out.success, "{}", out.stderr);
+    assert!(out.success(), "{}", out.stderr);
     assert!(
         out.stdout
             .contains("Fourshift: Black (X) and White (O) each have 6 pieces")
@@ -491,7 +457,7 @@ fn clamp_announces_captures() {
         &["play", "clamp", "--human", "both", "--no-color"],
         "d6-d4\nc3-c4\ng7\ne3-e4\nquit\n",
     );
-    assert!(out.success, "{}", out.stderr);
+    assert!(out.success(), "{}", out.stderr);
     assert!(out.stdout.contains("e3-e4 captures d4\n"), "{}", out.stdout);
     assert!(out.stdout.contains("on board X 4, O 4"));
     assert!(
@@ -522,26 +488,12 @@ fn save_asks_before_replacing_a_file_at_a_terminal_and_refuses_on_a_pipe() {
         std::fs::read_to_string(dir.join("keep.txt")).expect("read"),
         "precious"
     );
-    let command = format!("{BIN} play gomoku --human both --no-color");
-    let mut child = Command::new("script")
-        .args(["-q", "-e", "-c", &command, "/dev/null"])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("script (util-linux) runs boardlab on a pseudo-terminal");
-    let mut stdin = child.stdin.take().expect("stdin");
-    for line in ["h8", "save keep.txt", "n", "save keep.txt", "y", "quit"] {
-        std::thread::sleep(std::time::Duration::from_millis(150));
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .expect("type");
-    }
-    std::thread::sleep(std::time::Duration::from_millis(150));
-    drop(stdin);
-    let out = child.wait_with_output().expect("wait");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = run_at_terminal(
+        &dir,
+        &["play", "gomoku", "--human", "both", "--no-color"],
+        &["h8", "save keep.txt", "n", "save keep.txt", "y", "quit"],
+    );
+    let text = out.shown;
     assert!(
         text.contains("keep.txt exists. Replace it? [y/N]"),
         "{text}"
@@ -558,26 +510,12 @@ fn save_asks_before_replacing_a_file_at_a_terminal_and_refuses_on_a_pipe() {
 #[test]
 fn unsaved_games_ask_before_quit_and_restart_at_a_terminal() {
     let dir = workdir("confirm");
-    let command = format!("{BIN} play fourshift --human both --no-color");
-    let mut child = Command::new("script")
-        .args(["-q", "-e", "-c", &command, "/dev/null"])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("script (util-linux) runs boardlab on a pseudo-terminal");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // Answers are typed one by one: the terminal would otherwise hand them over early.
-    for line in ["a1", "r", "n", "q", "n", "save g.txt", "q"] {
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .expect("type");
-        std::thread::sleep(std::time::Duration::from_millis(150));
-    }
-    drop(stdin);
-    let out = child.wait_with_output().expect("wait");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = run_at_terminal(
+        &dir,
+        &["play", "fourshift", "--human", "both", "--no-color"],
+        &["a1", "r", "n", "q", "n", "save g.txt", "q"],
+    );
+    let text = &out.shown;
     assert!(
         text.contains("The game is not saved. Start a new one anyway? [y/N]"),
         "{text}"
@@ -588,7 +526,7 @@ fn unsaved_games_ask_before_quit_and_restart_at_a_terminal() {
     );
     assert!(text.contains("Saved 1 move to g.txt."), "{text}");
     assert!(!text.contains("New game."), "{text}");
-    assert!(out.status.success());
+    assert_eq!(out.code, Some(0), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -637,7 +575,7 @@ fn ctrl_c_saves_the_game_and_says_where() {
         ],
         "quit\n",
     );
-    assert!(out.success, "{}", out.stderr);
+    assert!(out.success(), "{}", out.stderr);
     assert!(
         out.stdout.contains("move 3 · Black to move"),
         "{}",
@@ -659,14 +597,14 @@ fn load_takes_the_game_from_the_file_and_a_disagreeing_spec_is_an_error() {
         &["play", "--load", "g.txt", "--human", "both"],
         "quit\n",
     );
-    assert!(out.success, "{}", out.stderr);
+    assert!(out.success(), "{}", out.stderr);
     assert!(
         out.stdout.starts_with("fourshift:size=6,k=4,pieces=6"),
         "{}",
         out.stdout
     );
     let out = run(&dir, &["play", "fourshift", "--load", "g.txt"], "quit\n");
-    assert!(!out.success);
+    assert!(!out.success());
     assert!(
         out.stderr
             .contains("g.txt is a game of fourshift:size=6,k=4,pieces=6"),
@@ -685,10 +623,10 @@ fn load_takes_the_game_from_the_file_and_a_disagreeing_spec_is_an_error() {
         ],
         "quit\n",
     );
-    assert!(out.success, "{}", out.stderr);
+    assert!(out.success(), "{}", out.stderr);
     // Without spec or file, clap names what is missing and shows the usage.
     let out = run(&dir, &["play"], "");
-    assert!(!out.success);
+    assert!(!out.success());
     assert!(out.stderr.contains("<SPEC>"), "{}", out.stderr);
     assert!(
         out.stderr.contains("(usage: boardlab play"),
@@ -715,9 +653,9 @@ fn replay_lists_and_opens_games_of_a_records_file() {
         ],
         "",
     );
-    assert!(out.success, "{}", out.stderr);
+    assert!(out.success(), "{}", out.stderr);
     let out = run(&dir, &["replay", "rec.txt"], "");
-    assert!(!out.success);
+    assert!(!out.success());
     assert!(
         out.stdout.contains("rec.txt holds 4 games:"),
         "{}",
@@ -726,7 +664,7 @@ fn replay_lists_and_opens_games_of_a_records_file() {
     assert!(out.stdout.contains("   3  game 3:"), "{}", out.stdout);
     assert!(out.stderr.contains("--game N (1-4)"), "{}", out.stderr);
     let out = run(&dir, &["replay", "rec.txt", "--game", "3"], "e\nq\n");
-    assert!(out.success, "{}", out.stderr);
+    assert!(out.success(), "{}", out.stderr);
     assert!(out.stdout.contains("game over"), "{}", out.stdout);
     let out = run(&dir, &["replay", "rec.txt", "--game", "5"], "");
     assert!(

@@ -2,9 +2,11 @@
 //! [`Level`]; and the seat names of the protocols (`first`/`second`).
 
 use std::fmt;
+use std::time::Duration;
 
 use board_core::Player;
 use rand::{TryRngCore, rngs::OsRng};
+use search::{AgentKind, Limits};
 
 use crate::limits::{DEFAULT_ENGINE_MS, ENGINE_MS};
 
@@ -97,6 +99,21 @@ impl Level {
             Level::Engine(ms) => format!("engine {ms} ms"),
         }
     }
+
+    /// The player this level plays as, and the limits it thinks under: the random player
+    /// and the baseline unlimited (each stops by itself), the engine for its think time.
+    /// Every door (the TCP server, the browser board) builds its engine seat from this one
+    /// mapping, so a level means the same player wherever a person meets it.
+    pub fn player(self) -> (AgentKind, Limits) {
+        match self {
+            Level::Random => (AgentKind::Random, Limits::new()),
+            Level::Baseline => (AgentKind::Baseline, Limits::new()),
+            Level::Engine(ms) => (
+                AgentKind::Engine,
+                Limits::new().with_move_time(Duration::from_millis(ms)),
+            ),
+        }
+    }
 }
 
 impl Default for Level {
@@ -148,6 +165,20 @@ pub fn seat_of(s: &str) -> Option<Player> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_level_is_its_player_under_its_limits() {
+        let (kind, limits) = Level::Random.player();
+        assert_eq!(kind, AgentKind::Random);
+        assert_eq!((limits.depth(), limits.soft_time()), (None, None));
+        let (kind, limits) = Level::Baseline.player();
+        assert_eq!(kind, AgentKind::Baseline);
+        assert_eq!((limits.depth(), limits.soft_time()), (None, None));
+        let (kind, limits) = Level::Engine(750).player();
+        assert_eq!(kind, AgentKind::Engine);
+        assert_eq!(limits.soft_time(), Some(Duration::from_millis(750)));
+        assert_eq!(limits.hard_time(), Some(Duration::from_millis(750)));
+    }
 
     #[test]
     fn tokens_are_fresh_and_match_only_themselves() {

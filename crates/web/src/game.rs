@@ -3,11 +3,9 @@
 //! for undo, drawn as a [`BoardView`] at any ply, and snapshotted into engine jobs
 //! ([`Think`]) that run on the engine pool without any lock.
 
-use std::time::Duration;
-
 use board_core::Player;
 use boardlab_games::{DynGame, MoveInfo, OpenError, Registry};
-use search::{AgentKind, Limits, Score, ScoreKind, SearchOptions};
+use search::{AgentKind, Score, ScoreKind, SearchOptions};
 use serde::Serialize;
 
 use crate::view::BoardView;
@@ -203,14 +201,7 @@ struct EngineJob {
 impl Think for EngineJob {
     fn think(mut self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Result<Answer, String> {
         let mover = self.game.side_to_move();
-        let (kind, limits) = match self.level {
-            Level::Random => (AgentKind::Random, Limits::new()),
-            Level::Baseline => (AgentKind::Baseline, Limits::new()),
-            Level::Engine(ms) => (
-                AgentKind::Engine,
-                Limits::new().with_move_time(Duration::from_millis(ms)),
-            ),
-        };
+        let (kind, limits) = self.level.player();
         // A panicking engine must not take the server down; like any engine failure it
         // gives no answer (the page is told why), and no other move is played in its place.
         let game = &mut self.game;

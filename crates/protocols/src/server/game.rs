@@ -7,12 +7,10 @@
 //! The seat names of the protocol (`first`/`second`, [`seat_name`], [`seat_of`]) are
 //! the host crate's, shared by the server, the client and the browser board.
 
-use std::time::Duration;
-
 use boardlab_games::{OpenError, PlayError, Registry};
 use boardlab_host::{Level, limits::ENGINE_HASH_MB};
 pub(super) use boardlab_host::{seat_name, seat_of};
-use search::{AgentKind, Limits, SearchOptions};
+use search::SearchOptions;
 
 use crate::lines::quote;
 
@@ -56,14 +54,7 @@ struct EngineJob {
 
 impl Think for EngineJob {
     fn think(mut self: Box<Self>) -> Result<String, String> {
-        let (kind, limits) = match self.level {
-            Level::Random => (AgentKind::Random, Limits::new()),
-            Level::Baseline => (AgentKind::Baseline, Limits::new()),
-            Level::Engine(ms) => (
-                AgentKind::Engine,
-                Limits::new().with_move_time(Duration::from_millis(ms)),
-            ),
-        };
+        let (kind, limits) = self.level.player();
         // A panicking engine must not take the server down: it is reported like any other
         // engine failure, and no other move is played in its place.
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
