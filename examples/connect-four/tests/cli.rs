@@ -1,5 +1,5 @@
-//! The `connect-four` binary — `boardlab::run_cli` with Connect Four registered beside the
-//! bundled games — through every `boardlab` command, as real processes. Every wait is
+//! The `connect-four` binary — `boardlab_cli::run_cli` with Connect Four registered beside
+//! the bundled games — through every `boardlab` command, as real processes. Every wait is
 //! capped: a command that hangs fails its test instead of the test run.
 
 use std::{

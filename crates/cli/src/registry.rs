@@ -25,7 +25,7 @@ use crate::{
 /// here, and `engine` and `serve` open their games from it.
 ///
 /// ```
-/// use boardlab::Registry;
+/// use boardlab_cli::Registry;
 /// use boardlab_games::{Connect6, Gomoku};
 ///
 /// let registry = Registry::empty().with::<Gomoku>().with::<Connect6>();

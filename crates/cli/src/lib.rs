@@ -1,14 +1,15 @@
-//! `boardlab`: the command line that wires the boardlab crates together, as a library so a
-//! game of your own gets every command. No game logic lives here: every command is generic
-//! over the game ([`boardlab_games::Game`]) and finds its game in a [`Registry`].
+//! `boardlab-cli`: the command line that wires the boardlab crates together, as a library
+//! so a game of your own gets every command. No game logic lives here: every command is
+//! generic over the game ([`boardlab_games::Game`]) and finds its game in a [`Registry`].
 //!
-//! The `boardlab` binary runs the bundled games:
+//! The `boardlab` binary (the `boardlab` package, `examples/src/main.rs`) runs the bundled
+//! games:
 //!
 //! ```no_run
 //! use std::process::ExitCode;
 //!
 //! fn main() -> ExitCode {
-//!     boardlab::run_cli(&boardlab::Registry::bundled())
+//!     boardlab_cli::run_cli(&boardlab_cli::Registry::bundled())
 //! }
 //! ```
 //!
