@@ -9,7 +9,7 @@ use std::{
     time::Duration,
 };
 
-use boardlab_web::{App, Store};
+use boardlab_web::{App, Table};
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::{BodyExt, Full};
 use hyper_util::{client::legacy::Client, rt::TokioExecutor};
@@ -20,10 +20,10 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, tungstenite::Message};
 /// The store of `data`: a server stopped just before may still hold the directory's
 /// lock for a moment (its connections' tasks end after it), so a refusal is retried for
 /// a few seconds. Notes of modes tightened are fine; a skipped file fails the test.
-pub async fn open_store(data: Option<&Path>) -> Store {
+pub async fn open_store(data: Option<&Path>) -> Table {
     let mut tries = 0;
     loop {
-        match Store::open(data) {
+        match Table::open(data) {
             Ok((store, notes)) => {
                 assert!(!notes.iter().any(|n| n.contains("skipped")), "{notes:?}");
                 return store;
@@ -50,7 +50,7 @@ impl Board {
         Board::start_with(open_store(data).await).await
     }
 
-    pub async fn start_with(store: Store) -> Board {
+    pub async fn start_with(store: Table) -> Board {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
