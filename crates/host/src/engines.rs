@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use crate::{
     game::{Answer, Progress, Think},
     pool::{Class, Pool},
-    table::{EngineJob, Event, Table},
+    table::{Applied, EngineJob, Event, Table},
 };
 
 /// One game table and its engine queue, shared by every door of a process.
@@ -88,10 +88,17 @@ impl Host {
         let answer = self.think(class, game, think, &mut |progress| {
             followers.send(&Event::Thinking { seat, progress });
         });
-        let again = self.table().engine_moved(game, version, seat, answer);
-        // After a failed engine the game waits for the people (a takeback, a new seat).
-        if again {
-            self.kick(game);
+        loop {
+            let applied = self
+                .table()
+                .engine_moved(game, version, seat, answer.clone());
+            match applied {
+                Applied::Played | Applied::Stale => return self.kick(game),
+                // The game waits for the people (a takeback, a new seat).
+                Applied::Failed => return,
+                // This thread keeps the move and saves it again later.
+                Applied::NotSaved { wait } => std::thread::sleep(wait),
+            }
         }
     }
 

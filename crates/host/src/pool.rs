@@ -1,8 +1,8 @@
 //! The engine queue, one for every door: at most [`ENGINE_THREADS`] engines think at
 //! once, and the threads go fairly. A person waiting for an engine (an engine move in a
 //! game with a person's seat, a hint, an analysis) is served first, round robin between
-//! games; games between engines share at most [`ENGINE_THREADS`]` - 1` threads (one with
-//! a single thread), so one thread is always left for people and a person's reply never
+//! games; games between engines share at most [`ENGINE_GAME_THREADS`] threads
+//! ([`ENGINE_THREADS`]` - 1`, one with a single thread), so one thread is always left for people and a person's reply never
 //! waits behind other games' engine-against-engine searches.
 //!
 //! Synchronous: [`Pool::acquire`] blocks the calling thread until a thread of the pool
@@ -13,7 +13,7 @@ use std::{
     sync::{Arc, Condvar, Mutex, MutexGuard},
 };
 
-use crate::limits::ENGINE_THREADS;
+use crate::limits::{ENGINE_GAME_THREADS, ENGINE_THREADS};
 
 /// Whom a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,13 +51,6 @@ pub struct Pool {
     /// Signalled when threads are granted.
     granted: Condvar,
 }
-
-/// Most threads games between engines use at once.
-const ENGINE_GAME_THREADS: usize = if ENGINE_THREADS > 1 {
-    ENGINE_THREADS - 1
-} else {
-    1
-};
 
 /// A thread of the pool, held while one search runs; freed on drop.
 pub struct Permit {

@@ -19,8 +19,10 @@
 use std::{
     collections::BTreeMap,
     io,
+    net::IpAddr,
     path::Path,
     sync::{Arc, Mutex},
+    time::{Duration, SystemTime},
 };
 
 use board_core::Player;
@@ -28,10 +30,10 @@ use boardlab_games::{MoveInfo, Registry};
 use serde::Serialize;
 
 use crate::{
-    ActionError, Conduct, Consent, Held, Help, HostError, Level, Offer, Seat, Token,
+    ActionError, Conduct, Consent, Held, Help, HostError, Level, Offer, Seat, ServeOptions, Token,
     conduct::{consent, people_held},
     game::{AnalysisJobs, Answer, HostedGame, Progress, Think, create_game, load_game_text},
-    limits::MAX_GAMES,
+    limits::{SAVE_RETRY_FIRST, SAVE_RETRY_MAX},
     save::{self, DataDir, Recorded},
 };
 
@@ -86,6 +88,27 @@ pub enum Event {
         /// What went wrong.
         message: String,
     },
+    /// Moves were taken back: the game has `ply` moves now.
+    TakenBack {
+        /// Moves left.
+        ply: usize,
+    },
+    /// `seat` resigned; `reason` says who won.
+    Resigned {
+        /// The seat that resigned.
+        seat: Player,
+        /// `Black resigned`.
+        reason: String,
+    },
+    /// The players agreed a draw.
+    Drawn,
+    /// An offer waits for the opponent's answer.
+    Offered(Offer),
+    /// The opponent declined the offer.
+    Declined(Offer),
+    /// Something the players and watchers should know that is not a change of the game
+    /// (an engine move not saved yet, and when it is tried again).
+    Notice(String),
     /// The game expired: it is archived and gone from the table.
     Expired,
 }
@@ -135,6 +158,41 @@ struct Hosted {
     /// The engine's scores (first player's side) by the ply they were thought at.
     evals: BTreeMap<usize, i32>,
     followers: Followers,
+    /// The peer address that created the game (the games-per-peer bound); `None` for
+    /// games restored from disk or created without one.
+    creator: Option<IpAddr>,
+    /// When the game last changed (created, a seat taken, a move, ...): the save file's
+    /// modification time after a restart. Expiry counts from here.
+    last_active: SystemTime,
+    /// Failed attempts to save the engine move being applied.
+    save_failures: u32,
+}
+
+/// What became of an engine's answer ([`Table::engine_moved`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// Played: the game's next engine move may start.
+    Played,
+    /// The game changed meanwhile (or is gone): the answer was dropped; the game's
+    /// engine may start again.
+    Stale,
+    /// The engine gave no move (or an illegal one): nothing was played, the players were
+    /// told, and the game waits for them.
+    Failed,
+    /// Legal, but its save file could not be written: nothing changed, the players were
+    /// told; apply the same answer again after `wait` (doubling on each failure). No
+    /// other engine move starts meanwhile.
+    NotSaved {
+        /// The wait before the next attempt.
+        wait: Duration,
+    },
+}
+
+/// The wait before the `attempt`-th new try to save an engine move (1-based):
+/// [`SAVE_RETRY_FIRST`], doubled on each failure up to [`SAVE_RETRY_MAX`].
+pub fn save_backoff(attempt: u32) -> Duration {
+    let factor = 1u32 << attempt.saturating_sub(1).min(16);
+    SAVE_RETRY_FIRST.saturating_mul(factor).min(SAVE_RETRY_MAX)
 }
 
 /// A seat as a follower sees it.
@@ -268,11 +326,18 @@ pub struct Table {
     next_id: u64,
     /// The locked data directory (none: in memory only).
     data: Option<DataDir>,
-    max_games: usize,
+    options: ServeOptions,
+    /// Notes for the operator made while hosting (see [`Table::take_notes`]).
+    notes: Vec<String>,
 }
 
 impl Hosted {
-    fn new(game: HostedGame, recorded: Recorded) -> Hosted {
+    fn new(
+        game: HostedGame,
+        recorded: Recorded,
+        creator: Option<IpAddr>,
+        last_active: SystemTime,
+    ) -> Hosted {
         Hosted {
             game,
             seats: recorded.seats,
@@ -289,6 +354,9 @@ impl Hosted {
             thinking: false,
             evals: BTreeMap::new(),
             followers: Followers::default(),
+            creator,
+            last_active,
+            save_failures: 0,
         }
     }
 
@@ -356,6 +424,7 @@ impl Hosted {
 
     fn changed(&mut self) {
         self.version += 1;
+        self.last_active = SystemTime::now();
         self.followers.send(&Event::Changed);
     }
 
@@ -386,12 +455,22 @@ impl Table {
     /// [`Table::open`] hosting the games of `registry` (the bundled ones and a user's
     /// own, [`Registry::with`]).
     pub fn open_with(data: Option<&Path>, registry: Registry) -> io::Result<(Table, Vec<String>)> {
+        Table::open_with_options(data, registry, ServeOptions::default())
+    }
+
+    /// [`Table::open_with`] under the limits and expiry times of `options`.
+    pub fn open_with_options(
+        data: Option<&Path>,
+        registry: Registry,
+        options: ServeOptions,
+    ) -> io::Result<(Table, Vec<String>)> {
         let mut table = Table {
             registry,
             games: BTreeMap::new(),
             next_id: 1,
             data: None,
-            max_games: MAX_GAMES,
+            options,
+            notes: Vec::new(),
         };
         let mut notes = Vec::new();
         if let Some(dir) = data {
@@ -408,7 +487,12 @@ impl Table {
                 match loaded {
                     Ok((game, recorded, more)) => {
                         notes.extend(more);
-                        table.games.insert(id, Hosted::new(game, recorded));
+                        let touched = std::fs::metadata(&path)
+                            .and_then(|m| m.modified())
+                            .unwrap_or_else(|_| SystemTime::now());
+                        table
+                            .games
+                            .insert(id, Hosted::new(game, recorded, None, touched));
                     }
                     Err(e) => notes.push(format!("{}: skipped: {e}", path.display())),
                 }
@@ -425,8 +509,24 @@ impl Table {
 
     /// Limits the number of games.
     pub fn with_max_games(mut self, n: usize) -> Table {
-        self.max_games = n;
+        self.options.max_games = n;
         self
+    }
+
+    /// The limits and expiry times, to change them from now on.
+    pub fn options_mut(&mut self) -> &mut ServeOptions {
+        &mut self.options
+    }
+
+    /// The limits and expiry times in force.
+    pub fn options(&self) -> &ServeOptions {
+        &self.options
+    }
+
+    /// Takes the notes for the operator made while hosting: games expired to make room,
+    /// engine moves that failed or whose save failed.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
     }
 
     fn hosted(&self, id: u64) -> Result<&Hosted, HostError> {
@@ -453,9 +553,33 @@ impl Table {
         Ok(&self.hosted(id)?.game)
     }
 
-    fn host(&mut self, game: HostedGame, choices: [SeatChoice; 2]) -> Result<Created, HostError> {
-        if self.games.len() >= self.max_games {
-            return Err(HostError::TooManyGames(self.max_games));
+    fn host(
+        &mut self,
+        game: HostedGame,
+        choices: [SeatChoice; 2],
+        peer: Option<IpAddr>,
+    ) -> Result<Created, HostError> {
+        let mine = |t: &Table| {
+            peer.map_or(0, |p| {
+                t.games.values().filter(|h| h.creator == Some(p)).count()
+            })
+        };
+        let (most, per_peer) = (self.options.max_games, self.options.max_games_per_peer);
+        if self.games.len() >= most || mine(self) >= per_peer {
+            // Expired games make room first.
+            let notes = self.expire(SystemTime::now());
+            self.notes.extend(notes);
+        }
+        if self.games.len() >= most {
+            return Err(HostError::TooManyGames(most));
+        }
+        if let Some(peer) = peer
+            && mine(self) >= per_peer
+        {
+            return Err(HostError::TooManyGamesFrom {
+                peer,
+                most: per_peer,
+            });
         }
         let owner = Token::generate().map_err(HostError::Randomness)?;
         let mut recorded = Recorded {
@@ -474,7 +598,7 @@ impl Table {
                 SeatChoice::Free => Seat::Free,
             };
         }
-        let hosted = Hosted::new(game, recorded);
+        let hosted = Hosted::new(game, recorded, peer, SystemTime::now());
         let id = self.new_id(&hosted.file_records())?;
         let spec = hosted.game.spec();
         self.games.insert(id, hosted);
@@ -498,9 +622,15 @@ impl Table {
             let Some(dir) = &self.data else {
                 return Ok(id);
             };
-            match save::create_records(&dir.game(id), records) {
+            let path = dir.game(id);
+            match save::create_records(&path, records) {
                 Ok(()) => return Ok(id),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    self.notes.push(format!(
+                        "{} exists: game id {id} passed over",
+                        path.display()
+                    ));
+                }
                 Err(e) => return Err(save_error(e)),
             }
         }
@@ -511,15 +641,26 @@ impl Table {
 
     /// A new game of `spec` with these seats.
     pub fn create(&mut self, spec: &str, seats: [SeatChoice; 2]) -> Result<Created, HostError> {
+        self.create_for(spec, seats, None)
+    }
+
+    /// [`Table::create`] for a connection from `peer`: at most
+    /// [`ServeOptions::max_games_per_peer`] live games of one peer address.
+    pub fn create_for(
+        &mut self,
+        spec: &str,
+        seats: [SeatChoice; 2],
+        peer: Option<IpAddr>,
+    ) -> Result<Created, HostError> {
         let game = create_game(&self.registry, spec)?;
-        self.host(game, seats)
+        self.host(game, seats, peer)
     }
 
     /// A game from a save file's text (from `play`, `selfplay --records`, a host or a
     /// page); a bad file loads nothing and names its first bad line.
     pub fn load(&mut self, text: &str, seats: [SeatChoice; 2]) -> Result<Created, HostError> {
         let game = load_game_text(&self.registry, text)?;
-        self.host(game, seats)
+        self.host(game, seats, None)
     }
 
     /// Which seats of game `id` these tokens hold (each compared in constant time); the
@@ -540,6 +681,52 @@ impl Table {
             }
         }
         Ok(held)
+    }
+
+    /// The seat of game `id` whose token `token` is (compared in constant time).
+    pub fn seat_of_token(&self, id: u64, token: &str) -> Result<Player, HostError> {
+        let h = self.hosted(id)?;
+        Player::BOTH
+            .into_iter()
+            .find(|p| h.seats[p.index()].token_matches(token))
+            .ok_or(HostError::WrongToken(id))
+    }
+
+    /// Archives every game untouched for longer than its expiry at `now` (finished:
+    /// [`ServeOptions::finished_expiry`], unfinished: [`ServeOptions::abandoned_expiry`]):
+    /// its save file moves to the archive, its followers hear [`Event::Expired`], and it
+    /// is gone from the table (its id never reused). A note for each game.
+    pub fn expire(&mut self, now: SystemTime) -> Vec<String> {
+        let (finished, abandoned) = (self.options.finished_expiry, self.options.abandoned_expiry);
+        let due: Vec<u64> = self
+            .games
+            .iter()
+            .filter(|(_, h)| {
+                let idle = now.duration_since(h.last_active).unwrap_or(Duration::ZERO);
+                idle >= if h.over() { finished } else { abandoned }
+            })
+            .map(|(&n, _)| n)
+            .collect();
+        let mut notes = Vec::new();
+        for n in due {
+            if let Some(dir) = &self.data {
+                match save::archive(dir.path(), n) {
+                    Ok(to) => notes.push(format!("game {n} expired: archived as {}", to.display())),
+                    Err(e) => {
+                        notes.push(format!(
+                            "game {n} expired but was kept: cannot archive: {e}"
+                        ));
+                        continue;
+                    }
+                }
+            } else {
+                notes.push(format!("game {n} expired"));
+            }
+            if let Some(h) = self.games.remove(&n) {
+                h.followers.send(&Event::Expired);
+            }
+        }
+        notes
     }
 
     /// Whether one of `tokens` is the creator's token of game `id`.
@@ -764,6 +951,9 @@ impl Table {
                 Ok(Proposal::Done)
             }
             Consent::Ask(_) => {
+                if let Some(offer) = h.conduct.offer {
+                    h.followers.send(&Event::Offered(offer));
+                }
                 h.changed();
                 Ok(Proposal::Asked)
             }
@@ -799,6 +989,7 @@ impl Table {
         }
         h.evals.retain(|&p, _| p <= target);
         h.conduct.moved();
+        h.followers.send(&Event::TakenBack { ply: target });
         h.changed();
         Ok(())
     }
@@ -850,6 +1041,8 @@ impl Table {
         h.resigned = Some(seat);
         h.redo.clear();
         h.conduct.moved();
+        let reason = h.ended().map(|e| e.reason).unwrap_or_default();
+        h.followers.send(&Event::Resigned { seat, reason });
         h.changed();
         Ok(seat)
     }
@@ -866,6 +1059,9 @@ impl Table {
                 Ok(Proposal::Done)
             }
             Consent::Ask(_) => {
+                if let Some(offer) = h.conduct.offer {
+                    h.followers.send(&Event::Offered(offer));
+                }
                 h.changed();
                 Ok(Proposal::Asked)
             }
@@ -878,6 +1074,7 @@ impl Table {
         h.drawn = true;
         h.redo.clear();
         h.conduct.moved();
+        h.followers.send(&Event::Drawn);
         h.changed();
         Ok(())
     }
@@ -894,9 +1091,14 @@ impl Table {
         let h = self.hosted(id)?;
         // Answered on a copy: the offer goes only once the answer is carried out.
         let mut conduct = h.conduct.clone();
+        let waiting = h.conduct.offer;
         let accepted = conduct.answer(&h.seats, held, accept)?;
         match accepted {
-            None => {}
+            None => {
+                if let Some(offer) = waiting {
+                    h.followers.send(&Event::Declined(offer));
+                }
+            }
             Some(Offer::Takeback { to_ply, .. }) => self.take_back(id, to_ply, false)?,
             Some(Offer::Draw { .. }) => {
                 h.live()?;
@@ -948,55 +1150,89 @@ impl Table {
     }
 
     /// Applies the engine's answer thought for game `id` at `version`, if nothing changed
-    /// meanwhile. Returns whether the game's engine should be started again: not after a
-    /// failed engine, whose game then waits for the people instead of retrying forever.
+    /// meanwhile, through the same validate-save-play path as a person's move. A failed
+    /// engine plays nothing (no stand-in move) and the game waits for its people; a move
+    /// that cannot be saved is kept by the caller and applied again after a doubling
+    /// wait ([`Applied::NotSaved`]).
     pub fn engine_moved(
         &mut self,
         id: u64,
         version: u64,
         seat: Player,
         answer: Result<Answer, String>,
-    ) -> bool {
+    ) -> Applied {
         let Ok(h) = self.hosted_mut(id) else {
-            return false;
+            return Applied::Stale;
         };
         h.thinking = false;
         let current = h.version == version && h.game.to_move() == seat && !h.over();
-        match (current, answer) {
-            (true, Ok(answer)) => {
-                let ply = h.game.ply();
-                if let Some(s) = &answer.score {
-                    h.evals.insert(ply, s.first);
-                }
-                match self.play_checked(id, &answer.mv) {
-                    Ok(_) => {
-                        if let Ok(h) = self.hosted_mut(id) {
-                            h.redo.clear();
-                            h.followers.send(&Event::EngineMoved { seat, answer });
-                            h.changed();
-                        }
-                        true
-                    }
-                    Err(e) => {
-                        if let Ok(h) = self.hosted_mut(id) {
-                            h.followers.send(&Event::EngineFailed {
-                                seat,
-                                message: e.to_string(),
-                            });
-                        }
-                        false
-                    }
-                }
-            }
-            (true, Err(message)) => {
-                h.followers.send(&Event::EngineFailed { seat, message });
-                false
-            }
-            (false, _) => {
-                h.followers.send(&Event::Changed);
-                true
-            }
+        if !current {
+            h.save_failures = 0;
+            h.followers.send(&Event::Changed);
+            return Applied::Stale;
         }
+        let ply = h.game.ply();
+        let failed = |t: &mut Table, message: String| {
+            t.notes.push(format!(
+                "game {id}: the engine gave no move at ply {}: {message}",
+                ply + 1
+            ));
+            if let Ok(h) = t.hosted_mut(id) {
+                h.save_failures = 0;
+                h.followers.send(&Event::EngineFailed { seat, message });
+            }
+            Applied::Failed
+        };
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(message) => return failed(self, message),
+        };
+        match self.play_checked(id, &answer.mv) {
+            Ok(_) => {
+                if let Ok(h) = self.hosted_mut(id) {
+                    if let Some(s) = &answer.score {
+                        h.evals.insert(ply, s.first);
+                    }
+                    h.save_failures = 0;
+                    h.redo.clear();
+                    h.followers.send(&Event::EngineMoved { seat, answer });
+                    h.changed();
+                }
+                Applied::Played
+            }
+            Err(HostError::Save(e)) => {
+                let Ok(h) = self.hosted_mut(id) else {
+                    return Applied::Stale;
+                };
+                // Still this engine's move: no other job starts while it waits.
+                h.thinking = true;
+                h.save_failures = h.save_failures.saturating_add(1);
+                let attempt = h.save_failures;
+                let wait = save_backoff(attempt);
+                let mv = &answer.mv;
+                h.followers.send(&Event::Notice(format!(
+                    "engine move {mv} (ply {}) not saved: {e}; retrying in {} ms",
+                    ply + 1,
+                    wait.as_millis()
+                )));
+                self.notes.push(format!(
+                    "game {id}: engine move {mv} not saved (attempt {attempt}): {e}"
+                ));
+                Applied::NotSaved { wait }
+            }
+            Err(e) => failed(self, e.to_string()),
+        }
+    }
+
+    /// Whether an engine seat of some game is to move with no engine thinking for it
+    /// ([`Table::engine_job`] would give a job).
+    pub fn engine_work_waiting(&self) -> bool {
+        self.games.values().any(|h| {
+            !h.thinking
+                && !h.paused
+                && !h.over()
+                && matches!(h.seats[h.game.to_move().index()], Seat::Engine(_))
+        })
     }
 
     /// A hint for the player to move in game `id`, for a follower holding `held`: the
@@ -1363,7 +1599,11 @@ mod tests {
             .expect("subscribed");
         let job = s.engine_job(c.id).expect("engine to move");
         let again = s.engine_moved(c.id, job.version, job.seat, Err("it broke".into()));
-        assert!(!again, "a failed engine is not restarted at once");
+        assert_eq!(
+            again,
+            Applied::Failed,
+            "a failed engine is not restarted at once"
+        );
         assert!(s.state(c.id, [false; 2]).expect("state").moves.is_empty());
         // (Starting the job announced a change first.)
         let failure = events.try_iter().find(|e| !matches!(e, Event::Changed));

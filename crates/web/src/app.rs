@@ -496,8 +496,17 @@ async fn connection(ws: WebSocket, app: Shared) {
                 Ok(Event::Expired) => vec![ServerMsg::Error {
                     message: "the game expired: it is archived and closed".into(),
                 }],
-                // The state that follows the move (`Changed`) carries it.
-                Ok(Event::Moved { .. }) | Err(broadcast::error::RecvError::Closed) => Vec::new(),
+                Ok(Event::Notice(message)) => vec![ServerMsg::Error { message }],
+                // The state that follows each of these (`Changed`) carries it.
+                Ok(
+                    Event::Moved { .. }
+                    | Event::TakenBack { .. }
+                    | Event::Resigned { .. }
+                    | Event::Drawn
+                    | Event::Offered(_)
+                    | Event::Declined(_),
+                )
+                | Err(broadcast::error::RecvError::Closed) => Vec::new(),
             },
             Some(m) = rx.recv() => vec![m],
         };
