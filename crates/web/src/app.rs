@@ -246,11 +246,13 @@ struct NewGame {
     seats: [String; 2],
 }
 
-/// Reads a seat choice: `human`, `random`, `baseline`, `engine:MS`.
+/// Reads a seat choice: `human`, `free` (a person takes it later through the line
+/// protocol's `join`), `random`, `baseline`, `engine:MS`.
 fn seat_choice(s: &str) -> Result<SeatChoice, String> {
     let short: String = s.chars().take(24).collect();
     match s {
         "human" => Ok(SeatChoice::Human),
+        "free" => Ok(SeatChoice::Free),
         "random" => Ok(SeatChoice::Engine(Level::Random)),
         "baseline" => Ok(SeatChoice::Engine(Level::Baseline)),
         _ => s
@@ -261,8 +263,8 @@ fn seat_choice(s: &str) -> Result<SeatChoice, String> {
             .ok_or_else(|| {
                 let r = boardlab_host::limits::ENGINE_MS;
                 format!(
-                    "bad seat '{short}': expected human, random, baseline or engine:MS \
-                     with MS from {} to {}",
+                    "bad seat '{short}': expected human, free, random, baseline or \
+                     engine:MS with MS from {} to {}",
                     r.start(),
                     r.end()
                 )
@@ -685,6 +687,20 @@ async fn handle(
 pub async fn serve(listener: tokio::net::TcpListener, app: Shared) -> std::io::Result<()> {
     app.host.start_engines();
     axum::serve(crate::listener::BoundedListener::new(listener), router(app)).await
+}
+
+/// Serves the board onto `host` (a game table other doors may share) on the bound
+/// `listener` until the process ends: blocks the calling thread, on a tokio runtime of
+/// its own.
+pub fn serve_blocking(listener: std::net::TcpListener, host: Arc<Host>) -> std::io::Result<()> {
+    listener.set_nonblocking(true)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        serve(listener, App::on(host)).await
+    })
 }
 
 /// `boardlab web`: binds `listen`, restores the games in `data`, prints the URL, opens a

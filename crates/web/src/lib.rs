@@ -29,5 +29,5 @@ pub mod request;
 pub mod state;
 pub mod view;
 
-pub use app::{App, page_weight, router, run, serve};
+pub use app::{App, page_weight, router, run, serve, serve_blocking};
 pub use boardlab_host::{Host, Table};
