@@ -463,7 +463,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             seat,
             tokens,
             no_color,
-        } => serve::connect(protocols::server::ConnectOptions {
+        } => serve::connect(::play::connect::ConnectOptions {
             addr,
             tokens,
             rejoin,

@@ -3,9 +3,10 @@
 
 use std::{path::Path, time::Duration};
 
+use ::play::connect::ConnectOptions;
 use board_core::Player;
 use clap::Args;
-use protocols::server::{ConnectOptions, ServeOptions};
+use protocols::server::ServeOptions;
 
 use crate::{Registry, cli_error::CliError};
 
@@ -158,7 +159,7 @@ fn serve_both(
 }
 
 pub fn connect(options: ConnectOptions) -> Result<(), CliError> {
-    protocols::server::connect(&options).map_err(|e| CliError::usage(format!("connect: {e}")))
+    ::play::connect::connect(&options).map_err(|e| CliError::usage(format!("connect: {e}")))
 }
 
 /// A seat as `--seat` names it: `first` or `second`.

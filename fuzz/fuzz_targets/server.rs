@@ -14,7 +14,8 @@
 use std::sync::mpsc::{Receiver, sync_channel};
 
 use libfuzzer_sys::fuzz_target;
-use protocols::server::{Follower, Server};
+use play::connect::Follower;
+use protocols::server::Server;
 
 const MAX_LINES: usize = 64;
 

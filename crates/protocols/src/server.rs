@@ -39,19 +39,16 @@
 //! - `handler`: [`Server`], the protocol as functions from a request line to a reply,
 //!   and the routes of the pushes;
 //! - `net`: the TCP server ([`serve`], [`run`], [`run_with`], [`run_with_games`],
-//!   [`serve_host`]) and its janitor;
-//! - `client`: the terminal client ([`connect`], [`Session`], [`Follower`], [`TokenFile`]).
+//!   [`serve_host`]) and its janitor.
+//!
+//! The terminal client (`boardlab connect`) is the terminal front end's:
+//! `boardlab_play::connect`.
 
 use std::sync::{Mutex, MutexGuard};
 
-mod client;
 mod handler;
 mod net;
 
-pub use client::{
-    Boards, ConnectError, ConnectOptions, Followed, Follower, GameState, Reaction, SavedSeat, Sent,
-    Session, TokenFile, connect,
-};
 pub use handler::{ConnId, Server};
 pub use net::{run, run_with, run_with_games, serve, serve_host};
 // The limits and the save files' constants have one home, the host crate; re-exported

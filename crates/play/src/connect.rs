@@ -19,10 +19,13 @@ use std::{
 
 use board_core::{Outcome, Player};
 
-use boardlab_host::{seat_name, seat_of};
+use boardlab_host::{limits::MAX_REQUEST_BYTES, seat_name, seat_of};
+use protocols::lines::{Line, escape_controls, quote, read_line_capped, write_line};
 
-use super::{MAX_REQUEST_BYTES, lock};
-use crate::lines::{Line, escape_controls, quote, read_line_capped, write_line};
+/// Locks `m`, also when a thread panicked holding it (the state stays usable).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 mod follower;
 mod tokens;

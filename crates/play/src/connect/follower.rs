@@ -6,14 +6,14 @@
 
 use std::collections::BTreeMap;
 
+use crate::render;
 use board_core::{
     GameConfig, GameSpec, Outcome, Player, Square,
     view::{View, captured},
 };
-use play::render;
 
-use crate::lines::quote;
 use boardlab_host::seat_name;
+use protocols::lines::quote;
 
 /// Most games the terminal client keeps boards for.
 const MAX_FOLLOWED: usize = 1000;
