@@ -155,7 +155,7 @@ impl HostedGame {
     }
     /// A snapshot of the position for `level` to think on.
     pub fn think_job(&self, level: Level, seed: u64) -> Box<dyn Think> {
-        Box::new(EngineJob {
+        Box::new(Snapshot {
             game: self.0.snapshot(),
             level,
             seed,
@@ -170,7 +170,7 @@ impl HostedGame {
             if game.outcome().is_none() {
                 jobs.push((
                     game.ply_count(),
-                    Box::new(EngineJob {
+                    Box::new(Snapshot {
                         game: game.snapshot(),
                         level: Level::Engine(ms),
                         seed: 0,
@@ -187,19 +187,19 @@ impl HostedGame {
 }
 
 /// An engine move to think: a snapshot of the game (position and history), copied out of
-/// the store.
-struct EngineJob {
+/// the table.
+struct Snapshot {
     game: Box<dyn DynGame>,
     level: Level,
     seed: u64,
 }
 
-impl Think for EngineJob {
+impl Think for Snapshot {
     fn think(mut self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Result<Answer, String> {
         let mover = self.game.side_to_move();
         let (kind, limits) = self.level.player();
         // A panicking engine must not take the server down; like any engine failure it
-        // gives no answer (the page is told why), and no other move is played in its place.
+        // gives no answer (the players are told why), and no other move is played in its place.
         let game = &mut self.game;
         let thought = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let options = SearchOptions::default()

@@ -1557,7 +1557,7 @@ mod tests {
             .expect("registered");
         assert_eq!(s.ids(), vec![c.id]);
         drop(s);
-        // A store of other games skips the file, naming it, and never reuses its id.
+        // A table of other games skips the file, naming it, and never reuses its id.
         let (s, notes) = Table::open_with(
             Some(&dir),
             Registry::empty().with::<boardlab_games::Amazons>(),
