@@ -17,6 +17,8 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
 pub const FIRST_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// A reply that cannot be written within this time drops the connection.
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Think time of a hint (milliseconds), on every door.
+pub const HINT_MS: u64 = 1000;
 /// Engine think time per move when none is given (milliseconds).
 pub const DEFAULT_ENGINE_MS: u64 = 200;
 /// The engine think times a seat accepts (milliseconds).

@@ -77,8 +77,8 @@ pub use boardlab_host::limits::MAX_CONNECTIONS;
 pub const MAX_MESSAGE_BYTES: usize = boardlab_host::limits::MAX_REQUEST_BYTES;
 /// Longest uploaded save file.
 pub const MAX_SAVE_BYTES: usize = board_core::savefile::MAX_BYTES;
-/// Think time of a hint (ms).
-pub const HINT_MS: u64 = 1000;
+/// Think time of a hint (ms): the host's.
+pub use boardlab_host::limits::HINT_MS;
 /// Total think time of an analysis (ms), shared out over the positions, each 20–200 ms.
 pub const ANALYSIS_MS: u64 = 4000;
 /// Messages waiting to be written to one page before it is dropped.

@@ -23,7 +23,9 @@ use board_core::Player;
 use boardlab_games::Registry;
 use boardlab_host::{
     Held, Host, HostError, Level, Offer, Table,
-    game::Answer,
+    game::{Answer, Think},
+    limits::HINT_MS,
+    pool::Class,
     seat_name, seat_of,
     table::{Applied, Event, Proposal, SeatChoice},
 };
@@ -59,6 +61,8 @@ struct Routes {
     /// The connection whose request is being carried out (under the table's lock): what
     /// it did reaches it as its reply, not pushed again (unless it watches).
     acting: Option<ConnId>,
+    /// Connections waiting for a hint (one at a time each).
+    hinting: BTreeSet<ConnId>,
 }
 
 impl Routes {
@@ -88,6 +92,7 @@ impl Routes {
 
     fn forget(&mut self, conn: ConnId) -> Option<Option<TcpStream>> {
         let outbox = self.conns.remove(&conn);
+        self.hinting.remove(&conn);
         for w in self.watchers.values_mut() {
             w.remove(&conn);
         }
@@ -153,6 +158,39 @@ fn push_line(id: u64, event: &Event) -> Option<String> {
     })
 }
 
+/// A hint to think for connection `conn` in game `game`.
+struct HintJob {
+    conn: ConnId,
+    game: u64,
+    think: Box<dyn Think>,
+}
+
+/// The pushed line of a hint's answer (or why there is none), to the one who asked.
+fn hint_line(game: u64, answer: Result<Answer, String>) -> String {
+    match answer {
+        Ok(a) => {
+            let score = a
+                .score
+                .map_or_else(String::new, |s| format!(" score {}", s.text));
+            let pv = if a.pv.is_empty() {
+                String::new()
+            } else {
+                format!(" pv {}", a.pv)
+            };
+            format!("notice {game} hint {}{score}{pv}", a.mv)
+        }
+        Err(e) => format!("notice {game} no hint: {}", escape_controls(&e)),
+    }
+}
+
+/// Thinks `job` on the host's engine queue and pushes its answer to the one who asked.
+fn think_hint(host: &Host, routes: &Mutex<Routes>, job: HintJob) {
+    let answer = host.think(Class::Person, job.game, job.think, &mut |_| {});
+    let mut routes = lock(routes);
+    routes.hinting.remove(&job.conn);
+    routes.send(job.conn, hint_line(job.game, answer));
+}
+
 /// An engine move that was thought but could not be saved: applied again at `due`
 /// ([`Server::retry_saves`]; on the host's engine threads its thread does that itself).
 struct Retry {
@@ -175,6 +213,8 @@ pub struct Server {
     next_conn: ConnId,
     options: ServeOptions,
     retries: Vec<Retry>,
+    /// Hints waiting for [`Server::think_pending`] (without engine threads).
+    hints: Vec<HintJob>,
 }
 
 impl Server {
@@ -217,6 +257,7 @@ impl Server {
             next_conn: 1,
             options,
             retries: Vec::new(),
+            hints: Vec::new(),
         }
     }
 
@@ -375,6 +416,10 @@ impl Server {
             self.engine_moved(job.game, job.version, job.seat, answer);
             n += 1;
         }
+        for hint in std::mem::take(&mut self.hints) {
+            think_hint(&self.host, &self.routes, hint);
+            n += 1;
+        }
         n
     }
 
@@ -486,7 +531,8 @@ impl Server {
                 "commands: create SPEC | join ID first|second | rejoin ID TOKEN \
                  | engine ID first|second [MS] | move ID TOKEN MOVE | takeback ID TOKEN \
                  | draw ID TOKEN | accept ID TOKEN | decline ID TOKEN | resign ID TOKEN \
-                 | assist ID TOKEN on|off | watch ID | unwatch ID | show ID | list | quit"
+                 | assist ID TOKEN on|off | hint ID TOKEN | watch ID | unwatch ID | show ID \
+                 | list | quit"
                     .into(),
             ),
             ("create", [spec]) => {
@@ -609,6 +655,33 @@ impl Server {
                     seat_name(resigned)
                 ))
             }
+            ("hint", [id, token]) => {
+                let conn = conn.ok_or("a hint needs a connection")?;
+                let (n, seat) = self.player(table, id, token)?;
+                if lock(&self.routes).hinting.contains(&conn) {
+                    return Err("the engine is already working for this connection".into());
+                }
+                let think = table.hint_job(n, held(seat), HINT_MS).map_err(host)?;
+                lock(&self.routes).hinting.insert(conn);
+                let job = HintJob {
+                    conn,
+                    game: n,
+                    think,
+                };
+                if self.engine_threads {
+                    let (host, routes) = (Arc::clone(&self.host), Arc::clone(&self.routes));
+                    let spawned = std::thread::Builder::new()
+                        .name(format!("hint-game-{n}"))
+                        .spawn(move || think_hint(&host, &routes, job));
+                    if let Err(e) = spawned {
+                        lock(&self.routes).hinting.remove(&conn);
+                        return Err(format!("no hint: cannot start a thread: {e}"));
+                    }
+                } else {
+                    self.hints.push(job);
+                }
+                Ok(format!("hint {n} thinking {HINT_MS}"))
+            }
             ("assist", [id, token, on @ ("on" | "off")]) => {
                 let (n, seat) = self.player(table, id, token)?;
                 table.set_help(n, held(seat), *on == "on").map_err(host)?;
@@ -633,7 +706,7 @@ impl Server {
             (
                 "create" | "join" | "rejoin" | "engine" | "watch" | "unwatch" | "move" | "show"
                 | "list" | "quit" | "takeback" | "draw" | "accept" | "decline" | "resign"
-                | "assist",
+                | "assist" | "hint",
                 _,
             ) => Err(format!("wrong arguments for '{word}': try 'help'")),
             _ => Err(format!(

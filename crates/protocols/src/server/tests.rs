@@ -494,3 +494,47 @@ fn takebacks_draws_and_resignations_follow_the_rules_of_conduct() {
     assert!(resigned.join(" ").ends_with("resigned"), "{resigned:?}");
     assert_eq!(s.think_pending(), 0, "no engine move after a resignation");
 }
+
+/// Fair play on the line protocol: a hint in a live game between two people only once
+/// both turned engine help on; its answer goes to the one who asked, no one else.
+#[test]
+fn hints_follow_the_fair_play_rule_and_go_to_the_asker_only() {
+    use std::sync::mpsc::sync_channel;
+    let (mut s, _) = Server::open(None).expect("open");
+    let (tx_a, rx_a) = sync_channel(256);
+    let (tx_b, rx_b) = sync_channel(256);
+    let (a, b) = (s.attach(tx_a, None), s.attach(tx_b, None));
+    let id = ok(&s.request(a, "create gomoku:size=7"))[1].clone();
+    let ta = ok(&s.request(a, &format!("join {id} first")))[3].clone();
+    let tb = ok(&s.request(b, &format!("join {id} second")))[3].clone();
+    err(
+        &s.request(a, &format!("hint {id} {ta}")),
+        "engine help is off",
+    );
+    ok(&s.request(a, &format!("assist {id} {ta} on")));
+    err(
+        &s.request(a, &format!("hint {id} {ta}")),
+        "engine help is off",
+    );
+    err(&s.handle(&format!("hint {id} {ta}")), "needs a connection");
+    ok(&s.request(b, &format!("assist {id} {tb} on")));
+    assert_eq!(
+        ok(&s.request(a, &format!("hint {id} {ta}"))),
+        ["hint", id.as_str(), "thinking", "1000"]
+    );
+    err(&s.request(a, &format!("hint {id} {ta}")), "already working");
+    drain(&rx_a);
+    drain(&rx_b);
+    assert_eq!(s.think_pending(), 1);
+    let told = drain(&rx_a);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].starts_with(&format!("notice {id} hint ")),
+        "{told:?}"
+    );
+    assert!(drain(&rx_b).is_empty(), "the opponent is not told");
+    assert!(
+        s.handle(&format!("show {id}")).contains("ply 0 "),
+        "nothing played"
+    );
+}
