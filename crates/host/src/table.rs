@@ -422,8 +422,16 @@ impl Hosted {
         save::file_records(&self.game.save_text(), &self.recorded())
     }
 
+    /// The position changed (a move, a takeback, an end by the players): an engine
+    /// answer thought before is stale; the followers hear of it.
     fn changed(&mut self) {
         self.version += 1;
+        self.announce();
+    }
+
+    /// Something the followers see changed but not the position (a seat taken, an offer,
+    /// a consent, a pause): an engine answer being thought stays good.
+    fn announce(&mut self) {
         self.last_active = SystemTime::now();
         self.followers.send(&Event::Changed);
     }
@@ -767,7 +775,7 @@ impl Table {
         }
         let h = self.hosted_mut(id)?;
         h.seats[seat.index()] = taken;
-        h.changed();
+        h.announce();
         Ok(())
     }
 
@@ -788,7 +796,7 @@ impl Table {
         self.append(id, &[&save::paused_record(on)])?;
         let h = self.hosted_mut(id)?;
         h.paused = on;
-        h.changed();
+        h.announce();
         Ok(())
     }
 
@@ -954,7 +962,7 @@ impl Table {
                 if let Some(offer) = h.conduct.offer {
                     h.followers.send(&Event::Offered(offer));
                 }
-                h.changed();
+                h.announce();
                 Ok(Proposal::Asked)
             }
         }
@@ -1062,7 +1070,7 @@ impl Table {
                 if let Some(offer) = h.conduct.offer {
                     h.followers.send(&Event::Offered(offer));
                 }
-                h.changed();
+                h.announce();
                 Ok(Proposal::Asked)
             }
         }
@@ -1107,7 +1115,7 @@ impl Table {
         }
         let h = self.hosted_mut(id)?;
         h.conduct = conduct;
-        h.changed();
+        h.announce();
         Ok(accepted)
     }
 
@@ -1122,7 +1130,7 @@ impl Table {
         self.append(id, &records)?;
         let h = self.hosted_mut(id)?;
         h.conduct = conduct;
-        h.changed();
+        h.announce();
         Ok(())
     }
 
@@ -1616,6 +1624,30 @@ mod tests {
         }
         // The seat is still the engine's: the next start thinks again.
         assert!(s.engine_job(c.id).is_some());
+    }
+
+    #[test]
+    fn an_engine_answer_survives_changes_that_leave_the_position_alone() {
+        let (mut s, _) = Table::open(None).expect("open");
+        let c = s
+            .create(
+                "gomoku:size=9",
+                [SeatChoice::Engine(Level::Random), SeatChoice::Free],
+            )
+            .expect("create");
+        let job = s.engine_job(c.id).expect("engine to move");
+        // Meanwhile a person sits down and the creator pauses the engines: the move being
+        // thought is still played.
+        let token = s.join(c.id, Player::Second).expect("joined");
+        s.pause(c.id, true, true).expect("paused");
+        let answer = job.think.think(&mut |_| {});
+        assert_eq!(
+            s.engine_moved(c.id, job.version, job.seat, answer),
+            Applied::Played
+        );
+        assert_eq!(s.state(c.id, [false; 2]).expect("state").moves.len(), 1);
+        assert_eq!(s.seat_of_token(c.id, &token), Ok(Player::Second));
+        assert!(s.engine_job(c.id).is_none(), "the person is to move");
     }
 
     #[test]
