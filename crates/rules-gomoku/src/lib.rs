@@ -124,6 +124,7 @@ mod fives;
 mod moves;
 mod position;
 mod position_string;
+pub mod sgf;
 mod view;
 
 pub use board_core::lines::LineView;

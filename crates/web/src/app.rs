@@ -9,7 +9,13 @@
 //!   id and the human seats' tokens;
 //! - `POST /api/load` with a save file as the body: a new game (both seats people);
 //! - `GET /api/games/ID`: the game's state as a watcher sees it;
-//! - `GET /api/games/ID/save`: the save file (never with tokens).
+//! - `GET /api/games/ID/save`: the save file (never with tokens);
+//! - `POST /api/games/ID/pick` `{"squares": [3, 63], "ply": 16}`: the legal move those
+//!   clicked squares name after `ply` moves ([`crate::pick`]: `{"text", "squares"}`, the
+//!   text to send as the move), or the reason none does; the page never writes notation;
+//! - `GET /api/games/ID/sgf`: a gomoku game's SGF record (`boardlab_games::records`);
+//! - `POST /api/sgf` with an SGF record as the body: a new gomoku game of its main line
+//!   (both seats people), answered as `/api/load`.
 //!
 //! Errors are `{"error": "..."}` with status 400 (404 for a missing game).
 //!
@@ -205,6 +211,12 @@ pub fn router(app: Shared) -> Router {
         )
         .route("/api/games/{id}", get(show))
         .route("/api/games/{id}/save", get(download))
+        .route("/api/games/{id}/pick", post(pick_squares))
+        .route("/api/games/{id}/sgf", get(download_sgf))
+        .route(
+            "/api/sgf",
+            post(load_sgf).layer(DefaultBodyLimit::max(MAX_SAVE_BYTES + 1)),
+        )
         .route("/ws", get(socket))
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
         .layer(axum::middleware::from_fn(same_origin))
@@ -408,6 +420,101 @@ async fn download(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Re
         text,
     )
         .into_response()
+}
+
+async fn download_sgf(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
+    let Ok(id) = id.parse::<u64>() else {
+        return bad("the game id must be a number".into());
+    };
+    let text = app.store().save_text(id);
+    let sgf = match text.map(|t| boardlab_games::records::sgf_from_save(&t)) {
+        Ok(Ok(sgf)) => sgf,
+        Ok(Err(e)) => return bad(e.to_string()),
+        Err(e) => return bad(e),
+    };
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-go-sgf; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"gomoku-{id}.sgf\""),
+            ),
+        ],
+        sgf,
+    )
+        .into_response()
+}
+
+async fn load_sgf(State(app): State<Shared>, body: axum::body::Bytes) -> Response {
+    let Ok(text) = String::from_utf8(body.to_vec()) else {
+        return bad("the SGF record is not UTF-8 text".into());
+    };
+    let save = match boardlab_games::records::save_from_sgf(&text) {
+        Ok(save) => save,
+        Err(e) => return bad(format!("not a gomoku record: {e}")),
+    };
+    match with_store(&app, move |s| s.load(&save, [SeatChoice::Human; 2])).await {
+        Ok(Ok(created)) => Json(Loaded {
+            created,
+            games_in_file: 1,
+            game_in_file: 1,
+        })
+        .into_response(),
+        Ok(Err(e)) | Err(e) => bad(e),
+    }
+}
+
+/// A `pick` request: squares clicked on the position after `ply` moves.
+#[derive(Deserialize)]
+struct PickRequest {
+    squares: Vec<u16>,
+    ply: usize,
+}
+
+async fn pick_squares(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Json<PickRequest>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    let Ok(id) = id.parse::<u64>() else {
+        return bad("the game id must be a number".into());
+    };
+    let Ok(Json(req)) = body else {
+        return bad("bad request: expected {\"squares\": [...], \"ply\": N}".into());
+    };
+    if req.squares.len() > crate::pick::MAX_PICK_SQUARES {
+        return bad(crate::pick::PickError::Count(req.squares.len()).to_string());
+    }
+    // A copy of the game replayed from its save file, so the store's lock is not held
+    // while the legal moves are listed (Connect6 has tens of thousands of pairs).
+    let (text, registry) = {
+        let store = app.store();
+        (store.save_text(id), store.registry().clone())
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => return bad(e),
+    };
+    let picked = tokio::task::spawn_blocking(move || {
+        let game = registry.load(&text).map_err(|e| e.to_string())?;
+        if game.ply_count() != req.ply {
+            return Err(format!(
+                "the position changed: {} moves now, not {}",
+                game.ply_count(),
+                req.ply
+            ));
+        }
+        crate::pick::pick(&*game, &req.squares).map_err(|e| e.to_string())
+    })
+    .await;
+    match picked {
+        Ok(Ok(info)) => Json(info).into_response(),
+        Ok(Err(e)) => bad(e),
+        Err(e) => bad(format!("internal error: {e}")),
+    }
 }
 
 /// A message to a page.

@@ -139,14 +139,25 @@ impl PageGame {
     pub fn truncate(&mut self, ply: usize) {
         while self.0.ply_count() > ply && self.0.undo() {}
     }
-    /// The board now, with the last move.
+    /// The board now, with the last move, the passes and the status from the record.
     pub fn view(&self) -> BoardView {
-        BoardView::of(self.0.ply_view(), &|p| self.0.player_name(p))
+        let legal = self.0.lists_moves().then(|| self.0.legal_moves().len());
+        BoardView::of(self.0.ply_view(), &|p| self.0.player_name(p)).with_record(
+            &self.0.spec(),
+            &self.0.played(),
+            self.0.ply_count(),
+            legal,
+        )
     }
     /// The board after the first `ply` moves; `None` past the moves played.
     pub fn view_at(&self, ply: usize) -> Option<BoardView> {
         let at = self.0.view_at(ply)?;
-        Some(BoardView::of(at, &|p| self.0.player_name(p)))
+        Some(BoardView::of(at, &|p| self.0.player_name(p)).with_record(
+            &self.0.spec(),
+            &self.0.played(),
+            ply,
+            None,
+        ))
     }
     /// Every legal move with its squares, for games that list them
     /// ([`DynGame::lists_moves`]); `None` for placement games.

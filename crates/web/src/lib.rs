@@ -13,6 +13,7 @@
 //! - [`request`]: the page's WebSocket messages as typed requests, decoded and applied
 //!   to the store;
 //! - [`app`]: the HTTP/JSON API and the WebSockets ([`app::run`]);
+//! - [`pick`]: the legal move that clicked squares name (the page never writes notation);
 //! - [`pool`]: the engine pool, fair between games (people first);
 //! - [`listener`]: the TCP listener with a bound on open connections that idle ones
 //!   cannot hold.
@@ -25,6 +26,7 @@ pub mod app;
 pub mod game;
 pub mod listener;
 pub mod options;
+pub mod pick;
 pub mod pool;
 pub mod request;
 pub mod store;

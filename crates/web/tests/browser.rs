@@ -333,7 +333,7 @@ async fn amazons_three_clicks(c: &Client, base: &str) {
     square(c, "d6").await;
     wait_for(
         c,
-        "document.getElementById('message').textContent.includes('in the way')",
+        "document.getElementById('message').textContent.includes('d10 cannot go to d6')",
         "the reason",
     )
     .await;
