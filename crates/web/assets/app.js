@@ -404,6 +404,8 @@ function render() {
   ul.innerHTML = '';
   el('li', { text: `${st.names[0]}: ${st.seats[0].label}${st.seats[0].yours ? ' (you)' : ''}; ${st.names[1]}: ${st.seats[1].label}${st.seats[1].yours ? ' (you)' : ''}` }, ul);
   for (const s of view.status) el('li', { text: `${s.label}: ${s.value}` }, ul);
+  const lastPass = st.moves.length ? passAt(st.moves.length - 1) : undefined;
+  if (lastPass && !app.replay) el('li', { text: `last move: ${st.names[lastPass.player]} passes` }, ul);
   el('li', { text: `game: ${st.spec}` }, ul);
   // pair bar (Connect6)
   const pairing = st.legal === null && view.stones_per_turn === 2 && st.your_turn && !app.replay;
@@ -449,6 +451,7 @@ function render() {
   renderMoves();
   renderLinks();
   drawGraph();
+  app.renderedAt = performance.now(); // the browser test measures click-to-redraw with it
 }
 
 function drawBoard(view) {
@@ -524,9 +527,12 @@ function drawBoard(view) {
     const [x2, y2] = centre(view, outcome.line[outcome.line.length - 1]);
     el('svg:line', { x1, y1, x2, y2, class: 'winline' }, svg);
   }
+  // The last move: a red dot on a stone (as go-style boards mark it), a red outline on
+  // the squares of a piece's move.
   for (const i of view.last) {
     const [x, y] = cellXY(view, i);
-    el('svg:rect', { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: 'last' }, svg);
+    if (points && cells[i]) el('svg:circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.12, class: 'last-dot' }, svg);
+    else el('svg:rect', { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: 'last' }, svg);
   }
   for (const i of view.captured) {
     const [cx, cy] = centre(view, i);
@@ -541,9 +547,12 @@ function drawBoard(view) {
       const from = moving && k === 0;
       el('svg:rect', { x: x + 1.5, y: y + 1.5, width: CELL - 3, height: CELL - 3, class: from ? 'selected from' : 'selected' }, svg);
     });
+    // A target on a piece (a piece that can move) is a ring around it, leaving the
+    // piece visible; on an empty square, a dot.
     for (const i of targets(view)) {
       const [cx, cy] = centre(view, i);
-      el('svg:circle', { cx, cy, r: CELL * 0.14, class: 'target', 'data-target': squareName(view, i) }, svg);
+      if (cells[i]) el('svg:circle', { cx, cy, r: CELL * 0.47, class: 'target ring', 'data-target': squareName(view, i) }, svg);
+      else el('svg:circle', { cx, cy, r: CELL * 0.14, class: 'target', 'data-target': squareName(view, i) }, svg);
     }
     if (app.hint) {
       for (const i of app.hint.squares) {
@@ -566,7 +575,7 @@ function drawCursor() {
   const view = app.replay ? app.replay.view : app.state.view;
   const [x, y] = cellXY(view, app.cursor % (view.width * view.height));
   const cursor = el('svg:rect', { x: x + 0.5, y: y + 0.5, width: CELL - 1, height: CELL - 1, class: 'cursor' });
-  svg.insertBefore(cursor, svg.querySelector('.last, .selected, .target, .hint'));
+  svg.insertBefore(cursor, svg.querySelector('.last, .last-dot, .selected, .target, .hint'));
 }
 
 function drawCell(svg, view, i, c, extra) {

@@ -129,12 +129,33 @@ pub fn pick(game: &dyn DynGame, squares: &[u16]) -> Result<MoveInfo, PickError> 
             Cell::Piece { .. } => format!("{here} is occupied"),
             Cell::Marker => format!("{here} is blocked"),
             Cell::Empty if followed == 1 => {
-                format!("{mover_name}'s piece on {from} cannot go to {here}")
+                let blocked = in_the_way(&board.cells, board.width, squares[0], at)
+                    .map(|s| format!(": {} is in the way", name(s)))
+                    .unwrap_or_default();
+                format!("{mover_name}'s piece on {from} cannot go to {here}{blocked}")
             }
             Cell::Empty => format!("no legal move goes on from {from} to {here}"),
         }
     };
     Err(PickError::NoMove(reason))
+}
+
+/// The first occupied square strictly between `from` and `to` when they share a row,
+/// a column or a diagonal: what blocks a sliding piece.
+fn in_the_way(cells: &[Cell], width: u32, from: u16, to: u16) -> Option<u16> {
+    let (w, from, to) = (i64::from(width), i64::from(from), i64::from(to));
+    let (dc, dr) = (to % w - from % w, to / w - from / w);
+    if !(dc == 0 || dr == 0 || dc.abs() == dr.abs()) {
+        return None;
+    }
+    let steps = dc.abs().max(dr.abs());
+    let step = dc.signum() + dr.signum() * w;
+    (1..steps)
+        .map(|k| from + k * step)
+        .find(|&s| {
+            usize::try_from(s).is_ok_and(|s| cells.get(s).is_some_and(|c| *c != Cell::Empty))
+        })
+        .and_then(|s| u16::try_from(s).ok())
 }
 
 #[cfg(test)]

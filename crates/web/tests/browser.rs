@@ -27,19 +27,34 @@ use support::{ThreadedBoard, temp_dir};
 /// A fresh headless Chromium with its own profile (so two of them are two separate
 /// people) that saves downloads into `downloads`.
 async fn browser(profile: &Path, downloads: &Path) -> Client {
+    browser_with(profile, downloads, &[]).await
+}
+
+/// [`browser`] with more command-line flags (`--force-dark-mode`).
+async fn browser_with(profile: &Path, downloads: &Path, extra: &[&str]) -> Client {
     let url = std::env::var("WEBDRIVER_URL").unwrap_or_else(|_| "http://127.0.0.1:9515".into());
     let mut caps = serde_json::Map::new();
+    let mut args: Vec<String> = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,1000",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    args.push(format!("--user-data-dir={}", profile.display()));
+    args.extend(extra.iter().map(|a| a.to_string()));
     caps.insert(
         "goog:chromeOptions".into(),
         json!({
             "binary": std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()),
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync",
-                "--window-size=1280,1000",
-                format!("--user-data-dir={}", profile.display()),
-            ],
+            "args": args,
             "prefs": {
                 "download.default_directory": downloads.display().to_string(),
                 "download.prompt_for_download": false,
@@ -333,7 +348,7 @@ async fn amazons_three_clicks(c: &Client, base: &str) {
     square(c, "d6").await;
     wait_for(
         c,
-        "document.getElementById('message').textContent.includes('d10 cannot go to d6')",
+        "document.getElementById('message').textContent.includes('d10 cannot go to d6: d7 is in the way')",
         "the reason",
     )
     .await;
@@ -508,6 +523,387 @@ async fn new_game_form_errors(c: &Client, base: &str) {
     .await;
 }
 
+/// The game controls under `#play` that a person can see (their ids or tags): none may
+/// show while the new-game form is up.
+const VISIBLE_CONTROLS: &str = "[...document.querySelectorAll('#play button, #play input, #play select, #play a, #play svg, #play form')].filter(e => e.getClientRects().length > 0 && !e.disabled).map(e => e.id || e.tagName).join(' ')";
+
+/// A first visit shows the form and nothing of a game; New game mid-game closes the
+/// game's panel (nothing under the form plays on it), and "Back to the game" reopens it.
+async fn no_ghost_controls(c: &Client, base: &str) {
+    c.goto(base).await.expect("page");
+    wait_for(
+        c,
+        "document.querySelectorAll('#game-select option').length > 0",
+        "the game table",
+    )
+    .await;
+    assert_eq!(js(c, VISIBLE_CONTROLS).await, "", "a first visit");
+    assert_eq!(
+        js(c, "document.getElementById('setup').hidden").await,
+        false
+    );
+    new_game(c, base, "fourshift", &[], ["human", "human"]).await;
+    square(c, "c3").await;
+    wait_moves(c, 1).await;
+    let id = js(c, "app.game").await;
+    click(c, "#new-btn").await;
+    wait_for(c, "!document.getElementById('setup').hidden", "the form").await;
+    assert_eq!(js(c, VISIBLE_CONTROLS).await, "", "New game mid-game");
+    assert_eq!(
+        js(c, "app.ws === null && app.state === null && !location.hash").await,
+        true
+    );
+    // Keys reach no game either.
+    c.find(Locator::Css("body"))
+        .await
+        .expect("body")
+        .send_keys("\u{e007}")
+        .await
+        .expect("Enter");
+    click(c, "#back-btn").await;
+    wait_for(
+        c,
+        &format!("app.state && app.state.id === {id}"),
+        "the game again",
+    )
+    .await;
+    assert_eq!(move_count(c).await, 1);
+}
+
+/// The page sends only texts the server named: the listed move whose squares were
+/// clicked (a state whose move is written `Q!` is sent as `Q!`, which no page building
+/// notation from squares would write), and for gomoku the text of the server's `pick`.
+async fn the_page_never_writes_notation(c: &Client, base: &str) {
+    new_game(c, base, "fourshift", &[], ["human", "human"]).await;
+    js(
+        c,
+        "(window.sent = [], window.picked = [], \
+          app.ws.send = ((send) => function (m) { window.sent.push(JSON.parse(m)); return send.call(this, m); })(app.ws.send), \
+          true)",
+    )
+    .await;
+    js(
+        c,
+        "(onMessage({ ...app.state, type: 'state', legal: [{ text: 'Q!', squares: [14] }] }), true)",
+    )
+    .await;
+    square(c, "c3").await;
+    wait_for(c, "window.sent.length === 1", "the move sent").await;
+    assert_eq!(js(c, "window.sent[0].move").await, "Q!");
+    // The server refuses it; the real state comes back with the next move.
+    wait_for(
+        c,
+        "document.getElementById('message').textContent.includes('Q!')",
+        "the server's refusal",
+    )
+    .await;
+    new_game(c, base, "gomoku", &[], ["human", "human"]).await;
+    js(
+        c,
+        "(window.sent = [], window.picked = [], \
+          app.ws.send = ((send) => function (m) { window.sent.push(JSON.parse(m)); return send.call(this, m); })(app.ws.send), \
+          window.fetch = ((f) => async (...a) => { const r = await f(...a); \
+            if (String(a[0]).endsWith('/pick')) window.picked.push(await r.clone().json()); return r; })(window.fetch), \
+          true)",
+    )
+    .await;
+    square(c, "h8").await;
+    wait_moves(c, 1).await;
+    assert_eq!(js(c, "window.picked.length").await, 1);
+    assert_eq!(
+        js(
+            c,
+            "window.sent[0].move === window.picked[0].text && window.picked[0].text === 'h8'"
+        )
+        .await,
+        true
+    );
+    // An occupied point: the server's reason, nothing sent.
+    square(c, "h8").await;
+    wait_for(
+        c,
+        "document.getElementById('message').textContent === 'h8 is occupied'",
+        "the reason",
+    )
+    .await;
+    assert_eq!(js(c, "window.sent.length").await, 1);
+}
+
+/// Messages say what applies now: the opponent's piece in fourshift's moving phase, a
+/// stale message cleared on going back to the game, the keyboard cursor only after keys.
+async fn messages_and_cursor(c: &Client, base: &str) {
+    new_game(c, base, "fourshift", &[], ["human", "human"]).await;
+    for (i, sq) in [
+        "a1", "f1", "b1", "f2", "c1", "a6", "d2", "c6", "a3", "e6", "c3", "f4", "e4", "d4", "b5",
+        "b4",
+    ]
+    .iter()
+    .enumerate()
+    {
+        square(c, sq).await;
+        wait_moves(c, i + 1).await;
+    }
+    square(c, "f1").await;
+    wait_for(
+        c,
+        "document.getElementById('message').textContent === \"f1 holds White's piece: Black moves one of its own\"",
+        "the opponent's piece",
+    )
+    .await;
+    click(c, "#moves button[data-ply='3']").await;
+    wait_for(c, "app.replay && app.replay.ply === 3", "the replay").await;
+    square(c, "a1").await;
+    wait_for(
+        c,
+        "document.getElementById('message').textContent.includes('earlier position')",
+        "the replay's message",
+    )
+    .await;
+    click(c, "#live-btn").await;
+    wait_for(
+        c,
+        "!app.replay && document.getElementById('message').textContent === ''",
+        "the message cleared",
+    )
+    .await;
+    // A click shows no cursor; an arrow key does, under the last move's outline.
+    square(c, "e1").await;
+    assert_eq!(
+        js(c, "document.querySelectorAll('#board .cursor').length").await,
+        0
+    );
+    c.find(Locator::Css("#board"))
+        .await
+        .expect("board")
+        .send_keys("\u{e014}")
+        .await
+        .expect("ArrowRight");
+    wait_for(c, "document.querySelector('#board .cursor')", "the cursor").await;
+    assert_eq!(
+        js(c, "[...document.querySelectorAll('#board > *')].findIndex(e => e.classList.contains('cursor')) < [...document.querySelectorAll('#board > *')].findIndex(e => e.classList.contains('last'))").await,
+        true,
+        "the cursor is drawn under the last move's outline"
+    );
+    // During Amazons' arrow step the queen stands on its new square.
+    new_game(c, base, "amazons", &[], ["human", "human"]).await;
+    square(c, "d1").await;
+    square(c, "d7").await;
+    wait_for(c, "app.sel.length === 2", "the arrow step").await;
+    let at = |sq: &str| {
+        format!(
+            "(() => {{ const r = document.querySelector(\"#board rect[data-sq='{sq}']\"); \
+             const x = +r.getAttribute('x') + 20, y = +r.getAttribute('y') + 20; \
+             return [...document.querySelectorAll('#board circle[data-piece]')].some(c => +c.getAttribute('cx') === x && +c.getAttribute('cy') === y); }})()"
+        )
+    };
+    assert_eq!(js(c, &at("d7")).await, true, "the queen on d7");
+    assert_eq!(js(c, &at("d1")).await, false, "nothing on d1");
+}
+
+/// A watcher's click says they are watching.
+async fn watcher_click(c: &Client) {
+    square(c, "a2").await;
+    wait_for(
+        c,
+        "document.getElementById('message').textContent.startsWith('you are watching')",
+        "the watcher's message",
+    )
+    .await;
+}
+
+/// SGF export then import gives the same game.
+async fn sgf_round_trip(c: &Client, base: &str, downloads: &Path) {
+    new_game(c, base, "gomoku", &[("size", "13")], ["human", "human"]).await;
+    for (i, sq) in ["g7", "h8", "a1", "m13"].iter().enumerate() {
+        square(c, sq).await;
+        wait_moves(c, i + 1).await;
+    }
+    let moves = js(c, "app.state.moves.join(' ')").await;
+    click(c, "#sgf-btn").await;
+    let saved = wait_download(downloads, "sgf").await;
+    let text = std::fs::read_to_string(&saved).expect("sgf");
+    assert!(
+        text.starts_with("(;FF[4]GM[4]") && text.contains("SZ[13]"),
+        "{text}"
+    );
+    let id = js(c, "app.game").await;
+    c.find(Locator::Css("#load-file"))
+        .await
+        .expect("file input")
+        .send_keys(&saved.display().to_string())
+        .await
+        .expect("upload");
+    wait_for(
+        c,
+        &format!("app.game !== {id} && app.state && app.state.id !== {id}"),
+        "the imported game",
+    )
+    .await;
+    assert_eq!(js(c, "app.state.moves.join(' ')").await, moves);
+    assert_eq!(
+        js(c, "app.state.spec").await,
+        "gomoku:size=13,rule=freestyle"
+    );
+    // The image of the board and the move list as text.
+    let svg = js(c, "boardImage()").await;
+    let svg = svg.as_str().expect("svg");
+    assert!(svg.starts_with("<svg") && svg.contains("xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(
+        svg.contains("fill:") && !svg.contains("class="),
+        "colours travel inline"
+    );
+    assert_eq!(
+        js(c, "movesText()").await,
+        "gomoku:size=13,rule=freestyle\n1. g7\n2. h8\n3. a1\n4. m13\n"
+    );
+}
+
+/// Waits for a downloaded file ending in `.ext`.
+async fn wait_download(downloads: &Path, ext: &str) -> PathBuf {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let found = std::fs::read_dir(downloads)
+            .expect("downloads")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == ext));
+        if let Some(p) = found {
+            return p;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no .{ext} download in {}",
+            downloads.display()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// At phone width a 19×19 board's squares measure at least 32 CSS px (the board scrolls
+/// inside its column) and the page does not scroll sideways.
+async fn phone_tap_targets(c: &Client, base: &str) {
+    c.set_window_size(390, 844).await.expect("phone size");
+    new_game(c, base, "connect6", &[], ["human", "human"]).await;
+    let width = js(
+        c,
+        "document.querySelector(\"#board rect[data-sq='j10']\").getBoundingClientRect().width",
+    )
+    .await
+    .as_f64()
+    .expect("width");
+    println!("19x19 tap target at 390 px: {width:.1} px");
+    assert!(width >= 32.0, "a 19x19 square is {width} px wide");
+    assert_eq!(
+        js(
+            c,
+            "document.documentElement.scrollWidth <= window.innerWidth + 1"
+        )
+        .await,
+        true,
+        "no sideways scrolling of the page"
+    );
+    // The board's column scrolls; a tap on a square still plays it.
+    square(c, "j10").await;
+    wait_moves(c, 1).await;
+    c.set_window_size(1280, 1000).await.expect("desktop size");
+}
+
+/// Opens a game of a save file (both seats this page's) and returns its id.
+async fn open_saved(c: &Client, base: &str, board: &support::Board, save: &str) -> u64 {
+    let (status, body) = board
+        .post_raw("/api/load", "text/plain", save.as_bytes().to_vec())
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let created: Value = serde_json::from_str(&body).expect("JSON");
+    let id = created["id"].as_u64().expect("id");
+    let tokens: Vec<String> = created["tokens"]
+        .as_array()
+        .expect("tokens")
+        .iter()
+        .filter_map(|t| t.as_str().map(|t| format!("&t={t}")))
+        .collect();
+    c.goto(&format!("{base}?game={id}#game={id}{}", tokens.join("")))
+        .await
+        .expect("game page");
+    wait_for(
+        c,
+        &format!("app.state && app.state.id === {id}"),
+        "the saved game",
+    )
+    .await;
+    id
+}
+
+/// Every game mid-play, light and dark, into docs/web/: `<game>-light.png` and
+/// `<game>-dark.png`, each with a move under way where the game has one.
+async fn screenshots(c: &Client, base: &str, board: &support::Board, scheme: &str) {
+    let games: [(&str, &str, &[&str]); 5] = [
+        (
+            "fourshift",
+            "a1 f1 b1 f2 c1 a6 d2 c6 a3 e6 c3 f4 e4 d4 b5 b4",
+            &["d2"],
+        ),
+        ("clamp", "c6-c4 d3-d5 a8 a1 f6-f4", &["e3"]),
+        ("amazons", "d1-d7/g7 d10-d8/b8 j4-f4/f7", &["a7", "a5"]),
+        ("gomoku", "h8 i9 h9 h10 i8 g10 j10 j8 k9", &[]),
+        ("connect6", "j10 k11,l12 k10,j9 l10,i10 m10,h10", &["k9"]),
+    ];
+    for (game, moves, clicks) in games {
+        let save = format!(
+            "boardlab-save 1\ngame {game}\n{}\n",
+            moves.split(' ').collect::<Vec<_>>().join("\n")
+        );
+        open_saved(c, base, board, &save).await;
+        for sq in clicks {
+            square(c, sq).await;
+        }
+        wait_for(
+            c,
+            &format!("app.sel.length === {}", clicks.len()),
+            "the move under way",
+        )
+        .await;
+        // The board comes with the status: scroll nothing, the page's top is the shot.
+        screenshot(c, &format!("{game}-{scheme}")).await;
+    }
+}
+
+/// Click-to-redraw latency: from the pointer press on a square to the board drawn with
+/// the move (the page's `app.renderedAt`), over `n` gomoku moves (a pick and a move: two
+/// round trips). Returns the figures in ms, sorted.
+async fn click_to_redraw(c: &Client, base: &str, n: usize) -> Vec<f64> {
+    new_game(c, base, "gomoku", &[("size", "19")], ["human", "human"]).await;
+    js(
+        c,
+        "(document.getElementById('board').addEventListener('pointerdown', () => { window.clickAt = performance.now(); }, true), true)",
+    )
+    .await;
+    let mut ms = Vec::new();
+    for k in 0..n {
+        let col = (b'a' + (k % 19) as u8) as char;
+        let row = 1 + 2 * (k / 19) + (k % 2);
+        square(c, &format!("{col}{row}")).await;
+        wait_moves(c, k + 1).await;
+        let v = js(c, "app.renderedAt - window.clickAt").await;
+        ms.push(v.as_f64().expect("ms"));
+    }
+    ms.sort_by(f64::total_cmp);
+    ms
+}
+
+/// The page's own bytes as the browser loaded them (HTML, script, stylesheet).
+async fn page_bytes(c: &Client) -> u64 {
+    js(
+        c,
+        "performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')) \
+         .filter(e => /\\/(app\\.js|app\\.css)?(\\?.*)?$/.test(new URL(e.name).pathname + new URL(e.name).search)) \
+         .reduce((n, e) => n + e.decodedBodySize, 0)",
+    )
+    .await
+    .as_u64()
+    .expect("bytes")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_in_a_real_browser() {
     let started = Instant::now();
@@ -524,6 +920,26 @@ async fn the_board_in_a_real_browser() {
     let a = browser(&profile_a, &downloads_a).await;
 
     let step = |name: &str| println!("[{:>6.1} s] {name}", started.elapsed().as_secs_f64());
+    step("no ghost controls");
+    no_ghost_controls(&a, &base).await;
+    step("the page never writes notation");
+    the_page_never_writes_notation(&a, &base).await;
+    step("messages and the keyboard cursor");
+    messages_and_cursor(&a, &base).await;
+    step("SGF export and import");
+    sgf_round_trip(&a, &base, &downloads_a).await;
+    step("phone tap targets");
+    phone_tap_targets(&a, &base).await;
+    step("click-to-redraw latency and page weight");
+    let ms = click_to_redraw(&a, &base, 20).await;
+    let bytes = page_bytes(&a).await;
+    println!(
+        "click-to-redraw over {} gomoku moves: median {:.1} ms, max {:.1} ms; page {bytes} bytes as loaded",
+        ms.len(),
+        ms[ms.len() / 2],
+        ms[ms.len() - 1]
+    );
+    assert!(bytes > 0 && bytes < 100_000, "page weight {bytes} bytes");
     step("new-game form errors");
     new_game_form_errors(&a, &base).await;
     step("fourshift by clicks");
@@ -592,6 +1008,7 @@ async fn the_board_in_a_real_browser() {
         js(&b, "app.state.your_turn || app.state.seats[1].yours").await,
         false
     );
+    watcher_click(&b).await;
     b.set_window_size(390, 844).await.expect("phone size");
     b.refresh().await.expect("reload");
     wait_moves(&b, 4).await;
@@ -603,6 +1020,35 @@ async fn the_board_in_a_real_browser() {
     assert_eq!(overflow, true, "no sideways scrolling at phone width");
     let png = b.screenshot().await.expect("screenshot");
     std::fs::write(docs_dir().join("phone.png"), png).expect("write");
+
+    step("screenshots, light and dark");
+    let client = support::Board::at(board.addr);
+    b.set_window_size(1280, 1000).await.expect("desktop size");
+    screenshots(&b, &base, &client, "light").await;
+    let profile_dark = root.join("profile-dark");
+    std::fs::create_dir_all(&profile_dark).expect("dir");
+    let dark = browser_with(&profile_dark, &downloads_b, &["--force-dark-mode"]).await;
+    dark.goto(&base).await.expect("page");
+    assert_eq!(
+        js(&dark, "matchMedia('(prefers-color-scheme: dark)').matches").await,
+        true,
+        "the dark browser prefers dark"
+    );
+    assert_eq!(
+        js(&dark, "getComputedStyle(document.body).backgroundColor").await,
+        "rgb(21, 25, 29)",
+        "the page follows the system's dark scheme"
+    );
+    screenshots(&dark, &base, &client, "dark").await;
+    dark.goto(&base).await.expect("page");
+    wait_for(
+        &dark,
+        "!document.getElementById('setup').hidden",
+        "the form",
+    )
+    .await;
+    screenshot(&dark, "form-dark").await;
+    dark.close().await.expect("close dark");
 
     a.close().await.expect("close a");
     b.close().await.expect("close b");

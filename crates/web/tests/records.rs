@@ -60,7 +60,10 @@ async fn clicked_squares_name_a_legal_move_or_the_reason() {
     let (d10, d6) = (93, 53);
     let (status, v) = pick(&board, id, &[d10, d6], 1).await;
     assert_eq!(status, 400);
-    assert_eq!(v["error"], "Black's piece on d10 cannot go to d6");
+    assert_eq!(
+        v["error"],
+        "Black's piece on d10 cannot go to d6: d7 is in the way"
+    );
     let (_, v) = pick(&board, id, &[3 + 60], 1).await;
     assert_eq!(
         v["error"],
