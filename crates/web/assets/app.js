@@ -281,6 +281,8 @@ function onMessage(m) {
       if (m.thinking === null && app.engineText.startsWith('thinking')) app.engineText = '';
       setMessage('');
       render();
+      // A board wider than a phone scrolls in its column: open it on the centre.
+      if (first) { const col = $('board-col'); col.scrollLeft = (col.scrollWidth - col.clientWidth) / 2; }
       break;
     }
     case 'error': setMessage(m.message); app.sel = []; if (app.state) render(); break;

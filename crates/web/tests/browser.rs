@@ -805,6 +805,7 @@ async fn phone_tap_targets(c: &Client, base: &str) {
     // The board's column scrolls; a tap on a square still plays it.
     square(c, "j10").await;
     wait_moves(c, 1).await;
+    screenshot(c, "phone-connect6").await;
     c.set_window_size(1280, 1000).await.expect("desktop size");
 }
 
