@@ -1,5 +1,5 @@
 //! Gomoku game records in SGF (Smart Game Format, FF\[4\]), as gomoku programs exchange
-//! them: [`write`] and [`read`].
+//! them: [`write()`] and [`read()`].
 //!
 //! A record is one game tree: a root node with the game information, then one node per
 //! move. boardlab writes
