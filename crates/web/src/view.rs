@@ -427,6 +427,44 @@ mod tests {
     }
 
     #[test]
+    fn passes_are_marked_with_who_passed() {
+        let game = Registry::bundled().start("gomoku:size=9").expect("spec");
+        let played = [
+            PlayedMove {
+                player: Player::First,
+                text: "e5".into(),
+                pass: false,
+            },
+            PlayedMove {
+                player: Player::Second,
+                text: "pass".into(),
+                pass: true,
+            },
+        ];
+        let v = BoardView::of(game.ply_view(), &|p| game.player_name(p)).with_record(
+            &game.spec(),
+            &played,
+            2,
+            None,
+        );
+        assert_eq!(
+            v.passes,
+            vec![Pass {
+                index: 1,
+                player: 1
+            }]
+        );
+        // At an earlier ply the later pass is not there yet.
+        let v = BoardView::of(game.ply_view(), &|p| game.player_name(p)).with_record(
+            &game.spec(),
+            &played,
+            1,
+            None,
+        );
+        assert!(v.passes.is_empty());
+    }
+
+    #[test]
     fn gomoku_vertical_win_line_runs_bottom_to_top() {
         let v = played(
             "gomoku:size=9",

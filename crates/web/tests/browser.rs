@@ -684,6 +684,24 @@ async fn messages_and_cursor(c: &Client, base: &str) {
         true,
         "the cursor is drawn under the last move's outline"
     );
+    // A pass (a game of one's own may have them) shows as one, never as its notation.
+    js(
+        c,
+        "(window.savedState = app.state, onMessage({ ...app.state, type: 'state', \
+         view: { ...app.state.view, passes: [{ index: 15, player: 1 }] } }), true)",
+    )
+    .await;
+    assert_eq!(
+        text_of(c, "#moves button[data-ply='16']").await,
+        "16. White passes"
+    );
+    assert!(
+        text_of(c, "#status")
+            .await
+            .contains("last move: White passes")
+    );
+    js(c, "(onMessage(window.savedState), true)").await;
+    assert_eq!(text_of(c, "#moves button[data-ply='16']").await, "16. b4");
     // During Amazons' arrow step the queen stands on its new square.
     new_game(c, base, "amazons", &[], ["human", "human"]).await;
     square(c, "d1").await;
