@@ -106,10 +106,13 @@ pub fn pick(game: &dyn DynGame, squares: &[u16]) -> Result<MoveInfo, PickError> 
     let at = squares[followed];
     let here = name(at);
     let reason = if followed == 0 {
-        // Some legal move only places stones (a placement phase, clamp's drops).
-        let places = legal.iter().any(|m| m.squares.iter().all(|&s| empty(s)));
+        // Whether the legal moves place stones: all of them (a placement game or phase,
+        // where a stone on the square is simply in the way), or some (clamp's drops).
+        let placing = |m: &MoveInfo| m.squares.iter().all(|&s| empty(s));
+        let only_places = legal.iter().all(placing);
+        let places = legal.iter().any(placing);
         match board.cells[usize::from(at)] {
-            Cell::Piece { .. } if places => format!("{here} is occupied"),
+            Cell::Piece { .. } if only_places => format!("{here} is occupied"),
             Cell::Piece { owner, .. } if owner != mover => format!(
                 "{here} holds {}'s piece: {mover_name} moves one of its own",
                 game.player_name(owner)
@@ -250,6 +253,17 @@ mod tests {
         assert_eq!(
             pick(&*g, &[sq("d2", 6), sq("d1", 6)]).expect("legal").text,
             "d2-d1"
+        );
+    }
+
+    #[test]
+    fn clamp_explains_the_opponents_piece_though_drops_exist() {
+        // Black to move at the start; White's pieces stand on rank 3.
+        let g = game("clamp", &[]);
+        let err = pick(&*g, &[sq("d3", 8)]).expect_err("White's");
+        assert_eq!(
+            err.to_string(),
+            "d3 holds White's piece: Black moves one of its own"
         );
     }
 
