@@ -485,7 +485,7 @@ async fn pick_squares(
     let Ok(Json(req)) = body else {
         return bad("bad request: expected {\"squares\": [...], \"ply\": N}".into());
     };
-    if req.squares.len() > crate::pick::MAX_PICK_SQUARES {
+    if req.squares.is_empty() || req.squares.len() > crate::pick::MAX_PICK_SQUARES {
         return bad(crate::pick::PickError::Count(req.squares.len()).to_string());
     }
     // A copy of the game replayed from its save file, so the store's lock is not held

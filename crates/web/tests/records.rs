@@ -69,6 +69,13 @@ async fn clicked_squares_name_a_legal_move_or_the_reason() {
         v["error"],
         "d7 holds White's piece: Black moves one of its own"
     );
+    // Clamp has drops as well as steps: the opponent's piece is still named as theirs.
+    let id = game_with(&board, "clamp", &[]).await;
+    let (_, v) = pick(&board, id, &[2 * 8 + 3], 0).await;
+    assert_eq!(
+        v["error"],
+        "d3 holds White's piece: Black moves one of its own"
+    );
     // Bad requests.
     let (status, v) = pick(&board, id, &[], 1).await;
     assert_eq!(status, 400);
