@@ -201,6 +201,10 @@ enum Command {
         /// Address to listen on, e.g. 127.0.0.1:7878 (port 0: any free port).
         #[arg(long, default_value = "127.0.0.1:7878")]
         listen: String,
+        /// Also open the browser board on this address, onto the same games (one game
+        /// table: a person in the browser and one in `connect` play each other).
+        #[arg(long, value_name = "ADDR")]
+        web: Option<String>,
         /// Directory of the save files (games survive a restart); none: in memory only.
         #[arg(long)]
         data: Option<String>,
@@ -449,16 +453,17 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
         } => botzone::run(player, !no_keep_running),
         Command::Serve {
             listen,
+            web,
             data,
             limits,
-        } => serve::serve(registry, &listen, data.as_deref(), &limits),
+        } => serve::serve(registry, &listen, web.as_deref(), data.as_deref(), &limits),
         Command::Connect {
             addr,
             rejoin,
             seat,
             tokens,
             no_color,
-        } => serve::connect(protocols::server::ConnectOptions {
+        } => serve::connect(::play::connect::ConnectOptions {
             addr,
             tokens,
             rejoin,

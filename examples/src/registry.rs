@@ -36,7 +36,7 @@ pub struct Registry {
     /// The erased games, for the protocols (`engine`, `serve`).
     games: boardlab_games::Registry,
     /// The boards `connect` draws.
-    boards: protocols::server::Boards,
+    boards: ::play::connect::Boards,
     /// The commands of each game, in the order of `games`.
     commands: Vec<Box<dyn GameCommands>>,
 }
@@ -46,7 +46,7 @@ impl Registry {
     pub fn empty() -> Registry {
         Registry {
             games: boardlab_games::Registry::empty(),
-            boards: protocols::server::Boards::empty(),
+            boards: ::play::connect::Boards::empty(),
             commands: Vec::new(),
         }
     }
@@ -84,7 +84,7 @@ impl Registry {
     }
 
     /// The games whose boards `connect` draws.
-    pub fn boards(&self) -> &protocols::server::Boards {
+    pub fn boards(&self) -> &::play::connect::Boards {
         &self.boards
     }
 

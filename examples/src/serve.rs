@@ -3,9 +3,10 @@
 
 use std::{path::Path, time::Duration};
 
+use ::play::connect::ConnectOptions;
 use board_core::Player;
 use clap::Args;
-use protocols::server::{ConnectOptions, ServeOptions};
+use protocols::server::ServeOptions;
 
 use crate::{Registry, cli_error::CliError};
 
@@ -72,20 +73,93 @@ impl ServeLimits {
 pub fn serve(
     registry: &Registry,
     listen: &str,
+    web: Option<&str>,
     data: Option<&str>,
     limits: &ServeLimits,
 ) -> Result<(), CliError> {
-    protocols::server::run_with_games(
-        listen,
+    let usage = |e: std::io::Error| CliError::usage(format!("serve: {e}"));
+    let Some(web) = web else {
+        return protocols::server::run_with_games(
+            listen,
+            data.map(Path::new),
+            limits.options()?,
+            registry.games().clone(),
+        )
+        .map_err(usage);
+    };
+    serve_both(registry, listen, web, data, limits)
+}
+
+/// Both doors onto one game table in this process: the line protocol on `listen`, the
+/// browser board on `web`; runs until one of them fails.
+#[cfg(feature = "web")]
+fn serve_both(
+    registry: &Registry,
+    listen: &str,
+    web: &str,
+    data: Option<&str>,
+    limits: &ServeLimits,
+) -> Result<(), CliError> {
+    use std::net::TcpListener;
+
+    let usage = |e: std::io::Error| CliError::usage(format!("serve: {e}"));
+    let (table, notes) = boardlab_web::Table::open_with_options(
         data.map(Path::new),
-        limits.options()?,
         registry.games().clone(),
+        limits.options()?,
     )
-    .map_err(|e| CliError::usage(format!("serve: {e}")))
+    .map_err(usage)?;
+    for note in notes {
+        eprintln!("serve: {note}");
+    }
+    let host = boardlab_web::Host::new(table);
+    let line = TcpListener::bind(listen).map_err(usage)?;
+    let board = TcpListener::bind(web).map_err(usage)?;
+    let board_addr = board.local_addr().map_err(usage)?;
+    println!("listening {}", line.local_addr().map_err(usage)?);
+    println!("board at http://{board_addr}/");
+    if !board_addr.ip().is_loopback() {
+        eprintln!(
+            "serve: the board listens on {board_addr}, not loopback: anyone who can reach it \
+             can create games and watch them (see docs/web.md)"
+        );
+    }
+    let (done, first_end) = std::sync::mpsc::channel();
+    let (web_host, web_done) = (std::sync::Arc::clone(&host), done.clone());
+    std::thread::Builder::new()
+        .name("web".into())
+        .spawn(move || {
+            let _ = web_done.send(boardlab_web::serve_blocking(board, web_host));
+        })
+        .map_err(usage)?;
+    std::thread::Builder::new()
+        .name("line-protocol".into())
+        .spawn(move || {
+            let _ = done.send(protocols::server::serve_host(line, host));
+        })
+        .map_err(usage)?;
+    match first_end.recv() {
+        Ok(result) => result.map_err(usage),
+        Err(_) => Err(CliError::usage("serve: both doors stopped".to_string())),
+    }
+}
+
+/// Without the `web` feature there is no browser door to open.
+#[cfg(not(feature = "web"))]
+fn serve_both(
+    _registry: &Registry,
+    _listen: &str,
+    _web: &str,
+    _data: Option<&str>,
+    _limits: &ServeLimits,
+) -> Result<(), CliError> {
+    Err(CliError::usage(
+        "serve: --web needs the `web` feature (the browser board)".to_string(),
+    ))
 }
 
 pub fn connect(options: ConnectOptions) -> Result<(), CliError> {
-    protocols::server::connect(&options).map_err(|e| CliError::usage(format!("connect: {e}")))
+    ::play::connect::connect(&options).map_err(|e| CliError::usage(format!("connect: {e}")))
 }
 
 /// A seat as `--seat` names it: `first` or `second`.

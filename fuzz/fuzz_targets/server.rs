@@ -1,10 +1,12 @@
-//! The game server's protocol (`protocols::server`) on arbitrary request lines: an
+//! The game server's protocol (`protocols::server`, the line protocol's door onto the
+//! host's game table) on arbitrary request lines: an
 //! in-memory [`Server`] (no data directory, at most 8 games) answers every line with one
 //! `ok ...` or `error ...` line and never panics, whatever the line holds (garbage, huge
 //! numbers, bad specs, very long lines, tokens of other seats). Two connections are
 //! attached so `watch`, pushes and the bounded outgoing queue (a small one, so the
 //! dropping of a slow watcher is exercised) are covered; every queued line is a reply or
-//! an `update`. The terminal client's [`Follower`] reads every reply, push and raw input
+//! an `update` or `notice`. The terminal client's [`Follower`] (`play::connect`) reads
+//! every reply, push and raw input
 //! line too (a hostile server must not crash the client).
 //!
 //! Engine seats are created and queued but not thought (a think takes at least 10 ms,
@@ -14,7 +16,8 @@
 use std::sync::mpsc::{Receiver, sync_channel};
 
 use libfuzzer_sys::fuzz_target;
-use protocols::server::{Follower, Server};
+use play::connect::Follower;
+use protocols::server::Server;
 
 const MAX_LINES: usize = 64;
 

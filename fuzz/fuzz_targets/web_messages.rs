@@ -2,18 +2,18 @@
 //! each input line is one byte choosing the sender (which game, which seats it holds,
 //! whether it showed the creator's token) and one message. Every message is decoded
 //! ([`request::decode`]: an error or a typed request, never a panic), and every action
-//! is carried out on an in-memory [`Store`] ([`request::apply`]) holding a game between
-//! two people and one against the engine: a refused action leaves the game exactly as
-//! it was (moves, board, outcome, waiting offer), whoever sent it.
+//! is carried out on the host's in-memory game [`Table`] ([`request::apply`]) holding a
+//! game between two people and one against the engine: a refused action leaves the game
+//! exactly as it was (moves, board, outcome, waiting offer), whoever sent it.
 //!
-//! Engine moves are not thought (the store only queues them; a think takes at least
-//! 10 ms): the crate's tests cover them.
+//! Engine moves are not thought (the table only makes their jobs; a think takes at
+//! least 10 ms): the crates' tests cover them.
 #![no_main]
 
+use boardlab_host::{Level, Table, table::SeatChoice};
 use boardlab_web::{
-    game::Level,
     request::{self, Sender},
-    store::{GameState, SeatChoice, Store},
+    state::{GameState, board_at, game_state},
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -22,11 +22,12 @@ const MAX_LINES: usize = 64;
 /// What a refused action must leave unchanged.
 fn snapshot(s: &GameState) -> (Vec<String>, String, Option<(&'static str, u8)>) {
     let view = serde_json::to_string(&s.view).unwrap_or_default();
-    (s.moves.clone(), view, s.offer.as_ref().map(|o| (o.kind, o.by)))
+    let offer = s.status.offer.as_ref().map(|o| (o.kind, o.by));
+    (s.status.moves.clone(), view, offer)
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok((mut store, _)) = Store::open(None) else {
+    let Ok((mut store, _)) = Table::open(None) else {
         return;
     };
     let Ok(people) = store.create("fourshift", [SeatChoice::Human; 2]) else {
@@ -54,18 +55,16 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         if let request::Request::View { ply } = req {
-            let _ = store.view_at(from.game, ply);
+            let _ = board_at(&store, from.game, ply);
             continue;
         }
         if !req.is_action() {
             continue;
         }
-        let before = store
-            .state_for(from.game, from.held, from.owner)
+        let before = game_state(&store, from.game, from.held, from.owner)
             .expect("the game is there");
-        if request::apply(&mut store, from, &req).is_err() {
-            let after = store
-                .state_for(from.game, from.held, from.owner)
+        if let Some(Err(_)) = request::apply(&mut store, from, &req) {
+            let after = game_state(&store, from.game, from.held, from.owner)
                 .expect("the game is there");
             assert_eq!(snapshot(&before), snapshot(&after), "{req:?} refused but changed the game");
         }

@@ -17,15 +17,17 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
 pub const FIRST_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// A reply that cannot be written within this time drops the connection.
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Think time of a hint (milliseconds), on every door.
+pub const HINT_MS: u64 = 1000;
 /// Engine think time per move when none is given (milliseconds).
 pub const DEFAULT_ENGINE_MS: u64 = 200;
 /// The engine think times a seat accepts (milliseconds).
 pub const ENGINE_MS: std::ops::RangeInclusive<u64> = 10..=10_000;
 /// Most engines thinking at once (each on one thread); further engine moves wait.
 pub const ENGINE_THREADS: usize = 2;
-/// Most engines of one owner (a peer address, or a game without one) thinking at once,
-/// so one thread is always left for everybody else.
-pub const ENGINE_THREADS_PER_OWNER: usize = if ENGINE_THREADS > 1 {
+/// Most engines of games between engines (nobody waiting for each move) thinking at
+/// once, so one thread is always left for people.
+pub const ENGINE_GAME_THREADS: usize = if ENGINE_THREADS > 1 {
     ENGINE_THREADS - 1
 } else {
     1

@@ -1,5 +1,6 @@
 //! Terminal play for boardlab games: people against the computer (or each other) with
-//! undo, restart, save/load and hints, and a replay viewer for saved games.
+//! undo, restart, save/load and hints, a replay viewer for saved games, and the terminal
+//! client of the game server ([`connect`]: `boardlab connect`).
 //!
 //! Everything is generic over [`board_core::Position`]: the computer side is any
 //! [`search::Agent`], so a game defined outside this workspace plays the same way (see
@@ -8,6 +9,7 @@
 
 #![deny(missing_docs)]
 
+pub mod connect;
 pub mod render;
 pub mod replay;
 pub mod session;

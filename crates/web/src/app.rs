@@ -33,15 +33,16 @@
 //! `analysis` (`ply`, `score`, `done`).
 //!
 //! # Engines
-//! Engine moves, hints and analyses think on tokio's blocking threads, at most
+//! Engine moves, hints and analyses think on the host's engine queue
+//! ([`boardlab_host::pool`], shared with every other door of the process), at most
 //! [`ENGINE_THREADS`] at once, never on the async executor's threads. The threads go
-//! fairly ([`crate::pool`]): people waiting for an engine first, round robin between
-//! games, and games between engines never take the last thread.
+//! fairly: people waiting for an engine first, round robin between games, and games
+//! between engines never take the last thread.
 
 use std::{
     path::Path,
     sync::{
-        Arc, Mutex, MutexGuard,
+        Arc,
         atomic::{AtomicUsize, Ordering},
     },
 };
@@ -57,16 +58,20 @@ use axum::{
     routing::{get, post},
 };
 use boardlab_games::Registry;
+use boardlab_host::{
+    Host, HostError, Level, Table,
+    game::{Answer, Progress, Think},
+    pool::Class,
+    table::{Created, Event, SeatChoice},
+};
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::{
-    game::{Answer, Level, Progress, Think},
     options::games,
-    pool::{Class, Pool},
     request::{Request, Sender, apply, decode},
-    store::{Event, GameState, SeatChoice, Store},
+    state::{GameState, board_at, game_state},
     view::BoardView,
 };
 
@@ -78,12 +83,15 @@ pub use boardlab_host::limits::MAX_CONNECTIONS;
 pub const MAX_MESSAGE_BYTES: usize = boardlab_host::limits::MAX_REQUEST_BYTES;
 /// Longest uploaded save file.
 pub const MAX_SAVE_BYTES: usize = board_core::savefile::MAX_BYTES;
-/// Think time of a hint (ms).
-pub const HINT_MS: u64 = 1000;
+/// Think time of a hint (ms): the host's.
+pub use boardlab_host::limits::HINT_MS;
 /// Total think time of an analysis (ms), shared out over the positions, each 20–200 ms.
 pub const ANALYSIS_MS: u64 = 4000;
 /// Messages waiting to be written to one page before it is dropped.
 const OUTBOX: usize = 256;
+/// Events of the followed game a page may fall behind before it is sent the whole state
+/// again.
+const EVENT_QUEUE: usize = 64;
 
 /// The page, embedded.
 const INDEX_HTML: &str = include_str!("../assets/index.html");
@@ -97,8 +105,8 @@ pub fn page_weight() -> usize {
 
 /// The state shared by every request.
 pub struct App {
-    store: Mutex<Store>,
-    engines: Arc<Pool>,
+    /// The game table and engine queue, maybe shared with other doors.
+    host: Arc<Host>,
     sockets: AtomicUsize,
 }
 
@@ -106,87 +114,48 @@ pub struct App {
 pub type Shared = Arc<App>;
 
 impl App {
-    /// The app around `store`; call [`start_engines`] once a runtime runs.
-    pub fn new(store: Store) -> Shared {
+    /// The browser door on a host of its own around `table`.
+    pub fn new(table: Table) -> Shared {
+        App::on(Host::new(table))
+    }
+
+    /// The browser door onto `host`, which other doors (the line protocol) may open too.
+    pub fn on(host: Arc<Host>) -> Shared {
         Arc::new(App {
-            store: Mutex::new(store),
-            engines: Pool::new(),
+            host,
             sockets: AtomicUsize::new(0),
         })
     }
 
-    fn store(&self) -> MutexGuard<'_, Store> {
-        self.store.lock().unwrap_or_else(|e| e.into_inner())
+    /// The host this door opens onto.
+    pub fn host(&self) -> &Arc<Host> {
+        &self.host
     }
 }
 
-/// Runs `f` on the store off the async threads (it may write and sync a save file).
-async fn with_store<T: Send + 'static>(
+/// A join error of a blocking task, as the host's error for the page.
+fn internal(e: tokio::task::JoinError) -> String {
+    format!("internal error: {e}")
+}
+
+/// Runs `f` on the table off the async threads (it may write and sync a save file).
+async fn with_table<T: Send + 'static>(
     app: &Shared,
-    f: impl FnOnce(&mut Store) -> T + Send + 'static,
+    f: impl FnOnce(&mut Table) -> T + Send + 'static,
 ) -> Result<T, String> {
     let app = Arc::clone(app);
-    tokio::task::spawn_blocking(move || f(&mut app.store()))
+    tokio::task::spawn_blocking(move || f(&mut app.host.table()))
         .await
-        .map_err(|e| format!("internal error: {e}"))
+        .map_err(internal)
 }
 
-/// Thinks `job` for game `game` on the engine pool: waits for a thread (people first,
-/// round robin between games), then thinks on a blocking thread.
-async fn think_on_pool(
-    app: &Shared,
-    class: Class,
-    game: u64,
-    job: Box<dyn Think>,
-    mut progress: impl FnMut(Progress) + Send + 'static,
-) -> Result<Answer, String> {
-    let permit = app.engines.acquire(class, game).await;
-    tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        job.think(&mut progress)
-    })
-    .await
-    .map_err(|e| format!("internal error: {e}"))?
-}
-
-/// Starts the engine move game `id` needs, if any (and again after it, for an engine
-/// against an engine).
-fn kick(app: &Shared, id: u64) {
-    let (job, class) = {
-        let mut store = app.store();
-        let Some(job) = store.engine_job(id) else {
-            return;
-        };
-        let class = if store.person_waits(id) {
-            Class::Person
-        } else {
-            Class::EngineGame
-        };
-        (job, class)
-    };
+/// Thinks `job` for game `game` on the host's engine queue (people first, round robin
+/// between games), on a blocking thread.
+async fn think_on_pool(app: &Shared, game: u64, job: Box<dyn Think>) -> Result<Answer, String> {
     let app = Arc::clone(app);
-    tokio::spawn(async move {
-        let seat = job.seat.index() as u8;
-        let events = job.events.clone();
-        let answer = think_on_pool(&app, class, id, job.think, move |progress| {
-            let _ = events.send(Event::Thinking { seat, progress });
-        })
-        .await;
-        let (version, seat) = (job.version, job.seat);
-        let done = with_store(&app, move |s| s.engine_moved(id, version, seat, answer)).await;
-        // After a failed engine the game waits for the people (undo, a new seat).
-        if done == Ok(true) {
-            kick(&app, id);
-        }
-    });
-}
-
-/// Starts the engines of every game whose engine seat is to move (after a restart).
-pub fn start_engines(app: &Shared) {
-    let ids = app.store().ids();
-    for id in ids {
-        kick(app, id);
-    }
+    tokio::task::spawn_blocking(move || app.host.think(Class::Person, game, job, &mut |_| {}))
+        .await
+        .map_err(internal)?
 }
 
 /// The routes.
@@ -264,17 +233,21 @@ fn error(status: StatusCode, message: String) -> Response {
 }
 
 fn bad(message: String) -> Response {
-    let status = if message.starts_with("no game ") {
-        StatusCode::NOT_FOUND
-    } else {
-        StatusCode::BAD_REQUEST
+    error(StatusCode::BAD_REQUEST, message)
+}
+
+/// A refusal of the host: 404 for a game that is not there, else 400.
+fn refused(e: HostError) -> Response {
+    let status = match e {
+        HostError::NoGame(_) => StatusCode::NOT_FOUND,
+        _ => StatusCode::BAD_REQUEST,
     };
-    error(status, message)
+    error(status, e.to_string())
 }
 
 async fn list_games(State(app): State<Shared>) -> Response {
     // Cloned out (it shares its entries) so that the store's lock is not held meanwhile.
-    let registry = app.store().registry().clone();
+    let registry = app.host.table().registry().clone();
     Json(games(&registry)).into_response()
 }
 
@@ -285,11 +258,13 @@ struct NewGame {
     seats: [String; 2],
 }
 
-/// Reads a seat choice: `human`, `random`, `baseline`, `engine:MS`.
+/// Reads a seat choice: `human`, `free` (a person takes it later through the line
+/// protocol's `join`), `random`, `baseline`, `engine:MS`.
 fn seat_choice(s: &str) -> Result<SeatChoice, String> {
     let short: String = s.chars().take(24).collect();
     match s {
         "human" => Ok(SeatChoice::Human),
+        "free" => Ok(SeatChoice::Free),
         "random" => Ok(SeatChoice::Engine(Level::Random)),
         "baseline" => Ok(SeatChoice::Engine(Level::Baseline)),
         _ => s
@@ -300,8 +275,8 @@ fn seat_choice(s: &str) -> Result<SeatChoice, String> {
             .ok_or_else(|| {
                 let r = boardlab_host::limits::ENGINE_MS;
                 format!(
-                    "bad seat '{short}': expected human, random, baseline or engine:MS \
-                     with MS from {} to {}",
+                    "bad seat '{short}': expected human, free, random, baseline or \
+                     engine:MS with MS from {} to {}",
                     r.start(),
                     r.end()
                 )
@@ -329,12 +304,13 @@ async fn create(
         (Err(e), _) | (_, Err(e)) => return bad(e),
     };
     let spec = req.spec;
-    match with_store(&app, move |s| s.create(&spec, seats)).await {
+    match with_table(&app, move |s| s.create(&spec, seats)).await {
         Ok(Ok(created)) => {
-            kick(&app, created.id);
+            app.host.kick(created.id);
             Json(created).into_response()
         }
-        Ok(Err(e)) | Err(e) => bad(e),
+        Ok(Err(e)) => refused(e),
+        Err(e) => bad(e),
     }
 }
 
@@ -349,7 +325,7 @@ struct LoadQuery {
 #[derive(Serialize)]
 struct Loaded {
     #[serde(flatten)]
-    created: crate::store::Created,
+    created: Created,
     games_in_file: usize,
     game_in_file: usize,
 }
@@ -376,14 +352,15 @@ async fn load(
         return bad(format!("game {k} is not in this file: it holds {n} games"));
     }
     let text = games.swap_remove(k - 1);
-    match with_store(&app, move |s| s.load(&text, [SeatChoice::Human; 2])).await {
+    match with_table(&app, move |s| s.load(&text, [SeatChoice::Human; 2])).await {
         Ok(Ok(created)) => Json(Loaded {
             created,
             games_in_file: n,
             game_in_file: k,
         })
         .into_response(),
-        Ok(Err(e)) | Err(e) => bad(e),
+        Ok(Err(e)) => refused(e),
+        Err(e) => bad(e),
     }
 }
 
@@ -391,9 +368,10 @@ async fn show(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Respon
     let Ok(id) = id.parse::<u64>() else {
         return bad("the game id must be a number".into());
     };
-    match app.store().state(id, [false; 2]) {
+    let state = game_state(&app.host.table(), id, [false; 2], false);
+    match state {
         Ok(state) => Json(state).into_response(),
-        Err(e) => bad(e),
+        Err(e) => refused(e),
     }
 }
 
@@ -401,10 +379,15 @@ async fn download(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Re
     let Ok(id) = id.parse::<u64>() else {
         return bad("the game id must be a number".into());
     };
-    let store = app.store();
-    let (text, name) = match (store.save_text(id), store.state(id, [false; 2])) {
-        (Ok(t), Ok(s)) => (t, format!("{}-{id}.save", s.game)),
-        (Err(e), _) | (_, Err(e)) => return bad(e),
+    let saved = {
+        let table = app.host.table();
+        table
+            .save_text(id)
+            .and_then(|t| Ok((t, table.state(id, [false; 2])?.game)))
+    };
+    let (text, name) = match saved {
+        Ok((t, game)) => (t, format!("{game}-{id}.save")),
+        Err(e) => return refused(e),
     };
     (
         [
@@ -426,11 +409,11 @@ async fn download_sgf(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -
     let Ok(id) = id.parse::<u64>() else {
         return bad("the game id must be a number".into());
     };
-    let text = app.store().save_text(id);
+    let text = app.host.table().save_text(id);
     let sgf = match text.map(|t| boardlab_games::records::sgf_from_save(&t)) {
         Ok(Ok(sgf)) => sgf,
         Ok(Err(e)) => return bad(e.to_string()),
-        Err(e) => return bad(e),
+        Err(e) => return refused(e),
     };
     (
         [
@@ -456,14 +439,15 @@ async fn load_sgf(State(app): State<Shared>, body: axum::body::Bytes) -> Respons
         Ok(save) => save,
         Err(e) => return bad(format!("not a gomoku record: {e}")),
     };
-    match with_store(&app, move |s| s.load(&save, [SeatChoice::Human; 2])).await {
+    match with_table(&app, move |s| s.load(&save, [SeatChoice::Human; 2])).await {
         Ok(Ok(created)) => Json(Loaded {
             created,
             games_in_file: 1,
             game_in_file: 1,
         })
         .into_response(),
-        Ok(Err(e)) | Err(e) => bad(e),
+        Ok(Err(e)) => refused(e),
+        Err(e) => bad(e),
     }
 }
 
@@ -488,15 +472,15 @@ async fn pick_squares(
     if req.squares.is_empty() || req.squares.len() > crate::pick::MAX_PICK_SQUARES {
         return bad(crate::pick::PickError::Count(req.squares.len()).to_string());
     }
-    // A copy of the game replayed from its save file, so the store's lock is not held
+    // A copy of the game replayed from its save file, so the table's lock is not held
     // while the legal moves are listed (Connect6 has tens of thousands of pairs).
     let (text, registry) = {
-        let store = app.store();
-        (store.save_text(id), store.registry().clone())
+        let table = app.host.table();
+        (table.save_text(id), table.registry().clone())
     };
     let text = match text {
         Ok(t) => t,
-        Err(e) => return bad(e),
+        Err(e) => return refused(e),
     };
     let picked = tokio::task::spawn_blocking(move || {
         let game = registry.load(&text).map_err(|e| e.to_string())?;
@@ -565,6 +549,26 @@ struct Follow {
     events: broadcast::Receiver<Event>,
 }
 
+/// The page's own queue of the followed game's events: the host's follower callback
+/// hands each event over without blocking; a page that falls [`EVENT_QUEUE`] events
+/// behind is sent the whole state instead. The callback ends when the page follows
+/// another game or closes.
+fn follow_events(table: &Table, id: u64) -> Result<broadcast::Receiver<Event>, HostError> {
+    let (tx, rx) = broadcast::channel(EVENT_QUEUE);
+    table.subscribe(
+        id,
+        Box::new(move |e| {
+            if tx.receiver_count() == 0 {
+                return false;
+            }
+            // Full: the oldest event goes, and the page hears it lagged (a resync).
+            let _ = tx.send(e.clone());
+            true
+        }),
+    )?;
+    Ok(rx)
+}
+
 /// One open page: reads its messages, pushes the followed game's changes.
 async fn connection(ws: WebSocket, app: Shared) {
     let (mut sink, mut stream) = ws.split();
@@ -594,12 +598,25 @@ async fn connection(ws: WebSocket, app: Shared) {
                 Ok(Event::Changed) | Err(broadcast::error::RecvError::Lagged(_)) => {
                     follow.as_ref().map(|f| state_msg(&app, f)).into_iter().collect()
                 }
-                Ok(Event::Thinking { seat, progress }) => vec![ServerMsg::Thinking { seat, progress }],
-                Ok(Event::EngineMoved { seat, answer }) => vec![ServerMsg::Engine { seat, answer }],
+                Ok(Event::Thinking { seat, progress }) => vec![ServerMsg::Thinking { seat: seat.index() as u8, progress }],
+                Ok(Event::EngineMoved { seat, answer }) => vec![ServerMsg::Engine { seat: seat.index() as u8, answer }],
                 Ok(Event::EngineFailed { seat, message }) => vec![ServerMsg::Error {
-                    message: format!("the engine in seat {} could not move: {message}", seat + 1),
+                    message: format!("the engine in seat {} could not move: {message}", seat.index() + 1),
                 }],
-                Err(broadcast::error::RecvError::Closed) => Vec::new(),
+                Ok(Event::Expired) => vec![ServerMsg::Error {
+                    message: "the game expired: it is archived and closed".into(),
+                }],
+                Ok(Event::Notice(message)) => vec![ServerMsg::Error { message }],
+                // The state that follows each of these (`Changed`) carries it.
+                Ok(
+                    Event::Moved { .. }
+                    | Event::TakenBack { .. }
+                    | Event::Resigned { .. }
+                    | Event::Drawn
+                    | Event::Offered(_)
+                    | Event::Declined(_),
+                )
+                | Err(broadcast::error::RecvError::Closed) => Vec::new(),
             },
             Some(m) = rx.recv() => vec![m],
         };
@@ -615,9 +632,12 @@ async fn connection(ws: WebSocket, app: Shared) {
 }
 
 fn state_msg(app: &Shared, f: &Follow) -> ServerMsg {
-    match app.store().state_for(f.game, f.held, f.owner) {
+    let state = game_state(&app.host.table(), f.game, f.held, f.owner);
+    match state {
         Ok(s) => ServerMsg::State(Box::new(s)),
-        Err(message) => ServerMsg::Error { message },
+        Err(e) => ServerMsg::Error {
+            message: e.to_string(),
+        },
     }
 }
 
@@ -641,10 +661,14 @@ async fn handle(
     };
     if let Request::Open { game, tokens } = msg {
         let opened = {
-            let store = app.store();
-            store
-                .seats_of(game, &tokens)
-                .and_then(|held| Ok((held, store.owns(game, &tokens), store.subscribe(game)?)))
+            let table = app.host.table();
+            table.seats_of(game, &tokens).and_then(|held| {
+                Ok((
+                    held,
+                    table.owns(game, &tokens),
+                    follow_events(&table, game)?,
+                ))
+            })
         };
         return match opened {
             Ok((held, owner, events)) => {
@@ -658,7 +682,7 @@ async fn handle(
                 *follow = Some(f);
                 vec![state]
             }
-            Err(e) => err(e),
+            Err(e) => err(e.to_string()),
         };
     }
     let Some(f) = follow.as_ref() else {
@@ -678,24 +702,25 @@ async fn handle(
         | Request::Draw
         | Request::Answer { .. }
         | Request::Help { .. }
-        | Request::Pause { .. }) => with_store(app, move |s| apply(s, from, &action)).await,
+        | Request::Pause { .. }) => with_table(app, move |s| apply(s, from, &action)).await,
         Request::Open { .. } => return Vec::new(),
         Request::View { ply } => {
-            return match app.store().view_at(id, ply) {
+            let board = board_at(&app.host.table(), id, ply);
+            return match board {
                 Ok(view) => vec![ServerMsg::View { ply, view }],
-                Err(e) => err(e),
+                Err(e) => err(e.to_string()),
             };
         }
         Request::Hint => {
             if busy.swap(true, Ordering::SeqCst) {
                 return err("the engine is already working for this page");
             }
-            let job = app.store().hint_job(id, held, HINT_MS);
+            let job = app.host.table().hint_job(id, held, HINT_MS);
             match job {
                 Ok(job) => {
                     let (app, tx, busy) = (Arc::clone(app), tx.clone(), Arc::clone(busy));
                     tokio::spawn(async move {
-                        let answer = think_on_pool(&app, Class::Person, id, job, |_| {}).await;
+                        let answer = think_on_pool(&app, id, job).await;
                         busy.store(false, Ordering::SeqCst);
                         let m = match answer {
                             Ok(answer) => ServerMsg::Hint { answer },
@@ -709,7 +734,7 @@ async fn handle(
                 }
                 Err(e) => {
                     busy.store(false, Ordering::SeqCst);
-                    return err(e);
+                    return err(e.to_string());
                 }
             }
         }
@@ -717,16 +742,19 @@ async fn handle(
             if busy.swap(true, Ordering::SeqCst) {
                 return err("the engine is already working for this page");
             }
-            let plies = app.store().state(id, [false; 2]).map(|s| s.moves.len());
-            let ms = plies.map_or(20, |n| (ANALYSIS_MS / (n as u64 + 1)).clamp(20, 200));
-            match app.store().analysis_jobs(id, held, ms) {
+            let jobs = {
+                let table = app.host.table();
+                let plies = table.state(id, [false; 2]).map(|s| s.moves.len());
+                let ms = plies.map_or(20, |n| (ANALYSIS_MS / (n as u64 + 1)).clamp(20, 200));
+                table.analysis_jobs(id, held, ms)
+            };
+            match jobs {
                 Ok(jobs) => {
                     let (app, tx, busy) = (Arc::clone(app), tx.clone(), Arc::clone(busy));
                     tokio::spawn(async move {
                         let n = jobs.len();
                         for (i, (ply, job)) in jobs.into_iter().enumerate() {
-                            let m = match think_on_pool(&app, Class::Person, id, job, |_| {}).await
-                            {
+                            let m = match think_on_pool(&app, id, job).await {
                                 Ok(answer) => ServerMsg::Analysis {
                                     ply,
                                     score: answer.score.map_or(0, |s| s.first),
@@ -746,25 +774,41 @@ async fn handle(
                 }
                 Err(e) => {
                     busy.store(false, Ordering::SeqCst);
-                    return err(e);
+                    return err(e.to_string());
                 }
             }
         }
     };
     match done {
-        Ok(Ok(())) => {
-            kick(app, id);
+        Ok(Some(Ok(()))) => {
+            app.host.kick(id);
             // The change reaches this page too, through the game's events.
             Vec::new()
         }
-        Ok(Err(e)) | Err(e) => err(e),
+        Ok(Some(Err(e))) => err(e.to_string()),
+        Ok(None) => err("not an action on the game"),
+        Err(e) => err(e),
     }
 }
 
 /// Serves the board on `listener` until the process ends.
 pub async fn serve(listener: tokio::net::TcpListener, app: Shared) -> std::io::Result<()> {
-    start_engines(&app);
+    app.host.start_engines();
     axum::serve(crate::listener::BoundedListener::new(listener), router(app)).await
+}
+
+/// Serves the board onto `host` (a game table other doors may share) on the bound
+/// `listener` until the process ends: blocks the calling thread, on a tokio runtime of
+/// its own.
+pub fn serve_blocking(listener: std::net::TcpListener, host: Arc<Host>) -> std::io::Result<()> {
+    listener.set_nonblocking(true)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        serve(listener, App::on(host)).await
+    })
 }
 
 /// `boardlab web`: binds `listen`, restores the games in `data`, prints the URL, opens a
@@ -775,7 +819,7 @@ pub fn run(
     open: bool,
     registry: Registry,
 ) -> std::io::Result<()> {
-    let (store, warnings) = Store::open_with(data, registry)?;
+    let (table, warnings) = Table::open_with(data, registry)?;
     for w in warnings {
         eprintln!("web: skipped {w}");
     }
@@ -796,7 +840,7 @@ pub fn run(
         if open {
             open_browser(&url);
         }
-        serve(listener, App::new(store)).await
+        serve(listener, App::new(table)).await
     })
 }
 

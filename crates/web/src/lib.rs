@@ -6,31 +6,30 @@
 //! - [`view`]: [`view::BoardView`], the structured board the page draws, built from each
 //!   game's typed position;
 //! - [`options`]: the game table for the new-game form (every spec key and its range);
-//! - [`game`]: one hosted game, the games crate's erased [`boardlab_games::DynGame`] of
-//!   any registered game, and its engine jobs;
-//! - [`store`]: the hosted games with their seats, in the host's private save files
-//!   (`boardlab_host`: the same files, lock and rules of conduct as `boardlab serve`);
+//! - [`state`]: what the page is sent of a game: the host's state for this follower and
+//!   the board;
 //! - [`request`]: the page's WebSocket messages as typed requests, decoded and applied
-//!   to the store;
+//!   to the host's game table;
 //! - [`app`]: the HTTP/JSON API and the WebSockets ([`app::run`]);
 //! - [`pick`]: the legal move that clicked squares name (the page never writes notation);
-//! - [`pool`]: the engine pool, fair between games (people first);
 //! - [`listener`]: the TCP listener with a bound on open connections that idle ones
 //!   cannot hold.
+//!
+//! The games themselves, their seats, save files, rules of conduct and the fair engine
+//! queue are the host's ([`boardlab_host::Host`]): the same table `boardlab serve`'s line
+//! protocol opens, in one process when both doors are open.
 //!
 //! The user guide is `docs/web.md`.
 
 #![deny(missing_docs)]
 
 pub mod app;
-pub mod game;
 pub mod listener;
 pub mod options;
 pub mod pick;
-pub mod pool;
 pub mod request;
-pub mod store;
+pub mod state;
 pub mod view;
 
-pub use app::{App, page_weight, router, run, serve};
-pub use store::Store;
+pub use app::{App, page_weight, router, run, serve, serve_blocking};
+pub use boardlab_host::{Host, Table};

@@ -1,12 +1,11 @@
 //! The page's WebSocket messages as typed requests: [`decode`] reads one message (JSON,
-//! bounded sizes), [`apply`] carries out the ones that change a game on the [`Store`].
+//! bounded sizes), [`apply`] carries out the ones that change a game on the host's
+//! [`Table`].
 //! The WebSocket door ([`crate::app`]) is these two plus the pushes; the fuzz target
 //! `web_messages` drives them directly.
 
-use boardlab_host::Held;
+use boardlab_host::{Held, HostError, Table};
 use serde::Deserialize;
-
-use crate::store::Store;
 
 /// Longest move text a page may send.
 pub const MAX_MOVE_CHARS: usize = 64;
@@ -110,23 +109,25 @@ impl Request {
     }
 }
 
-/// Carries out an action ([`Request::is_action`]) of `from` on the store; an error
-/// leaves the game as it was. Other requests are refused here (the door answers them).
-pub fn apply(store: &mut Store, from: Sender, request: &Request) -> Result<(), String> {
+/// Carries out an action ([`Request::is_action`]) of `from` on the table; an error
+/// leaves the game as it was. Other requests are the door's to answer.
+///
+/// Returns `None` for a request that is no action.
+pub fn apply(table: &mut Table, from: Sender, request: &Request) -> Option<Result<(), HostError>> {
     let (id, held) = (from.game, from.held);
-    match request {
-        Request::Move { mv } => store.play(id, held, mv).map(|_| ()),
-        Request::Undo => store.undo(id, held).map(|_| ()),
-        Request::Redo => store.redo(id, held),
-        Request::Resign => store.resign(id, held),
-        Request::Draw => store.offer_draw(id, held).map(|_| ()),
-        Request::Answer { accept } => store.answer(id, held, *accept),
-        Request::Help { on } => store.set_help(id, held, *on),
-        Request::Pause { on } => store.pause(id, from.owner, *on),
+    Some(match request {
+        Request::Move { mv } => table.play(id, held, mv).map(|_| ()),
+        Request::Undo => table.undo(id, held).map(|_| ()),
+        Request::Redo => table.redo(id, held),
+        Request::Resign => table.resign(id, held).map(|_| ()),
+        Request::Draw => table.offer_draw(id, held).map(|_| ()),
+        Request::Answer { accept } => table.answer(id, held, *accept).map(|_| ()),
+        Request::Help { on } => table.set_help(id, held, *on),
+        Request::Pause { on } => table.pause(id, from.owner, *on),
         Request::Open { .. } | Request::Hint | Request::Analyse | Request::View { .. } => {
-            Err("not an action on the game".into())
+            return None;
         }
-    }
+    })
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use std::{
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
-use support::{ThreadedBoard, temp_dir};
+use support::{Board, LinePlayer, ThreadedBoard, line_door, temp_dir};
 
 /// A fresh headless Chromium with its own profile (so two of them are two separate
 /// people) that saves downloads into `downloads`.
@@ -923,6 +923,55 @@ async fn page_bytes(c: &Client) -> u64 {
     .expect("bytes")
 }
 
+/// The page's player against a player of the line protocol (`boardlab connect`) on the
+/// same host, as `boardlab serve --web` runs them: gomoku 7×7 played to the page's win,
+/// each side seeing the other's moves.
+async fn against_a_line_protocol_player(c: &Client) {
+    let (table, _) = boardlab_web::Table::open(None).expect("in memory");
+    let host = boardlab_web::Host::new(table);
+    let board = Board::start_on(host.clone()).await;
+    let mut line = LinePlayer::connect(line_door(host)).await;
+    new_game(
+        c,
+        &board.url("/"),
+        "gomoku",
+        &[("size", "7")],
+        ["human", "remote"],
+    )
+    .await;
+    let link = js(c, "document.querySelector('.seat-link').value").await;
+    let link = link.as_str().expect("seat link").to_string();
+    let (_, hash) = link.split_once("#game=").expect("a game link");
+    let (id, token) = hash.split_once("&t=").expect("a seat link");
+    assert_eq!(
+        line.ask(&format!("rejoin {id} {token}")).await,
+        format!("ok rejoined {id} second")
+    );
+    for (i, (mine, theirs)) in [("a1", "a2"), ("b1", "b2"), ("c1", "c2"), ("d1", "d2")]
+        .into_iter()
+        .enumerate()
+    {
+        square(c, mine).await;
+        line.pushed_starting(&format!("update {id} {} {mine}", 2 * i + 1), 10)
+            .await;
+        assert_eq!(
+            line.ask(&format!("move {id} {token} {theirs}")).await,
+            format!("ok moved {id} {} {theirs}", 2 * i + 2)
+        );
+        wait_moves(c, 2 * i + 2).await;
+    }
+    square(c, "e1").await;
+    let over = line.pushed_starting(&format!("update {id} 9 e1"), 10).await;
+    assert!(over.contains(" over "), "{over}");
+    wait_for(
+        c,
+        "app.state && app.state.view.outcome && app.state.view.outcome.winner === 0",
+        "the page's win",
+    )
+    .await;
+    board.stop();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_in_a_real_browser() {
     let started = Instant::now();
@@ -971,6 +1020,8 @@ async fn the_board_in_a_real_browser() {
     clamp_step(&a, &base).await;
     step("gomoku against the engine, save, load");
     gomoku_engine_save_load(&a, &base, &downloads_a).await;
+    step("against a line-protocol player on the same host");
+    against_a_line_protocol_player(&a).await;
 
     step("network play");
     new_game(&a, &base, "fourshift", &[], ["human", "remote"]).await;

@@ -2,10 +2,10 @@
 //! [`ServeOptions::max_connections`], and [`ServeOptions::max_connections_per_peer`] from
 //! one address), each with a reader thread that feeds request lines to the shared
 //! [`Server`] and a writer thread that drains the connection's outgoing queue to the
-//! socket; [`ENGINE_THREADS`] engine threads think the queued engine moves (and save
-//! again the ones whose save failed), and a janitor thread archives expired games. The
-//! state lock is held only while a request is processed or a move applied, never during
-//! network I/O or thinking, so a slow client or a thinking engine cannot stall others.
+//! socket; the host's engine threads think the engine moves (and save again the ones
+//! whose save failed), and a janitor thread archives expired games. The locks are held
+//! only while a request is processed or a move applied, never during network I/O or
+//! thinking, so a slow client or a thinking engine cannot stall others.
 //!
 //! Replies go out with `TCP_NODELAY` and each batch of lines in one write, so a reply is
 //! never held back by Nagle's algorithm waiting for the client's delayed ACK. A reader
@@ -25,19 +25,18 @@ use std::{
 };
 
 use boardlab_games::Registry;
+use boardlab_host::Host;
 
 use super::{
-    ENGINE_THREADS, MAX_REQUEST_BYTES, OUTBOX_LINES, ServeOptions, WRITE_TIMEOUT,
-    handler::{ConnId, Job, Server},
+    MAX_REQUEST_BYTES, OUTBOX_LINES, ServeOptions, WRITE_TIMEOUT,
+    handler::{ConnId, Server},
     lock,
 };
 use crate::lines::{Line, read_line_capped, write_line};
 
-/// The state shared by the connection and engine threads.
+/// The state shared by the connection threads.
 struct Shared {
     state: Mutex<Server>,
-    /// Signalled when engine moves are queued or an engine thread is free.
-    work: Condvar,
     options: ServeOptions,
     /// Live connections: in all, and per peer address.
     live: Mutex<Live>,
@@ -137,23 +136,23 @@ impl Backlog {
     }
 }
 
+/// Serves the line protocol onto `host` (a table other doors may share) on `listener`
+/// forever.
+pub fn serve_host(listener: TcpListener, host: Arc<Host>) -> io::Result<()> {
+    serve(listener, Server::on(host))
+}
+
 /// Accepts connections on `listener` forever, one thread each; engine moves are thought
-/// by [`ENGINE_THREADS`] background threads, without the state lock. The limits are the
-/// server's [`ServeOptions`].
-pub fn serve(listener: TcpListener, server: Server) -> io::Result<()> {
+/// on the host's engine threads, without any lock. The limits are the host's
+/// [`ServeOptions`].
+pub fn serve(listener: TcpListener, mut server: Server) -> io::Result<()> {
     let options = server.options().clone();
+    server.start_engines();
     let shared = Arc::new(Shared {
         state: Mutex::new(server),
-        work: Condvar::new(),
         options,
         live: Mutex::new(Live::default()),
     });
-    for i in 0..ENGINE_THREADS {
-        let shared = Arc::clone(&shared);
-        std::thread::Builder::new()
-            .name(format!("engine-{i}"))
-            .spawn(move || engine_worker(&shared))?;
-    }
     {
         let shared = Arc::clone(&shared);
         std::thread::Builder::new()
@@ -185,47 +184,6 @@ pub fn serve(listener: TcpListener, server: Server) -> io::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Takes queued engine moves fairly ([`Server::next_job`]): snapshot under the lock,
-/// think without it, then re-lock and apply (if the game is still at that ply) like any
-/// other move. Between jobs, saves again the engine moves whose save failed when due.
-fn engine_worker(shared: &Shared) {
-    let mut s = shared.lock();
-    loop {
-        if let Some(Job {
-            game,
-            ply,
-            seat,
-            think,
-            owner,
-        }) = s.next_job()
-        {
-            drop(s);
-            let mv = think.think();
-            s = shared.lock();
-            s.engine_moved(game, ply, seat, mv);
-            s.job_done(owner);
-            // A thread is free for the owner's next job, and there may be a new one.
-            shared.work.notify_all();
-            continue;
-        }
-        let now = Instant::now();
-        if s.retry_saves(now) > 0 {
-            shared.work.notify_all();
-            continue;
-        }
-        s = match s.next_retry() {
-            Some(due) => {
-                let wait = due.saturating_duration_since(now);
-                match shared.work.wait_timeout(s, wait) {
-                    Ok((s, _)) => s,
-                    Err(e) => e.into_inner().0,
-                }
-            }
-            None => shared.work.wait(s).unwrap_or_else(|e| e.into_inner()),
-        };
-    }
 }
 
 /// Archives expired games now and then, and prints the server's notes on stderr.
@@ -370,11 +328,7 @@ fn read_requests(
             Line::Text(t) if t.trim().is_empty() => {}
             Line::Text(t) => {
                 input.get_mut().until = Instant::now() + options.idle_timeout;
-                let mut s = shared.lock();
-                let reply = s.request(conn, &t);
-                if s.engine_work_pending() {
-                    shared.work.notify_all();
-                }
+                let reply = shared.lock().request(conn, &t);
                 if reply == "ok bye" {
                     break;
                 }

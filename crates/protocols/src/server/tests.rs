@@ -216,11 +216,17 @@ fn a_stale_engine_move_is_dropped() {
     let (mut s, _) = Server::open(None).expect("open");
     let id = ok(&s.handle("create gomoku:size=7"))[1].clone();
     ok(&s.handle(&format!("engine {id} first 10")));
-    let job = s.pending.pop_front().expect("queued");
-    // Thought for ply 0, applied as if for ply 3: refused; the real one counts.
-    s.engine_moved(job.game, 3, job.seat, job.think.think());
+    let n: u64 = id.parse().expect("id");
+    let job = s.host().table().engine_job(n).expect("due");
+    // Thought for this version, applied as if the game had changed meanwhile: dropped;
+    // the next one counts.
+    let answer = job.think.think(&mut |_| {});
+    let applied = s
+        .host()
+        .table()
+        .engine_moved(n, job.version + 1, job.seat, answer);
+    assert_eq!(applied, boardlab_host::table::Applied::Stale);
     assert!(s.handle(&format!("show {id}")).contains("ply 0 "));
-    s.kick(1);
     assert_eq!(s.think_pending(), 1);
     assert!(s.handle(&format!("show {id}")).contains("ply 1 "));
 }
@@ -234,8 +240,11 @@ fn an_engine_that_gives_no_move_is_reported_and_no_move_is_played_for_it() {
     let id = ok(&s.handle("create gomoku:size=7"))[1].clone();
     ok(&s.request(watcher, &format!("watch {id}")));
     ok(&s.handle(&format!("engine {id} first 10")));
-    let job = s.pending.pop_front().expect("queued");
-    s.engine_moved(job.game, job.ply, job.seat, Err("out of memory".into()));
+    let n: u64 = id.parse().expect("id");
+    let job = s.host().table().engine_job(n).expect("due");
+    s.host()
+        .table()
+        .engine_moved(n, job.version, job.seat, Err("out of memory".into()));
     assert!(
         s.handle(&format!("show {id}")).contains("ply 0 "),
         "no stand-in move"
@@ -323,8 +332,8 @@ fn watchers_and_players_get_every_move_pushed() {
     // A closed connection is forgotten.
     drop(rx_w);
     s.request(a, &format!("move {id2} {t2} d5"));
-    assert!(!s.conns.contains_key(&w));
-    assert!(s.games.values().all(|h| !h.watchers.contains(&w)));
+    assert!(!s.is_attached(w));
+    assert!(!s.follows_a_game(w));
 }
 
 #[test]
@@ -343,8 +352,8 @@ fn a_watcher_that_falls_behind_is_dropped() {
         play_any(&mut s, &id, &tok, 7);
         s.think_pending();
     }
-    assert!(!s.conns.contains_key(&w));
-    assert!(s.games.values().all(|h| h.watchers.is_empty()));
+    assert!(!s.is_attached(w));
+    assert!(!s.follows_a_game(w));
     assert_eq!(drain(&rx_w).len(), 3);
     // Its later requests are answered as from no connection (nobody reads them).
     assert!(
@@ -386,4 +395,146 @@ fn replies_to_huge_lines_stay_short() {
             &reply[..200]
         );
     }
+}
+
+/// The host's rules of conduct through the line protocol: between two remote people a
+/// takeback and a draw are offers the opponent answers (pushed to them), never done
+/// alone; against the engine a takeback is immediate and a draw refused; a resignation
+/// ends the game for everyone; engine help needs both players' consent.
+#[test]
+fn takebacks_draws_and_resignations_follow_the_rules_of_conduct() {
+    use std::sync::mpsc::sync_channel;
+    let (mut s, _) = Server::open(None).expect("open");
+    let (tx_a, rx_a) = sync_channel(256);
+    let (tx_b, rx_b) = sync_channel(256);
+    let (a, b) = (s.attach(tx_a, None), s.attach(tx_b, None));
+    let id = ok(&s.request(a, "create gomoku:size=7"))[1].clone();
+    let ta = ok(&s.request(a, &format!("join {id} first")))[3].clone();
+    let tb = ok(&s.request(b, &format!("join {id} second")))[3].clone();
+    ok(&s.request(a, &format!("move {id} {ta} d4")));
+    ok(&s.request(b, &format!("move {id} {tb} e5")));
+    drain(&rx_a);
+    drain(&rx_b);
+    // First asks to take back its move: nothing changes until Second agrees.
+    assert_eq!(
+        ok(&s.request(a, &format!("takeback {id} {ta}"))),
+        ["asked", id.as_str(), "takeback"]
+    );
+    assert_eq!(drain(&rx_b), [format!("update {id} offer takeback first")]);
+    assert!(s.handle(&format!("show {id}")).contains("ply 2 "));
+    err(&s.request(a, &format!("accept {id} {ta}")), "no offer");
+    err(
+        &s.request(a, &format!("takeback {id} {ta}")),
+        "waits for an answer",
+    );
+    assert_eq!(
+        ok(&s.request(b, &format!("decline {id} {tb}"))),
+        ["declined", id.as_str(), "takeback"]
+    );
+    assert!(
+        drain(&rx_a).contains(&format!("update {id} declined takeback first")),
+        "the asker hears the answer"
+    );
+    ok(&s.request(a, &format!("takeback {id} {ta}")));
+    assert_eq!(
+        ok(&s.request(b, &format!("accept {id} {tb}"))),
+        ["accepted", id.as_str(), "takeback"]
+    );
+    assert!(drain(&rx_a).contains(&format!("update {id} takeback 0")));
+    assert!(s.handle(&format!("show {id}")).contains("ply 0 "));
+    // Engine help between two remote people: off until both turn it on.
+    assert_eq!(
+        ok(&s.request(a, &format!("assist {id} {ta} on"))),
+        ["assist", id.as_str(), "first", "on"]
+    );
+    err(
+        &s.request(a, &format!("assist {id} {ta} maybe")),
+        "wrong arguments",
+    );
+    // A draw offered and agreed ends the game; then nothing more is played.
+    ok(&s.request(a, &format!("move {id} {ta} d4")));
+    assert_eq!(
+        ok(&s.request(b, &format!("draw {id} {tb}"))),
+        ["asked", id.as_str(), "draw"]
+    );
+    ok(&s.request(a, &format!("accept {id} {ta}")));
+    assert!(drain(&rx_b).contains(&format!("update {id} draw over drawn by agreement")));
+    assert!(
+        s.handle(&format!("show {id}"))
+            .contains("; over drawn by agreement")
+    );
+    err(
+        &s.request(b, &format!("move {id} {tb} e5")),
+        "the game is over",
+    );
+    err(
+        &s.request(b, &format!("resign {id} {tb}")),
+        "the game is over",
+    );
+    // Against the engine: a takeback is immediate, a draw refused, a resignation final.
+    let id = ok(&s.request(a, "create gomoku:size=7"))[1].clone();
+    let ta = ok(&s.request(a, &format!("join {id} first")))[3].clone();
+    ok(&s.request(a, &format!("engine {id} second 10")));
+    ok(&s.request(a, &format!("move {id} {ta} d4")));
+    assert_eq!(s.think_pending(), 1);
+    assert_eq!(
+        ok(&s.request(a, &format!("takeback {id} {ta}"))),
+        ["takeback", id.as_str(), "0"]
+    );
+    err(
+        &s.request(a, &format!("draw {id} {ta}")),
+        "does not agree to draws",
+    );
+    err(
+        &s.request(a, &format!("resign {id} nottoken")),
+        "wrong token",
+    );
+    let resigned = ok(&s.request(a, &format!("resign {id} {ta}")));
+    assert_eq!(&resigned[..4], ["resigned", id.as_str(), "first", "over"]);
+    assert!(resigned.join(" ").ends_with("resigned"), "{resigned:?}");
+    assert_eq!(s.think_pending(), 0, "no engine move after a resignation");
+}
+
+/// Fair play on the line protocol: a hint in a live game between two people only once
+/// both turned engine help on; its answer goes to the one who asked, no one else.
+#[test]
+fn hints_follow_the_fair_play_rule_and_go_to_the_asker_only() {
+    use std::sync::mpsc::sync_channel;
+    let (mut s, _) = Server::open(None).expect("open");
+    let (tx_a, rx_a) = sync_channel(256);
+    let (tx_b, rx_b) = sync_channel(256);
+    let (a, b) = (s.attach(tx_a, None), s.attach(tx_b, None));
+    let id = ok(&s.request(a, "create gomoku:size=7"))[1].clone();
+    let ta = ok(&s.request(a, &format!("join {id} first")))[3].clone();
+    let tb = ok(&s.request(b, &format!("join {id} second")))[3].clone();
+    err(
+        &s.request(a, &format!("hint {id} {ta}")),
+        "engine help is off",
+    );
+    ok(&s.request(a, &format!("assist {id} {ta} on")));
+    err(
+        &s.request(a, &format!("hint {id} {ta}")),
+        "engine help is off",
+    );
+    err(&s.handle(&format!("hint {id} {ta}")), "needs a connection");
+    ok(&s.request(b, &format!("assist {id} {tb} on")));
+    assert_eq!(
+        ok(&s.request(a, &format!("hint {id} {ta}"))),
+        ["hint", id.as_str(), "thinking", "1000"]
+    );
+    err(&s.request(a, &format!("hint {id} {ta}")), "already working");
+    drain(&rx_a);
+    drain(&rx_b);
+    assert_eq!(s.think_pending(), 1);
+    let told = drain(&rx_a);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].starts_with(&format!("notice {id} hint ")),
+        "{told:?}"
+    );
+    assert!(drain(&rx_b).is_empty(), "the opponent is not told");
+    assert!(
+        s.handle(&format!("show {id}")).contains("ply 0 "),
+        "nothing played"
+    );
 }

@@ -9,7 +9,7 @@ use std::{
     time::Duration,
 };
 
-use boardlab_web::{App, Store};
+use boardlab_web::{App, Host, Table};
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::{BodyExt, Full};
 use hyper_util::{client::legacy::Client, rt::TokioExecutor};
@@ -20,10 +20,10 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, tungstenite::Message};
 /// The store of `data`: a server stopped just before may still hold the directory's
 /// lock for a moment (its connections' tasks end after it), so a refusal is retried for
 /// a few seconds. Notes of modes tightened are fine; a skipped file fails the test.
-pub async fn open_store(data: Option<&Path>) -> Store {
+pub async fn open_store(data: Option<&Path>) -> Table {
     let mut tries = 0;
     loop {
-        match Store::open(data) {
+        match Table::open(data) {
             Ok((store, notes)) => {
                 assert!(!notes.iter().any(|n| n.contains("skipped")), "{notes:?}");
                 return store;
@@ -50,12 +50,25 @@ impl Board {
         Board::start_with(open_store(data).await).await
     }
 
-    pub async fn start_with(store: Store) -> Board {
+    pub async fn start_with(store: Table) -> Board {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
         let addr = listener.local_addr().expect("addr");
         let task = tokio::spawn(boardlab_web::serve(listener, App::new(store)));
+        Board {
+            addr,
+            task: Some(task),
+        }
+    }
+
+    /// Starts the board onto `host`, a game table other doors may open too.
+    pub async fn start_on(host: std::sync::Arc<Host>) -> Board {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let task = tokio::spawn(boardlab_web::serve(listener, App::on(host)));
         Board {
             addr,
             task: Some(task),
@@ -291,5 +304,75 @@ impl ThreadedBoard {
 impl Drop for ThreadedBoard {
     fn drop(&mut self) {
         self.shutdown();
+    }
+}
+
+/// The line protocol's door (`boardlab serve`) onto `host` on 127.0.0.1, on its own
+/// thread: its address.
+pub fn line_door(host: std::sync::Arc<Host>) -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    std::thread::spawn(move || protocols::server::serve_host(listener, host));
+    addr
+}
+
+/// A player speaking the line protocol (as `boardlab connect` does): requests and their
+/// replies, with the pushed lines kept in order.
+pub struct LinePlayer {
+    lines: tokio::io::Lines<tokio::io::BufReader<tokio::net::tcp::OwnedReadHalf>>,
+    out: tokio::net::tcp::OwnedWriteHalf,
+    /// Pushed `update`/`notice` lines not yet taken.
+    pub pushed: Vec<String>,
+}
+
+impl LinePlayer {
+    pub async fn connect(addr: SocketAddr) -> LinePlayer {
+        use tokio::io::AsyncBufReadExt;
+        let stream = TcpStream::connect(addr).await.expect("connect");
+        let (read, out) = stream.into_split();
+        LinePlayer {
+            lines: tokio::io::BufReader::new(read).lines(),
+            out,
+            pushed: Vec::new(),
+        }
+    }
+
+    async fn line(&mut self, secs: u64) -> String {
+        tokio::time::timeout(Duration::from_secs(secs), self.lines.next_line())
+            .await
+            .unwrap_or_else(|_| panic!("no line within {secs} s"))
+            .expect("read")
+            .expect("the server closed the connection")
+    }
+
+    /// Sends `request`; its reply (`ok ...` or `error ...`).
+    pub async fn ask(&mut self, request: &str) -> String {
+        use tokio::io::AsyncWriteExt;
+        self.out
+            .write_all(format!("{request}\n").as_bytes())
+            .await
+            .expect("write");
+        loop {
+            let line = self.line(10).await;
+            if line.starts_with("ok ") || line.starts_with("error ") {
+                return line;
+            }
+            self.pushed.push(line);
+        }
+    }
+
+    /// The first pushed line starting with `prefix` (waiting up to `secs`); the pushes
+    /// before it are dropped.
+    pub async fn pushed_starting(&mut self, prefix: &str, secs: u64) -> String {
+        if let Some(i) = self.pushed.iter().position(|l| l.starts_with(prefix)) {
+            return self.pushed.drain(..=i).next_back().expect("line");
+        }
+        self.pushed.clear();
+        loop {
+            let line = self.line(secs).await;
+            if line.starts_with(prefix) {
+                return line;
+            }
+        }
     }
 }

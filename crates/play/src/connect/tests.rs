@@ -37,6 +37,8 @@ fn the_follower_draws_each_game_with_its_last_move_marked() {
     assert_eq!(f.on_line("update 3 1 a1", false), Followed::default());
     assert_eq!(f.on_line("update 3 5 c3", false).ask, vec!["show 3"]);
     assert_eq!(f.on_line("update 9 1 c3", false), Followed::default());
+    // A takeback asks for the whole game again.
+    assert_eq!(f.on_line("update 3 takeback 0", false).ask, vec!["show 3"]);
     assert_eq!(
         f.on_line("ok joined 4 first abc", false).ask,
         vec!["show 4"]

@@ -1,19 +1,15 @@
-//! One hosted game ([`PageGame`]): the games crate's erased game ([`DynGame`]) of any
+//! One hosted game ([`HostedGame`]): the games crate's erased game ([`DynGame`]) of any
 //! registered game, created from a spec or a save file, played from move text, cut back
-//! for undo, drawn as a [`BoardView`] at any ply, and snapshotted into engine jobs
-//! ([`Think`]) that run on the engine pool without any lock.
+//! for a takeback, and snapshotted into engine jobs ([`Think`]) that run on the engine
+//! pool without any lock. The engine's answer stays typed ([`Answer`]) until a door
+//! writes it on its wire.
 
 use board_core::Player;
 use boardlab_games::{DynGame, MoveInfo, OpenError, Registry};
 use search::{AgentKind, Score, ScoreKind, SearchOptions};
 use serde::Serialize;
 
-use crate::view::BoardView;
-
-/// Who plays a seat for the server: the engine at some strength (the host's levels).
-pub use boardlab_host::Level;
-/// Hash table of each engine (MB), as the game server's engine seats.
-pub use boardlab_host::limits::ENGINE_HASH_MB;
+use crate::{HostError, Level, error::shortened, limits::ENGINE_HASH_MB};
 
 /// An engine score for people and for the evaluation graph.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -82,10 +78,15 @@ pub trait Think: Send {
 pub type AnalysisJobs = Vec<(usize, Box<dyn Think>)>;
 
 /// One hosted game: the games crate's one erased game ([`DynGame`], any game of the
-/// registry, bundled or a user's own) with what the page asks of it.
-pub struct PageGame(Box<dyn DynGame>);
+/// registry, bundled or a user's own) with what the doors ask of it.
+pub struct HostedGame(Box<dyn DynGame>);
 
-impl PageGame {
+impl HostedGame {
+    /// The erased game itself (read only: every change goes through the table), for a
+    /// door that draws it.
+    pub fn erased(&self) -> &dyn DynGame {
+        self.0.as_ref()
+    }
     /// The canonical spec string.
     pub fn spec(&self) -> String {
         self.0.spec()
@@ -125,39 +126,23 @@ impl PageGame {
     }
     /// Validates `text`; when legal calls `commit` with its canonical notation and plays it
     /// only if `commit` succeeds. A refused move changes nothing; the error is the rules'
-    /// reason.
+    /// reason, or `commit`'s error.
     pub fn play(
         &mut self,
         text: &str,
-        commit: &mut dyn FnMut(&str) -> Result<(), String>,
-    ) -> Result<String, String> {
-        let canonical = self.0.check_move(text).map_err(|e| e.to_string())?;
+        commit: &mut dyn FnMut(&str) -> Result<(), HostError>,
+    ) -> Result<String, HostError> {
+        let illegal = |e: boardlab_games::PlayError| HostError::Illegal {
+            text: shortened(text, 32),
+            reason: e.reason(),
+        };
+        let canonical = self.0.check_move(text).map_err(illegal)?;
         commit(&canonical)?;
-        self.0.play(&canonical).map_err(|e| e.to_string())
+        self.0.play(&canonical).map_err(illegal)
     }
     /// Takes back every move after the first `ply`.
     pub fn truncate(&mut self, ply: usize) {
         while self.0.ply_count() > ply && self.0.undo() {}
-    }
-    /// The board now, with the last move, the passes and the status from the record.
-    pub fn view(&self) -> BoardView {
-        let legal = self.0.lists_moves().then(|| self.0.legal_moves().len());
-        BoardView::of(self.0.ply_view(), &|p| self.0.player_name(p)).with_record(
-            &self.0.spec(),
-            &self.0.played(),
-            self.0.ply_count(),
-            legal,
-        )
-    }
-    /// The board after the first `ply` moves; `None` past the moves played.
-    pub fn view_at(&self, ply: usize) -> Option<BoardView> {
-        let at = self.0.view_at(ply)?;
-        Some(BoardView::of(at, &|p| self.0.player_name(p)).with_record(
-            &self.0.spec(),
-            &self.0.played(),
-            ply,
-            None,
-        ))
     }
     /// Every legal move with its squares, for games that list them
     /// ([`DynGame::lists_moves`]); `None` for placement games.
@@ -170,7 +155,7 @@ impl PageGame {
     }
     /// A snapshot of the position for `level` to think on.
     pub fn think_job(&self, level: Level, seed: u64) -> Box<dyn Think> {
-        Box::new(EngineJob {
+        Box::new(Snapshot {
             game: self.0.snapshot(),
             level,
             seed,
@@ -185,7 +170,7 @@ impl PageGame {
             if game.outcome().is_none() {
                 jobs.push((
                     game.ply_count(),
-                    Box::new(EngineJob {
+                    Box::new(Snapshot {
                         game: game.snapshot(),
                         level: Level::Engine(ms),
                         seed: 0,
@@ -202,19 +187,19 @@ impl PageGame {
 }
 
 /// An engine move to think: a snapshot of the game (position and history), copied out of
-/// the store.
-struct EngineJob {
+/// the table.
+struct Snapshot {
     game: Box<dyn DynGame>,
     level: Level,
     seed: u64,
 }
 
-impl Think for EngineJob {
+impl Think for Snapshot {
     fn think(mut self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Result<Answer, String> {
         let mover = self.game.side_to_move();
         let (kind, limits) = self.level.player();
         // A panicking engine must not take the server down; like any engine failure it
-        // gives no answer (the page is told why), and no other move is played in its place.
+        // gives no answer (the players are told why), and no other move is played in its place.
         let game = &mut self.game;
         let thought = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let options = SearchOptions::default()
@@ -252,19 +237,19 @@ impl Think for EngineJob {
 
 /// A new game from a game spec (`gomoku:size=15`) of a registered game; the error is the
 /// spec parser's.
-pub fn create_game(registry: &Registry, spec: &str) -> Result<PageGame, String> {
+pub fn create_game(registry: &Registry, spec: &str) -> Result<HostedGame, HostError> {
     registry
         .start(spec)
-        .map(PageGame)
-        .map_err(|e| format!("bad game spec: {e}"))
+        .map(HostedGame)
+        .map_err(|e| HostError::BadSpec(e.to_string()))
 }
 
 /// A game replayed from the text of a save file; the error names the first bad line and
 /// its reason, as `play --load` does.
-pub fn load_game_text(registry: &Registry, text: &str) -> Result<PageGame, String> {
-    registry.load(text).map(PageGame).map_err(|e| match e {
-        OpenError::Spec(e) => format!("line 2: {e}"),
-        OpenError::Save(e) => e,
+pub fn load_game_text(registry: &Registry, text: &str) -> Result<HostedGame, HostError> {
+    registry.load(text).map(HostedGame).map_err(|e| match e {
+        OpenError::Spec(e) => HostError::BadSave(format!("line 2: {e}")),
+        OpenError::Save(e) => HostError::BadSave(e),
     })
 }
 
@@ -278,9 +263,9 @@ mod tests {
         g.play("h8", &mut |_| Ok(())).expect("legal");
         let before = g.save_text();
         let err = g.play("h8", &mut |_| Ok(())).expect_err("occupied");
-        assert!(err.contains("h8 is occupied"), "{err}");
+        assert_eq!(err.to_string(), "illegal move 'h8': h8 is occupied");
         let err = g.play("zz", &mut |_| Ok(())).expect_err("syntax");
-        assert!(err.contains("zz"), "{err}");
+        assert!(err.to_string().contains("'zz'"), "{err}");
         assert_eq!(g.save_text(), before);
     }
 
@@ -288,9 +273,9 @@ mod tests {
     fn a_failed_commit_leaves_the_game_as_it_was() {
         let mut g = create_game(&Registry::bundled(), "fourshift").expect("game");
         let err = g
-            .play("c3", &mut |_| Err("cannot save: disk full".into()))
+            .play("c3", &mut |_| Err(HostError::Save("disk full".into())))
             .expect_err("commit fails");
-        assert_eq!(err, "cannot save: disk full");
+        assert_eq!(err.to_string(), "cannot save: disk full");
         assert_eq!(g.ply(), 0);
     }
 
@@ -315,10 +300,11 @@ mod tests {
         let err = load_game_text(&Registry::bundled(), text)
             .err()
             .expect("refused");
-        assert_eq!(err, "line 4: move 2 'h8': h8 is occupied");
+        assert_eq!(err.to_string(), "line 4: move 2 'h8': h8 is occupied");
         let err = load_game_text(&Registry::bundled(), "boardlab-save 1\ngame chess\n")
             .err()
             .expect("refused");
+        let err = err.to_string();
         assert!(err.starts_with("line 2:") && err.contains("chess"), "{err}");
     }
 

@@ -1,81 +1,144 @@
-//! The game store: every game the board hosts, with its seats, kept in the host's durable
-//! save files (`boardlab_host::save`, the same files, records and data-directory lock as
-//! `boardlab serve --data`): the directory is `0700` and locked by one server, files are
-//! `0600`, every record carries its integrity trailer and is synced before the change is
+//! The game table: every game a host holds, whatever door its players come through,
+//! with its seats, followers and engine jobs, kept in the durable save files of
+//! [`crate::save`]: the directory is `0700` and locked by one host, files are `0600`,
+//! every record carries its integrity trailer and is synced before the change is
 //! acknowledged, a takeback rewrites the file atomically, files that do not load are
 //! skipped and never overwritten (their ids never reused).
 //!
-//! A seat is a person holding a secret token, or the server's engine at a [`Level`]. What
-//! the players may do to each other is the host's rule of conduct
-//! (`boardlab_host::conduct`): a takeback or a draw between two remote people is an offer
-//! the opponent answers; engine help between them only when both turned it on;
-//! spectators get analysis once the game is over.
+//! A seat is free, a person holding a secret token, or the host's engine at a
+//! [`Level`]. What the players may do to each other is the rule of conduct
+//! ([`crate::conduct`]): a takeback or a draw between two remote people is an offer the
+//! opponent answers; engine help between them only when both turned it on; spectators
+//! get analysis once the game is over.
 //!
-//! Every method is a short, synchronous critical section; the web layer calls them off
-//! the async executor's threads (`spawn_blocking`) since they write to disk.
+//! Every method is a short, synchronous critical section that may write and sync a save
+//! file; a door calls it off any async executor's threads. A refused request returns a
+//! [`HostError`] and leaves the game as it was. Each change is announced to the game's
+//! followers ([`Followers`]) as an [`Event`].
 
-use std::{collections::BTreeMap, io, path::Path};
+use std::{
+    collections::BTreeMap,
+    io,
+    net::IpAddr,
+    path::Path,
+    sync::{Arc, Mutex},
+    time::{Duration, SystemTime},
+};
 
 use board_core::Player;
-use boardlab_games::Registry;
-use boardlab_host::{
-    ActionError, Conduct, Consent, Held, Help, Offer, Seat, Token,
-    conduct::{consent, people_held},
-    limits::MAX_GAMES,
-    save::{self, DataDir, Recorded},
-};
+use boardlab_games::{MoveInfo, Registry};
 use serde::Serialize;
-use tokio::sync::broadcast;
 
 use crate::{
-    game::{AnalysisJobs, Answer, Level, PageGame, Progress, Think, create_game, load_game_text},
-    view::{BoardView, OutcomeView},
+    ActionError, Conduct, Consent, Held, Help, HostError, Level, Offer, Seat, ServeOptions, Token,
+    conduct::{consent, people_held},
+    game::{AnalysisJobs, Answer, HostedGame, Progress, Think, create_game, load_game_text},
+    limits::{SAVE_RETRY_FIRST, SAVE_RETRY_MAX},
+    save::{self, DataDir, Recorded},
 };
 
-/// Events a game's subscribers may fall behind before they are told to resync.
-const EVENT_QUEUE: usize = 64;
-
-/// What the page sends when it creates a game: who plays a seat.
+/// Who takes a seat when a game is created.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeatChoice {
-    /// A person: the store makes a secret token for the seat.
+    /// A person: the table makes a secret token for the seat.
     Human,
-    /// The server's engine at this level.
+    /// The host's engine at this level.
     Engine(Level),
+    /// Nobody yet: a person joins it later ([`Table::join`]) or it goes to the engine.
+    Free,
 }
 
 /// A change a game's followers hear about.
 #[derive(Clone, Debug)]
 pub enum Event {
-    /// The game changed: fetch the state again.
+    /// The game changed (a move, a takeback, a seat, an offer, a pause...): read its
+    /// state again.
     Changed,
+    /// A move was played, by a person or the engine: the game has `ply` moves now, the
+    /// last `mv` (canonical); `over` is the rules' reason if it ended the game.
+    Moved {
+        /// Moves played now.
+        ply: usize,
+        /// The move, in canonical notation.
+        mv: String,
+        /// The seat that played it.
+        by: Player,
+        /// Why the game is over, if this move ended it.
+        over: Option<String>,
+    },
     /// The engine playing `seat` finished an iteration.
     Thinking {
-        /// The engine's seat (0 first, 1 second).
-        seat: u8,
+        /// The engine's seat.
+        seat: Player,
         /// The iteration it finished.
         progress: Progress,
     },
     /// The engine playing `seat` played `answer`.
     EngineMoved {
-        /// The engine's seat (0 first, 1 second).
-        seat: u8,
+        /// The engine's seat.
+        seat: Player,
         /// The move it played, with its score and principal variation.
         answer: Answer,
     },
     /// The engine playing `seat` could not move (it failed, or chose an illegal move). The
     /// game waits: nothing is played in its place.
     EngineFailed {
-        /// The engine's seat (0 first, 1 second).
-        seat: u8,
-        /// What went wrong, for the page.
+        /// The engine's seat.
+        seat: Player,
+        /// What went wrong.
         message: String,
     },
+    /// Moves were taken back: the game has `ply` moves now.
+    TakenBack {
+        /// Moves left.
+        ply: usize,
+    },
+    /// `seat` resigned; `reason` says who won.
+    Resigned {
+        /// The seat that resigned.
+        seat: Player,
+        /// `Black resigned`.
+        reason: String,
+    },
+    /// The players agreed a draw.
+    Drawn,
+    /// An offer waits for the opponent's answer.
+    Offered(Offer),
+    /// The opponent declined the offer.
+    Declined(Offer),
+    /// Something the players and watchers should know that is not a change of the game
+    /// (an engine move not saved yet, and when it is tried again).
+    Notice(String),
+    /// The game expired: it is archived and gone from the table.
+    Expired,
+}
+
+/// A follower's callback, called with each of the game's events in order; it returns
+/// whether it still follows (`false`: it is dropped). It is called while the table (or
+/// an engine thread) holds locks: it must not block and must not call the table; a door
+/// hands the event to its own queue.
+pub type Subscriber = Box<dyn FnMut(&Event) -> bool + Send>;
+
+/// The followers of one game: doors of any kind, each by its callback. Cloned into
+/// engine jobs, which report their progress without the table's lock.
+#[derive(Clone, Default)]
+pub struct Followers(Arc<Mutex<Vec<Subscriber>>>);
+
+impl Followers {
+    /// Tells every follower; those gone are dropped.
+    pub fn send(&self, event: &Event) {
+        let mut subs = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        subs.retain_mut(|f| f(event));
+    }
+
+    fn add(&self, f: Subscriber) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(f);
+    }
 }
 
 /// One hosted game.
-pub struct Hosted {
-    game: PageGame,
+struct Hosted {
+    game: HostedGame,
     seats: [Seat; 2],
     resigned: Option<Player>,
     /// The players agreed a draw.
@@ -94,23 +157,58 @@ pub struct Hosted {
     thinking: bool,
     /// The engine's scores (first player's side) by the ply they were thought at.
     evals: BTreeMap<usize, i32>,
-    events: broadcast::Sender<Event>,
+    followers: Followers,
+    /// The peer address that created the game (the games-per-peer bound); `None` for
+    /// games restored from disk or created without one.
+    creator: Option<IpAddr>,
+    /// When the game last changed (created, a seat taken, a move, ...): the save file's
+    /// modification time after a restart. Expiry counts from here.
+    last_active: SystemTime,
+    /// Failed attempts to save the engine move being applied.
+    save_failures: u32,
 }
 
-/// A seat for the page.
+/// What became of an engine's answer ([`Table::engine_moved`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// Played: the game's next engine move may start.
+    Played,
+    /// The game changed meanwhile (or is gone): the answer was dropped; the game's
+    /// engine may start again.
+    Stale,
+    /// The engine gave no move (or an illegal one): nothing was played, the players were
+    /// told, and the game waits for them.
+    Failed,
+    /// Legal, but its save file could not be written: nothing changed, the players were
+    /// told; apply the same answer again after `wait` (doubling on each failure). No
+    /// other engine move starts meanwhile.
+    NotSaved {
+        /// The wait before the next attempt.
+        wait: Duration,
+    },
+}
+
+/// The wait before the `attempt`-th new try to save an engine move (1-based):
+/// [`SAVE_RETRY_FIRST`], doubled on each failure up to [`SAVE_RETRY_MAX`].
+pub fn save_backoff(attempt: u32) -> Duration {
+    let factor = 1u32 << attempt.saturating_sub(1).min(16);
+    SAVE_RETRY_FIRST.saturating_mul(factor).min(SAVE_RETRY_MAX)
+}
+
+/// A seat as a follower sees it.
 #[derive(Clone, Debug, Serialize)]
 pub struct SeatView {
     /// `human`, `engine` or `free`.
     pub kind: &'static str,
     /// "engine 1000 ms", "person", ...
     pub label: String,
-    /// This connection holds the seat's token.
+    /// This follower holds the seat's token.
     pub yours: bool,
     /// This seat's player turned engine help on for this game.
     pub help: bool,
 }
 
-/// An offer waiting for the opponent's answer, for the page.
+/// An offer waiting for the opponent's answer, as a follower sees it.
 #[derive(Clone, Debug, Serialize)]
 pub struct OfferView {
     /// `takeback` or `draw`.
@@ -121,10 +219,22 @@ pub struct OfferView {
     pub yours_to_answer: bool,
 }
 
-/// Everything the page shows of a game, for one follower.
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ended {
+    /// The winner; `None` a draw.
+    pub winner: Option<Player>,
+    /// Why: the rules' reason, `Black resigned`, `drawn by agreement`.
+    pub reason: String,
+    /// The players ended it (a resignation or an agreed draw), not the rules.
+    pub by_players: bool,
+}
+
+/// Everything a follower may know of a game and do in it now (the board itself is the
+/// door's to draw from [`Table::game`]).
 #[derive(Clone, Debug, Serialize)]
-pub struct GameState {
-    /// The game's id in the store.
+pub struct Status {
+    /// The game's id in the table.
     pub id: u64,
     /// The canonical spec string.
     pub spec: String,
@@ -136,11 +246,12 @@ pub struct GameState {
     pub seats: [SeatView; 2],
     /// The moves played, in canonical notation.
     pub moves: Vec<String>,
-    /// The board now, with the outcome (a resignation or agreed draw included).
-    pub view: BoardView,
+    /// How the game ended, a resignation or agreed draw included.
+    #[serde(skip)]
+    pub ended: Option<Ended>,
     /// Legal moves with their squares (games that list them; none when it is not this
-    /// follower's turn): the page draws targets from the squares, never from the text.
-    pub legal: Option<Vec<boardlab_games::MoveInfo>>,
+    /// follower's turn): a door draws targets from the squares, never from the text.
+    pub legal: Option<Vec<MoveInfo>>,
     /// This follower may move now.
     pub your_turn: bool,
     /// This follower may take moves back (at once, or by asking the opponent).
@@ -155,7 +266,7 @@ pub struct GameState {
     pub can_analyse: bool,
     /// The offer waiting for an answer.
     pub offer: Option<OfferView>,
-    /// The seat whose engine is thinking.
+    /// The seat whose engine is thinking (0 first, 1 second).
     pub thinking: Option<u8>,
     /// The creator paused the game's engines.
     pub paused: bool,
@@ -168,30 +279,30 @@ pub struct GameState {
 /// A new or loaded game's id and the tokens of its human seats.
 #[derive(Clone, Debug, Serialize)]
 pub struct Created {
-    /// The game's id in the store.
+    /// The game's id in the table.
     pub id: u64,
     /// The canonical spec string.
     pub spec: String,
     /// The secret token of each human seat (first, second); `None` for an engine's or a
     /// free seat.
     pub tokens: [Option<String>; 2],
-    /// The creator's secret token: opened with it, a page may pause and resume the
-    /// game's engines (an engine-against-engine game included).
+    /// The creator's secret token: with it a follower may pause and resume the game's
+    /// engines (an engine-against-engine game included).
     pub owner: String,
 }
 
-/// What became of a takeback request.
+/// What became of a takeback request or a draw offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Takeback {
-    /// Taken back (at one screen, or against the engine).
+pub enum Proposal {
+    /// Carried out at once (at one screen, or against the engine).
     Done,
-    /// Asked: the opponent answers.
+    /// Asked: the opponent answers ([`Table::answer`]).
     Asked,
 }
 
 /// An engine move to think for game `game` at `version`.
 pub struct EngineJob {
-    /// The game's id in the store.
+    /// The game's id in the table.
     pub game: u64,
     /// The game's version when the job was made: an answer for an older version is
     /// dropped.
@@ -200,27 +311,33 @@ pub struct EngineJob {
     pub seat: Player,
     /// The engine's work, on a snapshot of the position.
     pub think: Box<dyn Think>,
-    /// The game's event channel, for the engine's progress.
-    pub events: broadcast::Sender<Event>,
+    /// The game's followers, for the engine's progress.
+    pub followers: Followers,
+    /// A person holds a seat of the game (and waits for this move): it goes before
+    /// games between engines in the engine queue.
+    pub person_waits: bool,
 }
 
 /// Every hosted game and where they are saved.
-pub struct Store {
+pub struct Table {
     /// The games that may be created or loaded.
     registry: Registry,
     games: BTreeMap<u64, Hosted>,
     next_id: u64,
     /// The locked data directory (none: in memory only).
     data: Option<DataDir>,
-    max_games: usize,
-}
-
-fn refused(e: ActionError) -> String {
-    e.to_string()
+    options: ServeOptions,
+    /// Notes for the operator made while hosting (see [`Table::take_notes`]).
+    notes: Vec<String>,
 }
 
 impl Hosted {
-    fn new(game: PageGame, recorded: Recorded) -> Hosted {
+    fn new(
+        game: HostedGame,
+        recorded: Recorded,
+        creator: Option<IpAddr>,
+        last_active: SystemTime,
+    ) -> Hosted {
         Hosted {
             game,
             seats: recorded.seats,
@@ -236,27 +353,43 @@ impl Hosted {
             version: 0,
             thinking: false,
             evals: BTreeMap::new(),
-            events: broadcast::channel(EVENT_QUEUE).0,
+            followers: Followers::default(),
+            creator,
+            last_active,
+            save_failures: 0,
         }
     }
 
     /// The result: a resignation, a draw agreed, or the rules' outcome.
-    fn outcome(&self) -> Option<OutcomeView> {
+    fn ended(&self) -> Option<Ended> {
         if let Some(p) = self.resigned {
-            return Some(OutcomeView {
-                winner: Some(p.other().index() as u8),
+            return Some(Ended {
+                winner: Some(p.other()),
                 reason: format!("{} resigned", self.game.player_names()[p.index()]),
-                line: Vec::new(),
+                by_players: true,
             });
         }
         if self.drawn {
-            return Some(OutcomeView {
+            return Some(Ended {
                 winner: None,
                 reason: "drawn by agreement".into(),
-                line: Vec::new(),
+                by_players: true,
             });
         }
-        self.game.view().outcome
+        let (winner, reason) = self.game.outcome()?;
+        Some(Ended {
+            winner,
+            reason,
+            by_players: false,
+        })
+    }
+
+    /// Refused if the game is over.
+    fn live(&self) -> Result<(), HostError> {
+        match self.ended() {
+            Some(e) => Err(HostError::Over(e.reason)),
+            None => Ok(()),
+        }
     }
 
     fn over(&self) -> bool {
@@ -291,7 +424,8 @@ impl Hosted {
 
     fn changed(&mut self) {
         self.version += 1;
-        let _ = self.events.send(Event::Changed);
+        self.last_active = SystemTime::now();
+        self.followers.send(&Event::Changed);
     }
 
     /// The ply a takeback by the person seats `humans` returns to: that of their
@@ -303,26 +437,40 @@ impl Hosted {
     }
 }
 
-impl Store {
-    /// A store saving into `data` with every game found there restored. The directory is
+fn save_error(e: impl std::fmt::Display) -> HostError {
+    HostError::Save(e.to_string())
+}
+
+impl Table {
+    /// A table saving into `data` with every game found there restored. The directory is
     /// created `0700` if missing (tightened if others may read it) and locked: a second
-    /// server on it is refused, naming the first one's pid. Files that cannot be loaded
+    /// host on it is refused, naming the first one's pid. Files that cannot be loaded
     /// are skipped, never touched, and their ids never reused; the returned notes name
     /// each with the reason, and each change made (modes tightened, a torn last record
     /// cut).
-    pub fn open(data: Option<&Path>) -> io::Result<(Store, Vec<String>)> {
-        Store::open_with(data, Registry::bundled())
+    pub fn open(data: Option<&Path>) -> io::Result<(Table, Vec<String>)> {
+        Table::open_with(data, Registry::bundled())
     }
 
-    /// [`Store::open`] hosting the games of `registry` (the bundled ones and a user's
+    /// [`Table::open`] hosting the games of `registry` (the bundled ones and a user's
     /// own, [`Registry::with`]).
-    pub fn open_with(data: Option<&Path>, registry: Registry) -> io::Result<(Store, Vec<String>)> {
-        let mut store = Store {
+    pub fn open_with(data: Option<&Path>, registry: Registry) -> io::Result<(Table, Vec<String>)> {
+        Table::open_with_options(data, registry, ServeOptions::default())
+    }
+
+    /// [`Table::open_with`] under the limits and expiry times of `options`.
+    pub fn open_with_options(
+        data: Option<&Path>,
+        registry: Registry,
+        options: ServeOptions,
+    ) -> io::Result<(Table, Vec<String>)> {
+        let mut table = Table {
             registry,
             games: BTreeMap::new(),
             next_id: 1,
             data: None,
-            max_games: MAX_GAMES,
+            options,
+            notes: Vec::new(),
         };
         let mut notes = Vec::new();
         if let Some(dir) = data {
@@ -330,23 +478,28 @@ impl Store {
             notes.extend(more);
             let scan = save::scan(dir)?;
             notes.extend(scan.notes);
-            store.next_id = scan.next_id;
+            table.next_id = scan.next_id;
             for (id, path) in scan.games {
                 let loaded = save::read_game(&path).and_then(|(text, more)| {
-                    let game = load_game_text(&store.registry, &text)?;
+                    let game = load_game_text(&table.registry, &text).map_err(|e| e.to_string())?;
                     Ok((game, save::recorded(&text), more))
                 });
                 match loaded {
                     Ok((game, recorded, more)) => {
                         notes.extend(more);
-                        store.games.insert(id, Hosted::new(game, recorded));
+                        let touched = std::fs::metadata(&path)
+                            .and_then(|m| m.modified())
+                            .unwrap_or_else(|_| SystemTime::now());
+                        table
+                            .games
+                            .insert(id, Hosted::new(game, recorded, None, touched));
                     }
                     Err(e) => notes.push(format!("{}: skipped: {e}", path.display())),
                 }
             }
-            store.data = Some(locked);
+            table.data = Some(locked);
         }
-        Ok((store, notes))
+        Ok((table, notes))
     }
 
     /// The games that may be created or loaded here.
@@ -354,26 +507,40 @@ impl Store {
         &self.registry
     }
 
-    /// Limits the number of games (tests).
-    pub fn with_max_games(mut self, n: usize) -> Store {
-        self.max_games = n;
+    /// Limits the number of games.
+    pub fn with_max_games(mut self, n: usize) -> Table {
+        self.options.max_games = n;
         self
     }
 
-    fn hosted(&self, id: u64) -> Result<&Hosted, String> {
-        self.games.get(&id).ok_or_else(|| format!("no game {id}"))
+    /// The limits and expiry times, to change them from now on.
+    pub fn options_mut(&mut self) -> &mut ServeOptions {
+        &mut self.options
     }
 
-    fn hosted_mut(&mut self, id: u64) -> Result<&mut Hosted, String> {
-        self.games
-            .get_mut(&id)
-            .ok_or_else(|| format!("no game {id}"))
+    /// The limits and expiry times in force.
+    pub fn options(&self) -> &ServeOptions {
+        &self.options
+    }
+
+    /// Takes the notes for the operator made while hosting: games expired to make room,
+    /// engine moves that failed or whose save failed.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
+    fn hosted(&self, id: u64) -> Result<&Hosted, HostError> {
+        self.games.get(&id).ok_or(HostError::NoGame(id))
+    }
+
+    fn hosted_mut(&mut self, id: u64) -> Result<&mut Hosted, HostError> {
+        self.games.get_mut(&id).ok_or(HostError::NoGame(id))
     }
 
     /// Appends `records` to game `id`'s save file and syncs it (nothing in memory only).
-    fn append(&self, id: u64, records: &[&str]) -> Result<(), String> {
+    fn append(&self, id: u64, records: &[&str]) -> Result<(), HostError> {
         let path = self.data.as_ref().map(|d| d.game(id));
-        save::append(path.as_deref(), records)
+        save::append(path.as_deref(), records).map_err(HostError::Save)
     }
 
     /// Ids of every game.
@@ -381,11 +548,40 @@ impl Store {
         self.games.keys().copied().collect()
     }
 
-    fn host(&mut self, game: PageGame, choices: [SeatChoice; 2]) -> Result<Created, String> {
-        if self.games.len() >= self.max_games {
-            return Err(format!("too many games (at most {})", self.max_games));
+    /// Game `id` itself, for a door that draws it.
+    pub fn game(&self, id: u64) -> Result<&HostedGame, HostError> {
+        Ok(&self.hosted(id)?.game)
+    }
+
+    fn host(
+        &mut self,
+        game: HostedGame,
+        choices: [SeatChoice; 2],
+        peer: Option<IpAddr>,
+    ) -> Result<Created, HostError> {
+        let mine = |t: &Table| {
+            peer.map_or(0, |p| {
+                t.games.values().filter(|h| h.creator == Some(p)).count()
+            })
+        };
+        let (most, per_peer) = (self.options.max_games, self.options.max_games_per_peer);
+        if self.games.len() >= most || mine(self) >= per_peer {
+            // Expired games make room first.
+            let notes = self.expire(SystemTime::now());
+            self.notes.extend(notes);
         }
-        let owner = Token::generate()?;
+        if self.games.len() >= most {
+            return Err(HostError::TooManyGames(most));
+        }
+        if let Some(peer) = peer
+            && mine(self) >= per_peer
+        {
+            return Err(HostError::TooManyGamesFrom {
+                peer,
+                most: per_peer,
+            });
+        }
+        let owner = Token::generate().map_err(HostError::Randomness)?;
         let mut recorded = Recorded {
             owner: Some(owner.clone()),
             ..Recorded::default()
@@ -394,14 +590,15 @@ impl Store {
         for i in 0..2 {
             recorded.seats[i] = match choices[i] {
                 SeatChoice::Human => {
-                    let t = Token::generate()?;
+                    let t = Token::generate().map_err(HostError::Randomness)?;
                     tokens[i] = Some(t.as_str().to_string());
                     Seat::Person(t)
                 }
                 SeatChoice::Engine(l) => Seat::Engine(l),
+                SeatChoice::Free => Seat::Free,
             };
         }
-        let hosted = Hosted::new(game, recorded);
+        let hosted = Hosted::new(game, recorded, peer, SystemTime::now());
         let id = self.new_id(&hosted.file_records())?;
         let spec = hosted.game.spec();
         self.games.insert(id, hosted);
@@ -415,42 +612,60 @@ impl Store {
 
     /// The next free game id, its save file created with `records`: a name that exists
     /// (a file the start-up skipped) is never overwritten but passed over.
-    fn new_id(&mut self, records: &[String]) -> Result<u64, String> {
+    fn new_id(&mut self, records: &[String]) -> Result<u64, HostError> {
         const ATTEMPTS: usize = 64;
         for _ in 0..ATTEMPTS {
             let id = self.next_id;
-            self.next_id = id.checked_add(1).ok_or("no game id left")?;
+            self.next_id = id
+                .checked_add(1)
+                .ok_or_else(|| save_error("no game id left"))?;
             let Some(dir) = &self.data else {
                 return Ok(id);
             };
-            match save::create_records(&dir.game(id), records) {
+            let path = dir.game(id);
+            match save::create_records(&path, records) {
                 Ok(()) => return Ok(id),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(format!("cannot save: {e}")),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    self.notes.push(format!(
+                        "{} exists: game id {id} passed over",
+                        path.display()
+                    ));
+                }
+                Err(e) => return Err(save_error(e)),
             }
         }
-        Err(format!(
-            "cannot save: {ATTEMPTS} game file names in a row exist"
-        ))
+        Err(save_error(format!(
+            "{ATTEMPTS} game file names in a row exist"
+        )))
     }
 
     /// A new game of `spec` with these seats.
-    pub fn create(&mut self, spec: &str, seats: [SeatChoice; 2]) -> Result<Created, String> {
-        let game = create_game(&self.registry, spec)?;
-        self.host(game, seats)
+    pub fn create(&mut self, spec: &str, seats: [SeatChoice; 2]) -> Result<Created, HostError> {
+        self.create_for(spec, seats, None)
     }
 
-    /// A game from a save file's text (from `play`, `selfplay --records`, the server or
-    /// this page), both seats people; a bad file loads nothing and names its first bad
-    /// line.
-    pub fn load(&mut self, text: &str, seats: [SeatChoice; 2]) -> Result<Created, String> {
+    /// [`Table::create`] for a connection from `peer`: at most
+    /// [`ServeOptions::max_games_per_peer`] live games of one peer address.
+    pub fn create_for(
+        &mut self,
+        spec: &str,
+        seats: [SeatChoice; 2],
+        peer: Option<IpAddr>,
+    ) -> Result<Created, HostError> {
+        let game = create_game(&self.registry, spec)?;
+        self.host(game, seats, peer)
+    }
+
+    /// A game from a save file's text (from `play`, `selfplay --records`, a host or a
+    /// page); a bad file loads nothing and names its first bad line.
+    pub fn load(&mut self, text: &str, seats: [SeatChoice; 2]) -> Result<Created, HostError> {
         let game = load_game_text(&self.registry, text)?;
-        self.host(game, seats)
+        self.host(game, seats, None)
     }
 
     /// Which seats of game `id` these tokens hold (each compared in constant time); the
-    /// creator's token holds no seat ([`Store::owns`]).
-    pub fn seats_of(&self, id: u64, tokens: &[String]) -> Result<Held, String> {
+    /// creator's token holds no seat ([`Table::owns`]). Any other token is refused.
+    pub fn seats_of(&self, id: u64, tokens: &[String]) -> Result<Held, HostError> {
         let h = self.hosted(id)?;
         let mut held = [false, false];
         for t in tokens {
@@ -462,10 +677,56 @@ impl Store {
                 }
             }
             if !matched {
-                return Err(format!("wrong token for game {id}"));
+                return Err(HostError::WrongToken(id));
             }
         }
         Ok(held)
+    }
+
+    /// The seat of game `id` whose token `token` is (compared in constant time).
+    pub fn seat_of_token(&self, id: u64, token: &str) -> Result<Player, HostError> {
+        let h = self.hosted(id)?;
+        Player::BOTH
+            .into_iter()
+            .find(|p| h.seats[p.index()].token_matches(token))
+            .ok_or(HostError::WrongToken(id))
+    }
+
+    /// Archives every game untouched for longer than its expiry at `now` (finished:
+    /// [`ServeOptions::finished_expiry`], unfinished: [`ServeOptions::abandoned_expiry`]):
+    /// its save file moves to the archive, its followers hear [`Event::Expired`], and it
+    /// is gone from the table (its id never reused). A note for each game.
+    pub fn expire(&mut self, now: SystemTime) -> Vec<String> {
+        let (finished, abandoned) = (self.options.finished_expiry, self.options.abandoned_expiry);
+        let due: Vec<u64> = self
+            .games
+            .iter()
+            .filter(|(_, h)| {
+                let idle = now.duration_since(h.last_active).unwrap_or(Duration::ZERO);
+                idle >= if h.over() { finished } else { abandoned }
+            })
+            .map(|(&n, _)| n)
+            .collect();
+        let mut notes = Vec::new();
+        for n in due {
+            if let Some(dir) = &self.data {
+                match save::archive(dir.path(), n) {
+                    Ok(to) => notes.push(format!("game {n} expired: archived as {}", to.display())),
+                    Err(e) => {
+                        notes.push(format!(
+                            "game {n} expired but was kept: cannot archive: {e}"
+                        ));
+                        continue;
+                    }
+                }
+            } else {
+                notes.push(format!("game {n} expired"));
+            }
+            if let Some(h) = self.games.remove(&n) {
+                h.followers.send(&Event::Expired);
+            }
+        }
+        notes
     }
 
     /// Whether one of `tokens` is the creator's token of game `id`.
@@ -473,16 +734,53 @@ impl Store {
         self.games.get(&id).is_some_and(|h| h.owned_by(tokens))
     }
 
+    /// A person takes the free `seat` of game `id`: its new secret token, recorded in
+    /// the save file before it is handed out.
+    pub fn join(&mut self, id: u64, seat: Player) -> Result<String, HostError> {
+        self.check_free(id, seat)?;
+        let token = Token::generate().map_err(HostError::Randomness)?;
+        let taken = Seat::Person(token.clone());
+        self.take_seat(id, seat, taken)?;
+        Ok(token.as_str().to_string())
+    }
+
+    /// The host's engine at `level` takes the free `seat` of game `id` (recorded in the
+    /// save file); refused once the game is over.
+    pub fn seat_engine(&mut self, id: u64, seat: Player, level: Level) -> Result<(), HostError> {
+        self.hosted(id)?.live()?;
+        self.check_free(id, seat)?;
+        self.take_seat(id, seat, Seat::Engine(level))
+    }
+
+    fn check_free(&self, id: u64, seat: Player) -> Result<(), HostError> {
+        let by = match &self.hosted(id)?.seats[seat.index()] {
+            Seat::Free => return Ok(()),
+            Seat::Person(_) => "(reconnect with rejoin and its token)",
+            Seat::Engine(_) => "by the engine",
+        };
+        Err(HostError::SeatTaken { id, seat, by })
+    }
+
+    fn take_seat(&mut self, id: u64, seat: Player, taken: Seat) -> Result<(), HostError> {
+        if let Some(record) = save::seat_record(seat, &taken) {
+            self.append(id, &[&record])?;
+        }
+        let h = self.hosted_mut(id)?;
+        h.seats[seat.index()] = taken;
+        h.changed();
+        Ok(())
+    }
+
     /// The creator (`owner`) pauses (`on`) or resumes game `id`'s engines: while paused no
     /// engine move starts (one being thought is still played). Recorded in the save
     /// file, so a restart keeps it.
-    pub fn pause(&mut self, id: u64, owner: bool, on: bool) -> Result<(), String> {
+    pub fn pause(&mut self, id: u64, owner: bool, on: bool) -> Result<(), HostError> {
         let h = self.hosted(id)?;
         if !owner {
-            return Err("only the game's creator pauses or resumes its engines".into());
+            return Err(HostError::NotCreator);
         }
         if !h.has_engine() {
-            return Err(format!("game {id} has no engine to pause"));
+            return Err(HostError::NoEngine(id));
         }
         if h.paused == on {
             return Ok(());
@@ -494,24 +792,22 @@ impl Store {
         Ok(())
     }
 
-    /// A receiver of game `id`'s events.
-    pub fn subscribe(&self, id: u64) -> Result<broadcast::Receiver<Event>, String> {
-        Ok(self.hosted(id)?.events.subscribe())
+    /// `f` follows game `id` from now on: it hears each of its events.
+    pub fn subscribe(&self, id: u64, f: Subscriber) -> Result<(), HostError> {
+        self.hosted(id)?.followers.add(f);
+        Ok(())
     }
 
-    /// The state of game `id` for a follower holding the seats `held` (`owner`: the
-    /// creator's token too).
-    pub fn state(&self, id: u64, held: Held) -> Result<GameState, String> {
+    /// The state of game `id` for a follower holding the seats `held`.
+    pub fn state(&self, id: u64, held: Held) -> Result<Status, HostError> {
         self.state_for(id, held, false)
     }
 
-    /// [`Store::state`] for a follower who may also hold the creator's token.
-    pub fn state_for(&self, id: u64, held: Held, owner: bool) -> Result<GameState, String> {
+    /// [`Table::state`] for a follower who may also hold the creator's token (`owner`).
+    pub fn state_for(&self, id: u64, held: Held, owner: bool) -> Result<Status, HostError> {
         let h = self.hosted(id)?;
-        let mut view = h.game.view();
-        let outcome = h.outcome();
-        let reason = outcome.as_ref().map(|o| o.reason.clone());
-        view.outcome = outcome;
+        let ended = h.ended();
+        let reason = ended.as_ref().map(|o| o.reason.clone());
         let to_move = h.game.to_move().index();
         let humans = people_held(&h.seats, held);
         let person = humans.iter().any(|&b| b);
@@ -536,14 +832,15 @@ impl Store {
                 .help_allowed(&h.seats, held, reason.as_deref(), help)
                 .is_ok()
         };
-        Ok(GameState {
+        let spec = h.game.spec();
+        Ok(Status {
             id,
-            spec: h.game.spec(),
-            game: h.game.spec().split(':').next().unwrap_or("").to_string(),
+            game: spec.split(':').next().unwrap_or("").to_string(),
+            spec,
             names: h.game.player_names(),
             seats,
             moves: h.game.moves(),
-            view,
+            ended,
             legal: if your_turn { h.game.legal() } else { None },
             your_turn,
             can_undo: person
@@ -569,16 +866,17 @@ impl Store {
         })
     }
 
-    /// The board of game `id` after its first `ply` moves (replay).
-    pub fn view_at(&self, id: u64, ply: usize) -> Result<BoardView, String> {
-        let h = self.hosted(id)?;
-        h.game
-            .view_at(ply)
-            .ok_or_else(|| format!("game {id} has only {} moves", h.game.ply()))
+    /// Checks that game `id` has at least `ply` moves (to draw its board then).
+    pub fn check_ply(&self, id: u64, ply: usize) -> Result<(), HostError> {
+        let moves = self.hosted(id)?.game.ply();
+        if ply > moves {
+            return Err(HostError::PastTheEnd { id, moves });
+        }
+        Ok(())
     }
 
     /// The save file of game `id` as a download: the moves, without the seats' tokens.
-    pub fn save_text(&self, id: u64) -> Result<String, String> {
+    pub fn save_text(&self, id: u64) -> Result<String, HostError> {
         let h = self.hosted(id)?;
         let mut text = h.game.save_text();
         if let Some(p) = h.resigned {
@@ -593,29 +891,36 @@ impl Store {
     }
 
     /// Validates `text`, appends it to the save file, plays it; a waiting offer is
-    /// withdrawn.
-    fn play_checked(&mut self, id: u64, text: &str) -> Result<String, String> {
+    /// withdrawn and the followers hear of the move.
+    fn play_checked(&mut self, id: u64, text: &str) -> Result<String, HostError> {
         let path = self.data.as_ref().map(|d| d.game(id));
         let h = self.hosted_mut(id)?;
-        let canon = h
-            .game
-            .play(text, &mut |canon| save::append(path.as_deref(), &[canon]))?;
+        let by = h.game.to_move();
+        let canon = h.game.play(text, &mut |canon| {
+            save::append(path.as_deref(), &[canon]).map_err(HostError::Save)
+        })?;
         h.conduct.moved();
+        let over = h.game.outcome().map(|(_, reason)| reason);
+        h.followers.send(&Event::Moved {
+            ply: h.game.ply(),
+            mv: canon.clone(),
+            by,
+            over,
+        });
         Ok(canon)
     }
 
-    /// Plays `text` for the player to move, who must be a human seat in `held`.
-    pub fn play(&mut self, id: u64, held: Held, text: &str) -> Result<String, String> {
+    /// Plays `text` for the player to move, who must be a human seat in `held`; the
+    /// move in canonical notation.
+    pub fn play(&mut self, id: u64, held: Held, text: &str) -> Result<String, HostError> {
         let h = self.hosted(id)?;
-        if let Some(o) = h.outcome() {
-            return Err(format!("the game is over: {}", o.reason));
-        }
+        h.live()?;
         let to_move = h.game.to_move();
         if !people_held(&h.seats, held)[to_move.index()] {
-            return Err(format!(
-                "not your turn: {} is to move",
-                h.game.player_names()[to_move.index()]
-            ));
+            return Err(HostError::NotYourTurn {
+                seat: to_move,
+                name: h.game.player_names()[to_move.index()],
+            });
         }
         let canon = self.play_checked(id, text)?;
         let h = self.hosted_mut(id)?;
@@ -627,34 +932,30 @@ impl Store {
     /// A takeback to the previous turn of a person's seat in `held` (at least one move;
     /// a resignation or agreed draw goes with it). At one screen or against the engine
     /// it is done at once; between two remote people it is asked of the opponent
-    /// ([`Store::answer`]), and refused once the game is over.
-    pub fn undo(&mut self, id: u64, held: Held) -> Result<Takeback, String> {
+    /// ([`Table::answer`]), and refused once the game is over.
+    pub fn undo(&mut self, id: u64, held: Held) -> Result<Proposal, HostError> {
         let h = self.hosted_mut(id)?;
         let humans = people_held(&h.seats, held);
-        let remote = matches!(
-            consent(&h.seats, held, "a takeback").map_err(refused)?,
-            Consent::Ask(_)
-        );
-        if remote && let Some(o) = h.outcome() {
-            return Err(format!("the game is over: {}", o.reason));
+        let remote = matches!(consent(&h.seats, held, "a takeback")?, Consent::Ask(_));
+        if remote {
+            h.live()?;
         }
         let target = h
             .takeback_target(humans)
-            .ok_or_else(|| refused(ActionError::NothingToTakeBack))?;
+            .ok_or(ActionError::NothingToTakeBack)?;
         let by = h.game.to_move_at(target);
         let seats = h.seats.clone();
-        match h
-            .conduct
-            .ask_takeback(&seats, held, by, target)
-            .map_err(refused)?
-        {
+        match h.conduct.ask_takeback(&seats, held, by, target)? {
             Consent::Now => {
                 self.take_back(id, target, true)?;
-                Ok(Takeback::Done)
+                Ok(Proposal::Done)
             }
             Consent::Ask(_) => {
+                if let Some(offer) = h.conduct.offer {
+                    h.followers.send(&Event::Offered(offer));
+                }
                 h.changed();
-                Ok(Takeback::Asked)
+                Ok(Proposal::Asked)
             }
         }
     }
@@ -662,12 +963,12 @@ impl Store {
     /// Takes game `id` back to its first `target` moves, with any resignation or agreed
     /// draw; the file is rewritten atomically (on failure nothing changes). `keep_redo`:
     /// the moves taken back may be redone (not after a takeback by consent).
-    fn take_back(&mut self, id: u64, target: usize, keep_redo: bool) -> Result<(), String> {
+    fn take_back(&mut self, id: u64, target: usize, keep_redo: bool) -> Result<(), HostError> {
         let path = self.data.as_ref().map(|d| d.game(id));
         let h = self.hosted_mut(id)?;
         let moves = h.game.moves();
         if target >= moves.len() {
-            return Err(refused(ActionError::NothingToTakeBack));
+            return Err(ActionError::NothingToTakeBack.into());
         }
         let (resigned, drawn) = (h.resigned.take(), std::mem::take(&mut h.drawn));
         h.game.truncate(target);
@@ -679,7 +980,7 @@ impl Store {
                 let _ = h.game.play(m, &mut |_| Ok(()));
             }
             (h.resigned, h.drawn) = (resigned, drawn);
-            return Err(format!("cannot save: {e}"));
+            return Err(save_error(e));
         }
         if keep_redo {
             h.redo.extend(moves[target..].iter().rev().cloned());
@@ -688,6 +989,7 @@ impl Store {
         }
         h.evals.retain(|&p, _| p <= target);
         h.conduct.moved();
+        h.followers.send(&Event::TakenBack { ply: target });
         h.changed();
         Ok(())
     }
@@ -695,12 +997,12 @@ impl Store {
     /// Replays moves taken back up to the next turn of a person's seat in `held`: only
     /// at one screen or against the engine (between remote people a takeback is agreed,
     /// not undone alone).
-    pub fn redo(&mut self, id: u64, held: Held) -> Result<(), String> {
+    pub fn redo(&mut self, id: u64, held: Held) -> Result<(), HostError> {
         let h = self.hosted(id)?;
         let humans = people_held(&h.seats, held);
-        let at_once = consent(&h.seats, held, "redo").map_err(refused)? == Consent::Now;
+        let at_once = consent(&h.seats, held, "redo")? == Consent::Now;
         if !at_once || h.redo.is_empty() {
-            return Err(refused(ActionError::NothingToRedo));
+            return Err(ActionError::NothingToRedo.into());
         }
         loop {
             let h = self.hosted_mut(id)?;
@@ -721,12 +1023,10 @@ impl Store {
     }
 
     /// Resigns for the player to move if that seat is in `held`, else for the one held
-    /// seat.
-    pub fn resign(&mut self, id: u64, held: Held) -> Result<(), String> {
+    /// seat; the seat that resigned.
+    pub fn resign(&mut self, id: u64, held: Held) -> Result<Player, HostError> {
         let h = self.hosted(id)?;
-        if let Some(o) = h.outcome() {
-            return Err(format!("the game is over: {}", o.reason));
-        }
+        h.live()?;
         let humans = people_held(&h.seats, held);
         let to_move = h.game.to_move();
         let seat = if humans[to_move.index()] {
@@ -734,76 +1034,89 @@ impl Store {
         } else if humans[to_move.other().index()] {
             to_move.other()
         } else {
-            return Err(refused(ActionError::NoSeat("resigning")));
+            return Err(ActionError::NoSeat("resigning").into());
         };
         self.append(id, &[&save::resign_record(seat)])?;
         let h = self.hosted_mut(id)?;
         h.resigned = Some(seat);
         h.redo.clear();
         h.conduct.moved();
+        let reason = h.ended().map(|e| e.reason).unwrap_or_default();
+        h.followers.send(&Event::Resigned { seat, reason });
         h.changed();
-        Ok(())
+        Ok(seat)
     }
 
     /// A draw offered by a follower holding `held`: agreed at once at one screen, asked
     /// of a remote opponent, refused by the engine.
-    pub fn offer_draw(&mut self, id: u64, held: Held) -> Result<Takeback, String> {
+    pub fn offer_draw(&mut self, id: u64, held: Held) -> Result<Proposal, HostError> {
         let h = self.hosted_mut(id)?;
-        if let Some(o) = h.outcome() {
-            return Err(format!("the game is over: {}", o.reason));
-        }
+        h.live()?;
         let seats = h.seats.clone();
-        match h.conduct.offer_draw(&seats, held).map_err(refused)? {
+        match h.conduct.offer_draw(&seats, held)? {
             Consent::Now => {
                 self.agree_draw(id)?;
-                Ok(Takeback::Done)
+                Ok(Proposal::Done)
             }
             Consent::Ask(_) => {
+                if let Some(offer) = h.conduct.offer {
+                    h.followers.send(&Event::Offered(offer));
+                }
                 h.changed();
-                Ok(Takeback::Asked)
+                Ok(Proposal::Asked)
             }
         }
     }
 
-    fn agree_draw(&mut self, id: u64) -> Result<(), String> {
+    fn agree_draw(&mut self, id: u64) -> Result<(), HostError> {
         self.append(id, &[save::DRAW_RECORD])?;
         let h = self.hosted_mut(id)?;
         h.drawn = true;
         h.redo.clear();
         h.conduct.moved();
+        h.followers.send(&Event::Drawn);
         h.changed();
         Ok(())
     }
 
     /// The answer of a follower holding `held` to the opponent's waiting offer: an
-    /// accepted takeback or draw is carried out, a refused one withdrawn.
-    pub fn answer(&mut self, id: u64, held: Held, accept: bool) -> Result<(), String> {
+    /// accepted takeback or draw is carried out, a refused one withdrawn. The offer
+    /// answered, if accepted.
+    pub fn answer(
+        &mut self,
+        id: u64,
+        held: Held,
+        accept: bool,
+    ) -> Result<Option<Offer>, HostError> {
         let h = self.hosted(id)?;
         // Answered on a copy: the offer goes only once the answer is carried out.
         let mut conduct = h.conduct.clone();
-        let accepted = conduct.answer(&h.seats, held, accept).map_err(refused)?;
+        let waiting = h.conduct.offer;
+        let accepted = conduct.answer(&h.seats, held, accept)?;
         match accepted {
-            None => {}
+            None => {
+                if let Some(offer) = waiting {
+                    h.followers.send(&Event::Declined(offer));
+                }
+            }
             Some(Offer::Takeback { to_ply, .. }) => self.take_back(id, to_ply, false)?,
             Some(Offer::Draw { .. }) => {
-                if let Some(o) = h.outcome() {
-                    return Err(format!("the game is over: {}", o.reason));
-                }
+                h.live()?;
                 self.agree_draw(id)?;
             }
         }
         let h = self.hosted_mut(id)?;
         h.conduct = conduct;
         h.changed();
-        Ok(())
+        Ok(accepted)
     }
 
     /// Turns engine help on or off for the person seats in `held` (recorded in the save
     /// file). Between two remote people it is on only when both turned it on.
-    pub fn set_help(&mut self, id: u64, held: Held, on: bool) -> Result<(), String> {
+    pub fn set_help(&mut self, id: u64, held: Held, on: bool) -> Result<(), HostError> {
         let h = self.hosted(id)?;
         let mut conduct = h.conduct.clone();
-        let changed = conduct.set_help(&h.seats, held, on).map_err(refused)?;
+        let changed = conduct.set_help(&h.seats, held, on)?;
         let records: Vec<String> = changed.iter().map(|&p| save::help_record(p, on)).collect();
         let records: Vec<&str> = records.iter().map(String::as_str).collect();
         self.append(id, &records)?;
@@ -825,91 +1138,120 @@ impl Store {
             return None;
         };
         h.thinking = true;
-        let _ = h.events.send(Event::Changed);
+        h.followers.send(&Event::Changed);
         Some(EngineJob {
             game: id,
             version: h.version,
             seat,
             think: h.game.think_job(level, h.version ^ id.rotate_left(32)),
-            events: h.events.clone(),
+            followers: h.followers.clone(),
+            person_waits: h.seats.iter().any(Seat::is_person),
         })
     }
 
-    /// Whether a person waits for game `id`'s engine (a person holds a seat): its moves
-    /// go before those of games between engines.
-    pub fn person_waits(&self, id: u64) -> bool {
-        self.games
-            .get(&id)
-            .is_some_and(|h| h.seats.iter().any(Seat::is_person))
-    }
-
     /// Applies the engine's answer thought for game `id` at `version`, if nothing changed
-    /// meanwhile. Returns whether the game's engine should be started again: not after a
-    /// failed engine, whose game then waits for the people instead of retrying forever.
+    /// meanwhile, through the same validate-save-play path as a person's move. A failed
+    /// engine plays nothing (no stand-in move) and the game waits for its people; a move
+    /// that cannot be saved is kept by the caller and applied again after a doubling
+    /// wait ([`Applied::NotSaved`]).
     pub fn engine_moved(
         &mut self,
         id: u64,
         version: u64,
         seat: Player,
         answer: Result<Answer, String>,
-    ) -> bool {
+    ) -> Applied {
         let Ok(h) = self.hosted_mut(id) else {
-            return false;
+            return Applied::Stale;
         };
         h.thinking = false;
         let current = h.version == version && h.game.to_move() == seat && !h.over();
-        match (current, answer) {
-            (true, Ok(answer)) => {
-                let ply = h.game.ply();
-                if let Some(s) = &answer.score {
-                    h.evals.insert(ply, s.first);
-                }
-                if self.play_checked(id, &answer.mv).is_ok()
-                    && let Ok(h) = self.hosted_mut(id)
-                {
+        if !current {
+            h.save_failures = 0;
+            h.followers.send(&Event::Changed);
+            return Applied::Stale;
+        }
+        let ply = h.game.ply();
+        let failed = |t: &mut Table, message: String| {
+            t.notes.push(format!(
+                "game {id}: the engine gave no move at ply {}: {message}",
+                ply + 1
+            ));
+            if let Ok(h) = t.hosted_mut(id) {
+                h.save_failures = 0;
+                h.followers.send(&Event::EngineFailed { seat, message });
+            }
+            Applied::Failed
+        };
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(message) => return failed(self, message),
+        };
+        match self.play_checked(id, &answer.mv) {
+            Ok(_) => {
+                if let Ok(h) = self.hosted_mut(id) {
+                    if let Some(s) = &answer.score {
+                        h.evals.insert(ply, s.first);
+                    }
+                    h.save_failures = 0;
                     h.redo.clear();
-                    let _ = h.events.send(Event::EngineMoved {
-                        seat: seat.index() as u8,
-                        answer,
-                    });
+                    h.followers.send(&Event::EngineMoved { seat, answer });
                     h.changed();
                 }
-                true
+                Applied::Played
             }
-            (true, Err(message)) => {
-                let _ = h.events.send(Event::EngineFailed {
-                    seat: seat.index() as u8,
-                    message,
-                });
-                false
+            Err(HostError::Save(e)) => {
+                let Ok(h) = self.hosted_mut(id) else {
+                    return Applied::Stale;
+                };
+                // Still this engine's move: no other job starts while it waits.
+                h.thinking = true;
+                h.save_failures = h.save_failures.saturating_add(1);
+                let attempt = h.save_failures;
+                let wait = save_backoff(attempt);
+                let mv = &answer.mv;
+                h.followers.send(&Event::Notice(format!(
+                    "engine move {mv} (ply {}) not saved: {e}; retrying in {} ms",
+                    ply + 1,
+                    wait.as_millis()
+                )));
+                self.notes.push(format!(
+                    "game {id}: engine move {mv} not saved (attempt {attempt}): {e}"
+                ));
+                Applied::NotSaved { wait }
             }
-            (false, _) => {
-                let _ = h.events.send(Event::Changed);
-                true
-            }
+            Err(e) => failed(self, e.to_string()),
         }
     }
 
+    /// Whether an engine seat of some game is to move with no engine thinking for it
+    /// ([`Table::engine_job`] would give a job).
+    pub fn engine_work_waiting(&self) -> bool {
+        self.games.values().any(|h| {
+            !h.thinking
+                && !h.paused
+                && !h.over()
+                && matches!(h.seats[h.game.to_move().index()], Seat::Engine(_))
+        })
+    }
+
     /// A hint for the player to move in game `id`, for a follower holding `held`: the
-    /// engine at `ms` on a snapshot; refused by the fair-play rule
-    /// (`boardlab_host::conduct`).
-    pub fn hint_job(&self, id: u64, held: Held, ms: u64) -> Result<Box<dyn Think>, String> {
+    /// engine at `ms` on a snapshot; refused by the fair-play rule ([`crate::conduct`]).
+    pub fn hint_job(&self, id: u64, held: Held, ms: u64) -> Result<Box<dyn Think>, HostError> {
         let h = self.hosted(id)?;
-        let reason = h.outcome().map(|o| o.reason);
+        let reason = h.ended().map(|o| o.reason);
         h.conduct
-            .help_allowed(&h.seats, held, reason.as_deref(), Help::Hint)
-            .map_err(refused)?;
+            .help_allowed(&h.seats, held, reason.as_deref(), Help::Hint)?;
         Ok(h.game.think_job(Level::Engine(ms), h.version))
     }
 
     /// Engine jobs for the evaluation graph of game `id`: one per position, `ms` each;
-    /// refused by the fair-play rule (`boardlab_host::conduct`).
-    pub fn analysis_jobs(&self, id: u64, held: Held, ms: u64) -> Result<AnalysisJobs, String> {
+    /// refused by the fair-play rule ([`crate::conduct`]).
+    pub fn analysis_jobs(&self, id: u64, held: Held, ms: u64) -> Result<AnalysisJobs, HostError> {
         let h = self.hosted(id)?;
-        let reason = h.outcome().map(|o| o.reason);
+        let reason = h.ended().map(|o| o.reason);
         h.conduct
-            .help_allowed(&h.seats, held, reason.as_deref(), Help::Analysis)
-            .map_err(refused)?;
+            .help_allowed(&h.seats, held, reason.as_deref(), Help::Analysis)?;
         Ok(h.game.analysis_jobs(ms))
     }
 }
@@ -921,7 +1263,8 @@ mod tests {
     use super::*;
 
     fn temp_dir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("boardlab-web-{name}-{}", std::process::id()));
+        let d =
+            std::env::temp_dir().join(format!("boardlab-host-table-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
         d
     }
@@ -933,7 +1276,7 @@ mod tests {
     #[test]
     fn games_survive_a_restart_with_seats_moves_and_resignation() {
         let dir = temp_dir("restart");
-        let (mut s, _) = Store::open(Some(&dir)).expect("open");
+        let (mut s, _) = Table::open(Some(&dir)).expect("open");
         let c = s
             .create(
                 "gomoku:size=9",
@@ -953,7 +1296,7 @@ mod tests {
         // Seat tokens are secrets: the directory and the files are the server's user's.
         assert_eq!(mode(&dir), 0o700);
         assert_eq!(mode(&file), 0o600);
-        let (mut s, notes) = Store::open(Some(&dir)).expect("reopen");
+        let (mut s, notes) = Table::open(Some(&dir)).expect("reopen");
         assert!(notes.is_empty(), "{notes:?}");
         assert_eq!(
             s.seats_of(c.id, std::slice::from_ref(&tok)).expect("token"),
@@ -964,18 +1307,14 @@ mod tests {
         assert!(
             s.play(c.id, held, "a1")
                 .unwrap_err()
+                .to_string()
                 .contains("not your turn")
         );
         s.resign(c.id, held).expect("resign");
         drop(s);
-        let (s, _) = Store::open(Some(&dir)).expect("reopen");
-        let o = s
-            .state(c.id, held)
-            .expect("state")
-            .view
-            .outcome
-            .expect("over");
-        assert_eq!(o.winner, Some(1));
+        let (s, _) = Table::open(Some(&dir)).expect("reopen");
+        let o = s.state(c.id, held).expect("state").ended.expect("over");
+        assert_eq!(o.winner, Some(Player::Second));
         assert!(o.reason.contains("resigned"));
         // The download has no token.
         assert!(!s.save_text(c.id).expect("save").contains(&tok));
@@ -985,21 +1324,21 @@ mod tests {
     #[test]
     fn a_second_store_on_the_same_directory_is_refused() {
         let dir = temp_dir("second");
-        let (first, _) = Store::open(Some(&dir)).expect("open");
-        let err = Store::open(Some(&dir)).err().expect("refused");
+        let (first, _) = Table::open(Some(&dir)).expect("open");
+        let err = Table::open(Some(&dir)).err().expect("refused");
         assert!(
             err.to_string().contains("in use by another server"),
             "{err}"
         );
         drop(first);
-        Store::open(Some(&dir)).expect("free again");
+        Table::open(Some(&dir)).expect("free again");
         let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn damaged_files_are_skipped_kept_and_their_ids_never_reused_and_torn_records_cut() {
         let dir = temp_dir("damaged");
-        let (mut s, _) = Store::open(Some(&dir)).expect("open");
+        let (mut s, _) = Table::open(Some(&dir)).expect("open");
         let both = [SeatChoice::Human; 2];
         let a = s.create("gomoku:size=9", both).expect("create");
         let b = s.create("gomoku:size=9", both).expect("create");
@@ -1017,7 +1356,7 @@ mod tests {
         let mut torn = fs::read_to_string(&path_b).expect("file");
         torn.push_str("d4 #@12");
         fs::write(&path_b, &torn).expect("write");
-        let (mut s, notes) = Store::open(Some(&dir)).expect("reopen");
+        let (mut s, notes) = Table::open(Some(&dir)).expect("reopen");
         assert!(
             notes
                 .iter()
@@ -1038,19 +1377,21 @@ mod tests {
 
     #[test]
     fn wrong_tokens_are_refused() {
-        let (mut s, _) = Store::open(None).expect("open");
+        let (mut s, _) = Table::open(None).expect("open");
         let c = s
             .create("fourshift", [SeatChoice::Human, SeatChoice::Human])
             .expect("create");
         assert!(
             s.seats_of(c.id, &["0".repeat(32)])
                 .unwrap_err()
+                .to_string()
                 .contains("wrong token")
         );
         assert_eq!(s.seats_of(c.id, &[]).expect("watcher"), [false, false]);
         assert!(
             s.play(c.id, [false, false], "c3")
                 .unwrap_err()
+                .to_string()
                 .contains("not your turn")
         );
     }
@@ -1058,7 +1399,7 @@ mod tests {
     #[test]
     fn undo_at_one_screen_goes_back_to_the_humans_turn_and_redo_replays() {
         let dir = temp_dir("undo");
-        let (mut s, _) = Store::open(Some(&dir)).expect("open");
+        let (mut s, _) = Table::open(Some(&dir)).expect("open");
         let c = s
             .create("fourshift", [SeatChoice::Human, SeatChoice::Human])
             .expect("create");
@@ -1066,13 +1407,13 @@ mod tests {
         for m in ["a1", "b1", "c1"] {
             s.play(c.id, both, m).expect("move");
         }
-        assert_eq!(s.undo(c.id, both), Ok(Takeback::Done));
+        assert_eq!(s.undo(c.id, both), Ok(Proposal::Done));
         assert_eq!(s.state(c.id, both).expect("state").moves, vec!["a1", "b1"]);
         s.redo(c.id, both).expect("redo");
         assert_eq!(s.state(c.id, both).expect("state").moves.len(), 3);
         s.undo(c.id, both).expect("undo");
         drop(s);
-        let (s, _) = Store::open(Some(&dir)).expect("reopen");
+        let (s, _) = Table::open(Some(&dir)).expect("reopen");
         assert_eq!(s.state(c.id, both).expect("state").moves, vec!["a1", "b1"]);
         let file = dir.join(format!("{}.save", c.id));
         assert_eq!(mode(&file), 0o600, "the rewritten file stays private");
@@ -1081,7 +1422,7 @@ mod tests {
 
     #[test]
     fn between_remote_people_a_takeback_needs_the_opponents_consent() {
-        let (mut s, _) = Store::open(None).expect("open");
+        let (mut s, _) = Table::open(None).expect("open");
         let c = s
             .create("fourshift", [SeatChoice::Human, SeatChoice::Human])
             .expect("create");
@@ -1089,7 +1430,7 @@ mod tests {
         s.play(c.id, first, "a1").expect("move");
         s.play(c.id, second, "b1").expect("move");
         // First, on its turn, asks to take back; nothing changes until Second agrees.
-        assert_eq!(s.undo(c.id, first), Ok(Takeback::Asked));
+        assert_eq!(s.undo(c.id, first), Ok(Proposal::Asked));
         let seen = s.state(c.id, second).expect("state");
         let offer = seen.offer.expect("an offer");
         assert_eq!(
@@ -1114,21 +1455,16 @@ mod tests {
         assert!(
             s.undo(c.id, second)
                 .unwrap_err()
+                .to_string()
                 .contains("the game is over")
         );
-        assert!(
-            s.state(c.id, [false; 2])
-                .expect("state")
-                .view
-                .outcome
-                .is_some()
-        );
+        assert!(s.state(c.id, [false; 2]).expect("state").ended.is_some());
     }
 
     #[test]
     fn draws_are_offered_and_agreed_and_engine_help_follows_the_fair_play_rule() {
         let dir = temp_dir("draw");
-        let (mut s, _) = Store::open(Some(&dir)).expect("open");
+        let (mut s, _) = Table::open(Some(&dir)).expect("open");
         let c = s
             .create("gomoku:size=9", [SeatChoice::Human, SeatChoice::Human])
             .expect("create");
@@ -1149,26 +1485,26 @@ mod tests {
             s.analysis_jobs(c.id, nobody, 10).is_err(),
             "spectators wait"
         );
-        assert_eq!(s.offer_draw(c.id, second), Ok(Takeback::Asked));
+        assert_eq!(s.offer_draw(c.id, second), Ok(Proposal::Asked));
         s.answer(c.id, first, true).expect("agreed");
         let over = s.state(c.id, nobody).expect("state");
-        let outcome = over.view.outcome.expect("over");
+        let outcome = over.ended.clone().expect("over");
         assert_eq!(
             (outcome.winner, outcome.reason.as_str()),
             (None, "drawn by agreement")
         );
         assert!(over.can_analyse, "spectators analyse a finished game");
         drop(s);
-        let (s, _) = Store::open(Some(&dir)).expect("reopen");
+        let (s, _) = Table::open(Some(&dir)).expect("reopen");
         let again = s.state(c.id, first).expect("state");
-        assert!(again.view.outcome.is_some() && again.seats[1].help);
+        assert!(again.ended.is_some() && again.seats[1].help);
         let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn the_creator_pauses_and_resumes_an_engine_game_and_nobody_else_does() {
         let dir = temp_dir("pause");
-        let (mut s, _) = Store::open(Some(&dir)).expect("open");
+        let (mut s, _) = Table::open(Some(&dir)).expect("open");
         let engines = [SeatChoice::Engine(Level::Random); 2];
         let c = s.create("gomoku:size=9", engines).expect("create");
         assert!(s.owns(c.id, std::slice::from_ref(&c.owner)));
@@ -1183,7 +1519,7 @@ mod tests {
         assert!(s.engine_job(c.id).is_none(), "no engine move while paused");
         assert!(s.state_for(c.id, [false; 2], true).expect("state").paused);
         drop(s);
-        let (mut s, _) = Store::open(Some(&dir)).expect("reopen");
+        let (mut s, _) = Table::open(Some(&dir)).expect("reopen");
         assert!(s.engine_job(c.id).is_none(), "still paused after a restart");
         s.pause(c.id, true, false).expect("resumed");
         assert!(s.engine_job(c.id).is_some());
@@ -1201,10 +1537,11 @@ mod tests {
     fn only_the_registry_games_are_hosted_and_restored() {
         let dir = temp_dir("registry");
         let registry = Registry::empty().with::<boardlab_games::Gomoku>();
-        let (mut s, _) = Store::open_with(Some(&dir), registry.clone()).expect("open");
+        let (mut s, _) = Table::open_with(Some(&dir), registry.clone()).expect("open");
         let e = s
             .create("fourshift", [SeatChoice::Human; 2])
             .expect_err("not registered");
+        let e = e.to_string();
         assert!(
             e.starts_with("bad game spec:") && e.contains("fourshift") && e.contains("gomoku"),
             "{e}"
@@ -1213,14 +1550,15 @@ mod tests {
         let e = s
             .load(fourshift, [SeatChoice::Human; 2])
             .expect_err("not registered");
+        let e = e.to_string();
         assert!(e.starts_with("line 2:") && e.contains("fourshift"), "{e}");
         let c = s
             .create("gomoku:size=9", [SeatChoice::Human; 2])
             .expect("registered");
         assert_eq!(s.ids(), vec![c.id]);
         drop(s);
-        // A store of other games skips the file, naming it, and never reuses its id.
-        let (s, notes) = Store::open_with(
+        // A table of other games skips the file, naming it, and never reuses its id.
+        let (s, notes) = Table::open_with(
             Some(&dir),
             Registry::empty().with::<boardlab_games::Amazons>(),
         )
@@ -1233,39 +1571,47 @@ mod tests {
             "{notes:?}"
         );
         drop(s);
-        let (s, _) = Store::open_with(Some(&dir), registry).expect("reopen");
+        let (s, _) = Table::open_with(Some(&dir), registry).expect("reopen");
         assert_eq!(s.ids(), vec![c.id]);
         let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn bounded_games() {
-        let (s, _) = Store::open(None).expect("open");
+        let (s, _) = Table::open(None).expect("open");
         let mut s = s.with_max_games(1);
         s.create("gomoku", [SeatChoice::Human; 2]).expect("first");
         let e = s.create("gomoku", [SeatChoice::Human; 2]).unwrap_err();
-        assert!(e.contains("too many games"), "{e}");
+        assert_eq!(e, HostError::TooManyGames(1));
     }
 
     #[test]
     fn a_failed_engine_plays_nothing_and_is_reported() {
-        let (mut s, _) = Store::open(None).expect("open");
+        let (mut s, _) = Table::open(None).expect("open");
         let c = s
             .create(
                 "gomoku:size=9",
                 [SeatChoice::Engine(Level::Random), SeatChoice::Human],
             )
             .expect("create");
-        let mut events = s.hosted(c.id).expect("hosted").events.subscribe();
+        let (tx, events) = std::sync::mpsc::channel();
+        s.subscribe(c.id, Box::new(move |e| tx.send(e.clone()).is_ok()))
+            .expect("subscribed");
         let job = s.engine_job(c.id).expect("engine to move");
         let again = s.engine_moved(c.id, job.version, job.seat, Err("it broke".into()));
-        assert!(!again, "a failed engine is not restarted at once");
+        assert_eq!(
+            again,
+            Applied::Failed,
+            "a failed engine is not restarted at once"
+        );
         assert!(s.state(c.id, [false; 2]).expect("state").moves.is_empty());
         // (Starting the job announced a change first.)
-        let failure =
-            std::iter::from_fn(|| events.try_recv().ok()).find(|e| !matches!(e, Event::Changed));
+        let failure = events.try_iter().find(|e| !matches!(e, Event::Changed));
         match failure {
-            Some(Event::EngineFailed { seat: 0, message }) => assert_eq!(message, "it broke"),
+            Some(Event::EngineFailed {
+                seat: Player::First,
+                message,
+            }) => assert_eq!(message, "it broke"),
             other => panic!("expected EngineFailed, got {other:?}"),
         }
         // The seat is still the engine's: the next start thinks again.
@@ -1274,7 +1620,7 @@ mod tests {
 
     #[test]
     fn engine_answers_for_an_old_version_are_dropped() {
-        let (mut s, _) = Store::open(None).expect("open");
+        let (mut s, _) = Table::open(None).expect("open");
         let c = s
             .create(
                 "gomoku:size=9",

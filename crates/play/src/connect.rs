@@ -19,13 +19,13 @@ use std::{
 
 use board_core::{Outcome, Player};
 
-use super::{
-    MAX_REQUEST_BYTES,
-    game::{seat_name, seat_of},
-    hosted::idx,
-    lock,
-};
-use crate::lines::{Line, escape_controls, quote, read_line_capped, write_line};
+use boardlab_host::{limits::MAX_REQUEST_BYTES, seat_name, seat_of};
+use protocols::lines::{Line, escape_controls, quote, read_line_capped, write_line};
+
+/// Locks `m`, also when a thread panicked holding it (the state stays usable).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 mod follower;
 mod tokens;
@@ -150,7 +150,7 @@ impl Session {
                 quote(text, 32)
             ));
         };
-        let token = held[idx(seat)].clone().unwrap_or_default();
+        let token = held[seat.index()].clone().unwrap_or_default();
         Ok(Some(format!("move {n} {token} {text}")))
     }
 
@@ -194,7 +194,7 @@ impl Session {
     }
 
     fn holds(&self, n: u64, p: Player) -> bool {
-        self.seats.get(&n).is_some_and(|s| s[idx(p)].is_some())
+        self.seats.get(&n).is_some_and(|s| s[p.index()].is_some())
     }
 
     /// Reads one line from the server: a reply (to the oldest request waiting) or a
@@ -335,7 +335,7 @@ impl Session {
     }
 
     fn take_seat(&mut self, n: u64, seat: Player, token: &str, out: &mut Reaction) {
-        self.seats.entry(n).or_default()[idx(seat)] = Some(token.to_string());
+        self.seats.entry(n).or_default()[seat.index()] = Some(token.to_string());
         self.current = Some(n);
         let Some(file) = &self.tokens else {
             return;
@@ -367,7 +367,7 @@ impl Session {
             format!("{player} ({})", seat_name(p))
         };
         match self.follower.state(n) {
-            Some(GameState::ToMove(p)) if held[idx(p)] => out.print.push(format!(
+            Some(GameState::ToMove(p)) if held[p.index()] => out.print.push(format!(
                 "your turn: you play {} in game {n}; type your move",
                 name(self, p)
             )),
@@ -378,7 +378,7 @@ impl Session {
                     Outcome::Win(p) if held == [true, true] => {
                         format!("{} wins", name(self, p))
                     }
-                    Outcome::Win(p) if held[idx(p)] => format!("you win as {}", name(self, p)),
+                    Outcome::Win(p) if held[p.index()] => format!("you win as {}", name(self, p)),
                     Outcome::Win(p) => format!("you lose: {} wins", name(self, p)),
                 };
                 out.print.push(format!("game {n} is over: {verdict}"));

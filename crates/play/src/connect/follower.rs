@@ -6,14 +6,14 @@
 
 use std::collections::BTreeMap;
 
+use crate::render;
 use board_core::{
     GameConfig, GameSpec, Outcome, Player, Square,
     view::{View, captured},
 };
-use play::render;
 
-use super::super::game::seat_name;
-use crate::lines::quote;
+use boardlab_host::seat_name;
+use protocols::lines::quote;
 
 /// Most games the terminal client keeps boards for.
 const MAX_FOLLOWED: usize = 1000;
@@ -265,6 +265,12 @@ impl Follower {
                     if replayed && !(auto && known) {
                         self.follow(n, game, &mut out);
                     }
+                }
+            }
+            ["update", _, "takeback", ..] => {
+                // Moves were taken back: a fresh copy from the server.
+                if let Some(n) = id(1) {
+                    out.ask.push(format!("show {n}"));
                 }
             }
             ["ok", "moved", _, ply, mv, ..] | ["update", _, ply, mv, ..] => {

@@ -1,0 +1,146 @@
+//! The host: one game [`Table`] behind a lock and the one engine queue ([`Pool`]) that
+//! every door shares. An engine move is thought on its own thread, holding neither the
+//! table's lock nor any door's: the job is a snapshot of the position
+//! ([`Table::engine_job`]), it waits for a thread of the pool (people first, round robin
+//! between games), thinks, and is applied under the lock only if the game did not change
+//! meanwhile ([`Table::engine_moved`]); then the game's next engine move, if any, starts.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::{
+    game::{Answer, Progress, Think},
+    pool::{Class, Pool},
+    table::{Applied, EngineJob, Event, Table},
+};
+
+/// One game table and its engine queue, shared by every door of a process.
+pub struct Host {
+    table: Mutex<Table>,
+    pool: Arc<Pool>,
+}
+
+impl Host {
+    /// The host of `table`; call [`Host::start_engines`] to start the engines of the
+    /// games restored from disk.
+    pub fn new(table: Table) -> Arc<Host> {
+        Arc::new(Host {
+            table: Mutex::new(table),
+            pool: Pool::new(),
+        })
+    }
+
+    /// The table, locked (also after a thread panicked holding it: the table's methods
+    /// leave it consistent at every return). Hold it briefly: never while thinking or
+    /// doing network I/O.
+    pub fn table(&self) -> MutexGuard<'_, Table> {
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Thinks `job` for game `game` on the calling thread once the engine queue gives it
+    /// a thread (blocks until then): hints and analyses of a door.
+    pub fn think(
+        &self,
+        class: Class,
+        game: u64,
+        job: Box<dyn Think>,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<Answer, String> {
+        let _permit = self.pool.acquire(class, game);
+        job.think(progress)
+    }
+
+    /// Starts the engine move game `id` needs, if any, on its own thread (and the next
+    /// one after it, for an engine against an engine).
+    pub fn kick(self: &Arc<Host>, id: u64) {
+        let Some(job) = self.table().engine_job(id) else {
+            return;
+        };
+        let (version, seat) = (job.version, job.seat);
+        let host = Arc::clone(self);
+        let spawned = std::thread::Builder::new()
+            .name(format!("engine-game-{id}"))
+            .spawn(move || host.run_engine(job));
+        if let Err(e) = spawned {
+            // The game waits for its people, who are told why.
+            self.table().engine_moved(
+                id,
+                version,
+                seat,
+                Err(format!("cannot start an engine thread: {e}")),
+            );
+        }
+    }
+
+    fn run_engine(self: Arc<Host>, job: EngineJob) {
+        let EngineJob {
+            game,
+            version,
+            seat,
+            think,
+            followers,
+            person_waits,
+        } = job;
+        let class = if person_waits {
+            Class::Person
+        } else {
+            Class::EngineGame
+        };
+        let answer = self.think(class, game, think, &mut |progress| {
+            followers.send(&Event::Thinking { seat, progress });
+        });
+        loop {
+            let applied = self
+                .table()
+                .engine_moved(game, version, seat, answer.clone());
+            match applied {
+                Applied::Played | Applied::Stale => return self.kick(game),
+                // The game waits for the people (a takeback, a new seat).
+                Applied::Failed => return,
+                // This thread keeps the move and saves it again later.
+                Applied::NotSaved { wait } => std::thread::sleep(wait),
+            }
+        }
+    }
+
+    /// Starts the engines of every game whose engine seat is to move (after a restart).
+    pub fn start_engines(self: &Arc<Host>) {
+        let ids = self.table().ids();
+        for id in ids {
+            self.kick(id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{sync::mpsc, time::Duration};
+
+    use super::*;
+    use crate::{Level, table::SeatChoice};
+
+    #[test]
+    fn an_engine_game_is_played_to_its_end_on_the_engine_threads() {
+        let (table, _) = Table::open(None).expect("in memory");
+        let host = Host::new(table);
+        let engines = [SeatChoice::Engine(Level::Random); 2];
+        let c = host.table().create("fourshift", engines).expect("created");
+        let (tx, rx) = mpsc::channel();
+        host.table()
+            .subscribe(
+                c.id,
+                Box::new(move |e| {
+                    if let Event::Moved { over: Some(_), .. } = e {
+                        let _ = tx.send(());
+                    }
+                    true
+                }),
+            )
+            .expect("subscribed");
+        host.kick(c.id);
+        rx.recv_timeout(Duration::from_secs(60))
+            .expect("the game ends");
+        let state = host.table().state(c.id, [false; 2]).expect("state");
+        assert!(state.ended.is_some() && !state.moves.is_empty());
+        assert_eq!(state.thinking, None);
+    }
+}
