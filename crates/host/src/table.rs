@@ -166,6 +166,8 @@ struct Hosted {
     last_active: SystemTime,
     /// Failed attempts to save the engine move being applied.
     save_failures: u32,
+    /// The rematch made of this finished game, if one was ([`Table::rematch`]).
+    rematch: Option<rematch::Made>,
 }
 
 /// What became of an engine's answer ([`Table::engine_moved`]).
@@ -274,6 +276,11 @@ pub struct Status {
     pub can_pause: bool,
     /// Engine scores by ply, first player's side.
     pub evals: Vec<(usize, i32)>,
+    /// This follower holds a person's seat of this finished game and may ask for a
+    /// rematch ([`Table::rematch`]).
+    pub can_rematch: bool,
+    /// The rematch made of this game, with this follower's seats in it.
+    pub rematch: Option<RematchView>,
 }
 
 /// A new or loaded game's id and the tokens of its human seats.
@@ -357,6 +364,7 @@ impl Hosted {
             creator,
             last_active,
             save_failures: 0,
+            rematch: None,
         }
     }
 
@@ -436,6 +444,10 @@ impl Hosted {
             .find(|&p| humans[self.game.to_move_at(p).index()])
     }
 }
+
+#[path = "rematch.rs"]
+mod rematch;
+pub use rematch::RematchView;
 
 fn save_error(e: impl std::fmt::Display) -> HostError {
     HostError::Save(e.to_string())
@@ -863,6 +875,8 @@ impl Table {
             paused: h.paused,
             can_pause: owner && h.has_engine() && !h.over(),
             evals: h.evals.iter().map(|(&k, &v)| (k, v)).collect(),
+            can_rematch: person && h.over(),
+            rematch: h.rematch.as_ref().map(|r| r.view_for(humans, owner)),
         })
     }
 

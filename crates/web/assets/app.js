@@ -27,6 +27,7 @@ const app = {
   lastPly: -1,
   retry: null,
   resignArmed: false,
+  flipped: false,   // the board seen from the second player's side (this page only)
 };
 
 // ---------- small helpers ----------
@@ -318,9 +319,15 @@ function onMessage(m) {
 
 // ---------- drawing ----------
 
+// Screen column and row (from the top) of board column `col`, row `row` (from the
+// bottom): turned half round when the board is flipped.
+function screenColRow(view, col, row) {
+  return app.flipped ? [view.width - 1 - col, row] : [col, view.height - 1 - row];
+}
+
 function cellXY(view, i) {
-  const col = i % view.width, row = Math.floor(i / view.width);
-  return [MARGIN + col * CELL, MARGIN + (view.height - 1 - row) * CELL];
+  const [c, r] = screenColRow(view, i % view.width, Math.floor(i / view.width));
+  return [MARGIN + c * CELL, MARGIN + r * CELL];
 }
 
 function centre(view, i) {
@@ -417,6 +424,16 @@ function render() {
   $('pair-confirm').disabled = app.sel.length !== 2;
   // controls
   $('undo-btn').disabled = !st.can_undo;
+  // Between two remote people a takeback is asked of the opponent, not done.
+  const mineSeats = [0, 1].filter((i) => st.seats[i].yours);
+  const asks = mineSeats.length === 1 && st.seats[1 - mineSeats[0]].kind === 'human';
+  $('undo-btn').textContent = asks ? 'Ask to take back' : 'Undo';
+  // A rematch: offered to the players of a finished game; once made, each goes to it
+  // with their own seat (a spectator watches it).
+  const rm = st.rematch;
+  $('rematch-btn').hidden = !(rm || st.can_rematch);
+  $('rematch-btn').textContent = rm ? `Go to the rematch (game ${rm.id})` : 'Rematch (colours swapped)';
+  $('flip-btn').setAttribute('aria-pressed', String(app.flipped));
   $('redo-btn').disabled = !st.can_redo;
   // The host's fair-play rule decides: between two remote people help is off unless
   // both turned it on; spectators analyse once the game is over.
@@ -499,12 +516,12 @@ function drawBoard(view) {
   }
   // coordinates: letters under and over the board, numbers left and right
   for (let c = 0; c < view.width; c++) {
-    const x = MARGIN + c * CELL + CELL / 2, ch = String.fromCharCode(97 + c);
+    const x = MARGIN + screenColRow(view, c, 0)[0] * CELL + CELL / 2, ch = String.fromCharCode(97 + c);
     el('svg:text', { x, y: H - MARGIN / 2, class: 'coord', text: ch }, svg);
     el('svg:text', { x, y: MARGIN / 2, class: 'coord', text: ch }, svg);
   }
   for (let r = 0; r < view.height; r++) {
-    const y = MARGIN + (view.height - 1 - r) * CELL + CELL / 2;
+    const y = MARGIN + screenColRow(view, 0, r)[1] * CELL + CELL / 2;
     el('svg:text', { x: MARGIN / 2, y, class: 'coord', text: String(r + 1) }, svg);
     el('svg:text', { x: W - MARGIN / 2, y, class: 'coord', text: String(r + 1) }, svg);
   }
@@ -745,11 +762,13 @@ function onBoardKey(e) {
   const view = app.replay ? app.replay.view : st.view;
   const w = view.width, h = view.height;
   let col = app.cursor % w, row = Math.floor(app.cursor / w);
+  const d = app.flipped ? -1 : 1; // arrows move on the screen, whichever way the board turns
+  const clamp = (v, n) => Math.max(0, Math.min(n - 1, v));
   switch (e.key) {
-    case 'ArrowLeft': col = Math.max(0, col - 1); break;
-    case 'ArrowRight': col = Math.min(w - 1, col + 1); break;
-    case 'ArrowUp': row = Math.min(h - 1, row + 1); break;
-    case 'ArrowDown': row = Math.max(0, row - 1); break;
+    case 'ArrowLeft': col = clamp(col - d, w); break;
+    case 'ArrowRight': col = clamp(col + d, w); break;
+    case 'ArrowUp': row = clamp(row + d, h); break;
+    case 'ArrowDown': row = clamp(row - d, h); break;
     case 'Enter': case ' ': e.preventDefault(); app.keyboard = true; onCell(app.cursor); return;
     case 'Escape': backOut(); return;
     default: return;
@@ -855,6 +874,11 @@ async function init() {
   $('image-btn').addEventListener('click', downloadImage);
   $('copy-btn').addEventListener('click', copyMoves);
   $('draw-btn').addEventListener('click', () => send({ type: 'draw' }));
+  $('flip-btn').addEventListener('click', () => { app.flipped = !app.flipped; render(); });
+  $('rematch-btn').addEventListener('click', () => {
+    const rm = app.state && app.state.rematch;
+    if (rm) openGame(rm.id, rm.tokens); else send({ type: 'rematch' });
+  });
   $('pause-btn').addEventListener('click', () => send({ type: 'pause', on: !app.state.paused }));
   $('help-box').addEventListener('change', (e) => send({ type: 'help', on: e.target.checked }));
   $('offer-accept').addEventListener('click', () => send({ type: 'answer', accept: true }));

@@ -703,6 +703,19 @@ async fn handle(
         | Request::Answer { .. }
         | Request::Help { .. }
         | Request::Pause { .. }) => with_table(app, move |s| apply(s, from, &action)).await,
+        Request::Rematch => {
+            // The new game's engine (if it moves first) starts now; the players hear of
+            // the rematch in the finished game's state, each with their own seat.
+            let made = with_table(app, move |s| s.rematch(id, held)).await;
+            return match made {
+                Ok(Ok(new)) => {
+                    app.host.kick(new);
+                    Vec::new()
+                }
+                Ok(Err(e)) => err(e.to_string()),
+                Err(e) => err(e),
+            };
+        }
         Request::Open { .. } => return Vec::new(),
         Request::View { ply } => {
             let board = board_at(&app.host.table(), id, ply);

@@ -972,6 +972,155 @@ async fn against_a_line_protocol_player(c: &Client) {
     board.stop();
 }
 
+/// Requests between two people at two browsers: a takeback declined then one accepted,
+/// a draw agreed, a rematch with the colours swapped (both players go to it with their
+/// own seat), the board flipped at one page only, and a resignation that needs a second
+/// click to confirm.
+async fn requests_and_rematch(a: &Client, b: &Client, base: &str) {
+    new_game(a, base, "fourshift", &[], ["human", "remote"]).await;
+    let link = js(a, "document.querySelector('.seat-link').value").await;
+    let link = link.as_str().expect("seat link").to_string();
+    b.goto(&link).await.expect("seat link");
+    wait_for(
+        b,
+        "app.state && app.state.seats[1].yours",
+        "the second seat",
+    )
+    .await;
+    let first_game = js(a, "app.state.id").await;
+    square(a, "c3").await;
+    wait_moves(b, 1).await;
+    square(b, "d4").await;
+    wait_moves(a, 2).await;
+
+    assert_eq!(text_of(a, "#undo-btn").await, "Ask to take back");
+    click(a, "#undo-btn").await;
+    wait_for(
+        b,
+        "app.state.offer && app.state.offer.yours_to_answer && !document.getElementById('offer-bar').hidden",
+        "the takeback request at the opponent",
+    )
+    .await;
+    assert_eq!(text_of(b, "#offer-text").await, "Black asks for a takeback");
+    assert!(
+        text_of(a, "#offer-text")
+            .await
+            .contains("waiting for the answer"),
+        "the asker sees the request waiting"
+    );
+    assert_eq!(
+        js(a, "document.getElementById('offer-accept').hidden").await,
+        true,
+        "the asker cannot answer their own request"
+    );
+    click(b, "#offer-decline").await;
+    wait_for(
+        a,
+        "app.state && !app.state.offer && document.getElementById('offer-bar').hidden",
+        "the request declined",
+    )
+    .await;
+    assert_eq!(
+        move_count(a).await,
+        2,
+        "a declined takeback takes nothing back"
+    );
+
+    click(a, "#undo-btn").await;
+    wait_for(
+        b,
+        "app.state.offer && app.state.offer.yours_to_answer",
+        "the second request",
+    )
+    .await;
+    click(b, "#offer-accept").await;
+    // Back to the asker's previous turn: the start.
+    wait_moves(a, 0).await;
+    wait_moves(b, 0).await;
+    square(a, "c3").await;
+    wait_moves(b, 1).await;
+
+    click(b, "#draw-btn").await;
+    wait_for(
+        a,
+        "app.state.offer && app.state.offer.kind === 'draw' && app.state.offer.yours_to_answer",
+        "the draw offer",
+    )
+    .await;
+    assert_eq!(text_of(a, "#offer-text").await, "White asks for a draw");
+    click(a, "#offer-accept").await;
+    for c in [a, b] {
+        wait_for(
+            c,
+            "!document.getElementById('banner').hidden && document.getElementById('banner').textContent.startsWith('Draw')",
+            "the agreed draw",
+        )
+        .await;
+    }
+    assert!(text_of(b, "#banner").await.contains("drawn by agreement"));
+
+    // The rematch: asked by one player, both are offered it with their own seat.
+    assert_eq!(
+        text_of(b, "#rematch-btn").await,
+        "Rematch (colours swapped)"
+    );
+    click(b, "#rematch-btn").await;
+    for c in [a, b] {
+        wait_for(c, "app.state.rematch && document.getElementById('rematch-btn').textContent.startsWith('Go to the rematch')", "the rematch made").await;
+    }
+    click(a, "#rematch-btn").await;
+    click(b, "#rematch-btn").await;
+    wait_for(a, "app.state && app.state.moves.length === 0 && app.state.seats[1].yours && !app.state.seats[0].yours", "the first player seated second").await;
+    wait_for(
+        b,
+        "app.state && app.state.seats[0].yours && !app.state.seats[1].yours",
+        "the second player seated first",
+    )
+    .await;
+    let (id_a, id_b) = (js(a, "app.state.id").await, js(b, "app.state.id").await);
+    assert_eq!(id_a, id_b, "both in the same rematch");
+    assert_ne!(id_a, first_game, "the rematch is a new game");
+    let hash = js(a, "location.hash").await;
+    assert!(
+        hash.as_str()
+            .is_some_and(|h| h.contains(&format!("game={id_a}&t="))),
+        "the rematch's seat in the address: {hash}"
+    );
+    square(b, "c3").await;
+    wait_moves(a, 1).await;
+
+    // Flip: a1 goes from the bottom left to the top right, at this page only.
+    let corner = "(() => { const r = document.querySelector(\"#board rect[data-sq='a1']\"); return [Number(r.getAttribute('x')), Number(r.getAttribute('y'))]; })()";
+    let before = js(a, corner).await;
+    click(a, "#flip-btn").await;
+    let after = js(a, corner).await;
+    assert!(
+        after[0].as_f64() > before[0].as_f64() && after[1].as_f64() < before[1].as_f64(),
+        "a1 moves from bottom left ({before}) to top right ({after})"
+    );
+    assert_eq!(js(b, corner).await, before, "the other page is not flipped");
+    square(a, "d4").await;
+    wait_moves(b, 2).await;
+    assert_eq!(
+        js(b, "app.state.moves[1]").await,
+        "d4",
+        "a click on the flipped board plays the square clicked"
+    );
+
+    // Resigning needs a second click.
+    click(a, "#resign-btn").await;
+    assert_eq!(text_of(a, "#resign-btn").await, "Really resign?");
+    assert_eq!(js(a, "app.state.view.outcome").await, Value::Null);
+    click(a, "#resign-btn").await;
+    wait_for(
+        b,
+        "app.state.view.outcome && app.state.view.outcome.winner === 0",
+        "the resignation",
+    )
+    .await;
+    assert!(text_of(b, "#banner").await.contains("White resigned"));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_in_a_real_browser() {
     let started = Instant::now();
@@ -1022,6 +1171,9 @@ async fn the_board_in_a_real_browser() {
     gomoku_engine_save_load(&a, &base, &downloads_a).await;
     step("against a line-protocol player on the same host");
     against_a_line_protocol_player(&a).await;
+    let b = browser(&profile_b, &downloads_b).await;
+    step("requests, rematch, flip");
+    requests_and_rematch(&a, &b, &base).await;
 
     step("network play");
     new_game(&a, &base, "fourshift", &[], ["human", "remote"]).await;
@@ -1031,7 +1183,6 @@ async fn the_board_in_a_real_browser() {
     let watch = watch.as_str().expect("watch link").to_string();
     assert!(link.contains("&t="), "{link}");
     assert!(!watch.contains("t="), "no token in the watch link: {watch}");
-    let b = browser(&profile_b, &downloads_b).await;
     b.goto(&link).await.expect("seat link");
     wait_for(
         &b,
