@@ -168,6 +168,8 @@ struct Hosted {
     save_failures: u32,
     /// The rematch made of this finished game, if one was ([`Table::rematch`]).
     rematch: Option<rematch::Made>,
+    /// Followers holding no seat, counted while they follow ([`Table::watch`]).
+    watchers: lobby::Watchers,
 }
 
 /// What became of an engine's answer ([`Table::engine_moved`]).
@@ -365,6 +367,7 @@ impl Hosted {
             last_active,
             save_failures: 0,
             rematch: None,
+            watchers: lobby::Watchers::default(),
         }
     }
 
@@ -448,6 +451,9 @@ impl Hosted {
 #[path = "rematch.rs"]
 mod rematch;
 pub use rematch::RematchView;
+#[path = "lobby.rs"]
+mod lobby;
+pub use lobby::{LobbyEntry, Watching};
 
 fn save_error(e: impl std::fmt::Display) -> HostError {
     HostError::Save(e.to_string())

@@ -62,7 +62,7 @@ use boardlab_host::{
     Host, HostError, Level, Table,
     game::{Answer, Progress, Think},
     pool::Class,
-    table::{Created, Event, SeatChoice},
+    table::{Created, Event, SeatChoice, Watching},
 };
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
@@ -178,7 +178,9 @@ pub fn router(app: Shared) -> Router {
             "/api/load",
             post(load).layer(DefaultBodyLimit::max(MAX_SAVE_BYTES + 1)),
         )
+        .route("/api/lobby", get(lobby))
         .route("/api/games/{id}", get(show))
+        .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/save", get(download))
         .route("/api/games/{id}/pick", post(pick_squares))
         .route("/api/games/{id}/sgf", get(download_sgf))
@@ -359,6 +361,63 @@ async fn load(
             game_in_file: k,
         })
         .into_response(),
+        Ok(Err(e)) => refused(e),
+        Err(e) => bad(e),
+    }
+}
+
+/// Every game as anyone may see it (no token): seats, moves, result, spectators.
+async fn lobby(State(app): State<Shared>) -> Response {
+    Json(app.host.table().lobby()).into_response()
+}
+
+/// A request to take a game's open seat from the lobby.
+#[derive(Deserialize)]
+struct JoinRequest {
+    /// 0 the first seat, 1 the second.
+    seat: u8,
+}
+
+/// The token of a seat taken from the lobby.
+#[derive(Serialize)]
+struct Joined {
+    id: u64,
+    seat: u8,
+    token: String,
+}
+
+/// Takes the open (free) seat of a live game: its new token, for this caller only.
+async fn join(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Json<JoinRequest>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    let Ok(id) = id.parse::<u64>() else {
+        return bad("the game id must be a number".into());
+    };
+    let seat = match body {
+        Ok(Json(JoinRequest { seat: 0 })) => board_core::Player::First,
+        Ok(Json(JoinRequest { seat: 1 })) => board_core::Player::Second,
+        _ => return bad("bad request: expected {\"seat\": 0 or 1}".into()),
+    };
+    let joined = with_table(&app, move |t| {
+        // A finished game's free seat is nobody's to take.
+        if let Some(e) = t.state(id, [false; 2])?.ended {
+            return Err(HostError::Over(e.reason));
+        }
+        t.join(id, seat)
+    })
+    .await;
+    match joined {
+        Ok(Ok(token)) => {
+            app.host.kick(id);
+            Json(Joined {
+                id,
+                seat: seat.index() as u8,
+                token,
+            })
+            .into_response()
+        }
         Ok(Err(e)) => refused(e),
         Err(e) => bad(e),
     }
@@ -547,6 +606,8 @@ struct Follow {
     /// The page showed the creator's token.
     owner: bool,
     events: broadcast::Receiver<Event>,
+    /// A page holding no seat is counted among the game's spectators while it follows.
+    _watching: Option<Watching>,
 }
 
 /// The page's own queue of the followed game's events: the host's follower callback
@@ -663,20 +724,23 @@ async fn handle(
         let opened = {
             let table = app.host.table();
             table.seats_of(game, &tokens).and_then(|held| {
-                Ok((
-                    held,
-                    table.owns(game, &tokens),
-                    follow_events(&table, game)?,
-                ))
+                let owner = table.owns(game, &tokens);
+                let watching = if held == [false; 2] && !owner {
+                    Some(table.watch(game)?)
+                } else {
+                    None
+                };
+                Ok((held, owner, follow_events(&table, game)?, watching))
             })
         };
         return match opened {
-            Ok((held, owner, events)) => {
+            Ok((held, owner, events, watching)) => {
                 let f = Follow {
                     game,
                     held,
                     owner,
                     events,
+                    _watching: watching,
                 };
                 let state = state_msg(app, &f);
                 *follow = Some(f);
