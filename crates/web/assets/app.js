@@ -92,6 +92,7 @@ function seatOptions(select, value) {
   select.innerHTML = '';
   for (const [v, label] of [
     ['human', 'a person here'], ['remote', 'a person elsewhere (link)'],
+    ['lobby', 'a person from the lobby (open seat)'],
     ['random', 'random player'], ['baseline', 'article baseline'],
     ['engine:100', 'engine 100 ms'], ['engine:1000', 'engine 1 s'], ['engine:5000', 'engine 5 s'],
   ]) el('option', { value: v, text: label }, select);
@@ -163,7 +164,8 @@ async function startGame(ev) {
   let spec;
   try { spec = buildSpec(); } catch (e) { $('setup-error').textContent = e.message; return; }
   const choice = [$('seat0').value, $('seat1').value];
-  const seats = choice.map((c) => (c === 'remote' ? 'human' : c));
+  // A seat for the lobby is free: whoever takes it there gets its token.
+  const seats = choice.map((c) => (c === 'remote' ? 'human' : c === 'lobby' ? 'free' : c));
   let created;
   try {
     created = await api('/api/games', {
@@ -188,7 +190,9 @@ function showSetup() {
   closeGame();
   $('records-form').hidden = true;
   $('setup').hidden = false;
+  $('lobby').hidden = false;
   $('play').hidden = true;
+  refreshLobby();
   $('back-btn').hidden = !app.back;
   if (app.back) $('back-btn').textContent = `Back to game ${app.back.game}`;
 }
@@ -226,6 +230,88 @@ async function loadFile(file, k) {
   }
 }
 
+// ---------- lobby ----------
+
+// The games this browser holds seats in: [{id, tokens}], newest first, in localStorage
+// so that closing the tab loses no seat.
+const MY_GAMES = 'my-games';
+const LOBBY_ROWS = 20; // most games shown in each list
+const LOBBY_POLL_MS = 3000;
+
+function myGames() {
+  try {
+    const v = JSON.parse(localStorage.getItem(MY_GAMES) || '[]');
+    return Array.isArray(v) ? v.filter((g) => Number.isInteger(g.id) && Array.isArray(g.tokens)) : [];
+  } catch (e) { return []; }
+}
+
+function rememberSeats(id, tokens) {
+  if (!tokens.length) return;
+  const list = myGames().filter((g) => g.id !== id);
+  list.unshift({ id, tokens });
+  localStorage.setItem(MY_GAMES, JSON.stringify(list.slice(0, 100)));
+}
+
+function describeGame(g) {
+  const seat = (i) => `${g.names[i]}: ${g.labels[i]}`;
+  const now = g.result || `${g.names[g.to_move]} to move`;
+  return `${seat(0)}, ${seat(1)} · ${g.moves} ${g.moves === 1 ? 'move' : 'moves'} · ${now}`;
+}
+
+// One list of the lobby: a row per game with its buttons [label, class, action].
+function fillLobby(id, rows, empty) {
+  const ul = $(id);
+  ul.innerHTML = '';
+  if (!rows.length) { el('li', { class: 'none', text: empty }, ul); return; }
+  for (const [g, buttons, extra] of rows.slice(0, LOBBY_ROWS)) {
+    const li = el('li', { 'data-game': g.id }, ul);
+    const what = el('span', { class: 'what' }, li);
+    el('strong', { text: `Game ${g.id} · ${g.game}` }, what);
+    what.append(` · ${describeGame(g)}${extra || ''}`);
+    el('span', { class: 'spec', text: g.spec }, what);
+    for (const [label, cls, action] of buttons) {
+      el('button', { type: 'button', class: cls, text: label }, li).addEventListener('click', action);
+    }
+  }
+}
+
+async function refreshLobby() {
+  if ($('lobby').hidden) return;
+  let list;
+  try { list = await api('/api/lobby'); } catch (e) { $('lobby-error').textContent = `cannot read the lobby: ${e.message}`; return; }
+  if ($('lobby').hidden) return;
+  $('lobby-error').textContent = '';
+  list.sort((x, y) => y.id - x.id);
+  const byId = new Map(list.map((g) => [g.id, g]));
+  // A game gone from the server (expired and archived) leaves this browser's list.
+  const all = myGames();
+  const mine = all.filter((m) => byId.has(m.id));
+  if (mine.length !== all.length) localStorage.setItem(MY_GAMES, JSON.stringify(mine));
+  const mineIds = new Set(mine.map((m) => m.id));
+  fillLobby('lobby-mine', mine.map((m) => {
+    const g = byId.get(m.id);
+    return [g, [[g.result ? 'Open' : 'Resume', 'resume', () => openGame(m.id, m.tokens)]]];
+  }), 'none yet: start one with the form above, or take an open seat');
+  const live = list.filter((g) => !g.result && !mineIds.has(g.id));
+  fillLobby('lobby-open', live.filter((g) => g.seats.includes('free')).map((g) => [g,
+    [0, 1].filter((i) => g.seats[i] === 'free').map((i) => [`Take ${g.names[i]}`, 'take', () => takeSeat(g.id, i)])]),
+  'no open seat now');
+  fillLobby('lobby-live', live.map((g) => [g, [['Watch', 'watch', () => openGame(g.id, [])]],
+    ` · ${g.watchers} watching`]), 'no live game now');
+}
+
+async function takeSeat(id, seat) {
+  try {
+    const joined = await api(`/api/games/${id}/join`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seat }),
+    });
+    openGame(id, [joined.token]);
+  } catch (e) {
+    $('lobby-error').textContent = `cannot take the seat: ${e.message}`;
+    refreshLobby();
+  }
+}
+
 // ---------- connection ----------
 
 function openGame(id, tokens) {
@@ -237,8 +323,10 @@ function openGame(id, tokens) {
   const hash = `game=${id}` + tokens.map((t) => `&t=${t}`).join('');
   history.replaceState(null, '', '#' + hash);
   $('setup').hidden = true;
+  $('lobby').hidden = true;
   $('play').hidden = false;
   app.back = null;
+  rememberSeats(id, tokens);
   setMessage('');
   connect();
 }
@@ -854,6 +942,8 @@ async function init() {
   $('sound').checked = localStorage.getItem('sound') === 'on';
   $('sound').addEventListener('change', () => localStorage.setItem('sound', $('sound').checked ? 'on' : 'off'));
   $('new-btn').addEventListener('click', showSetup);
+  $('lobby-btn').addEventListener('click', () => { showSetup(); $('lobby').scrollIntoView(); });
+  setInterval(refreshLobby, LOBBY_POLL_MS);
   $('load-btn').addEventListener('click', () => $('load-file').click());
   $('load-file').addEventListener('change', (e) => { if (e.target.files[0]) loadFile(e.target.files[0]); e.target.value = ''; });
   $('setup-form').addEventListener('submit', startGame);

@@ -1121,6 +1121,103 @@ async fn requests_and_rematch(a: &Client, b: &Client, base: &str) {
     assert!(text_of(b, "#banner").await.contains("White resigned"));
 }
 
+/// The lobby between two browsers: a game made with an open seat in one, seen and taken
+/// in the other, played to the end; both lobbies then list it with its result among
+/// their own games (the seat's token kept by the browser: it resumes from the lobby
+/// after leaving the page). Writes `docs/web/lobby.png`.
+async fn lobby_between_two_browsers(a: &Client, b: &Client, base: &str) {
+    new_game(a, base, "gomoku", &[("size", "7")], ["human", "lobby"]).await;
+    let id = js(a, "app.state.id").await;
+    assert_eq!(js(a, "app.state.seats[1].kind").await, "free");
+    b.goto(base).await.expect("page");
+    let row = format!("#lobby-open li[data-game='{id}']");
+    wait_for(
+        b,
+        &format!("document.querySelector(\"{row} button.take\")"),
+        "the open seat in the second browser's lobby",
+    )
+    .await;
+    assert!(text_of(b, &row).await.contains("White: free seat"));
+    click(b, &format!("{row} button.take")).await;
+    wait_for(b, "app.state && app.state.seats[1].yours", "the seat taken").await;
+    wait_for(
+        a,
+        "app.state.seats[1].kind === 'human'",
+        "the opponent seated",
+    )
+    .await;
+    for (i, (mine, theirs)) in [("a1", "a2"), ("b1", "b2"), ("c1", "c2"), ("d1", "d2")]
+        .into_iter()
+        .enumerate()
+    {
+        square(a, mine).await;
+        wait_moves(b, 2 * i + 1).await;
+        square(b, theirs).await;
+        wait_moves(a, 2 * i + 2).await;
+    }
+    square(a, "e1").await;
+    for c in [a, b] {
+        wait_for(
+            c,
+            "app.state.view.outcome && app.state.view.outcome.winner === 0",
+            "the end",
+        )
+        .await;
+    }
+    // Leaving the page loses no seat: both lobbies list the game with its result.
+    b.goto(base).await.expect("page");
+    click(a, "#lobby-btn").await;
+    let mine = format!("#lobby-mine li[data-game='{id}']");
+    for c in [a, b] {
+        wait_for(
+            c,
+            &format!("document.querySelector(\"{mine}\") && document.querySelector(\"{mine}\").textContent.includes('Black wins')"),
+            "the finished game in the lobby",
+        )
+        .await;
+        assert_eq!(
+            js(c, &format!("document.querySelector(\"#lobby-live li[data-game='{id}'], #lobby-open li[data-game='{id}']\")")).await,
+            Value::Null,
+            "a finished game is neither open nor live"
+        );
+    }
+    // A spectator (a third browser) is counted in the lobby.
+    let live = js(b, "document.querySelector('#lobby-live li').dataset.game").await;
+    let live = live.as_str().expect("a live game").to_string();
+    let profile = temp_dir("browser-spectator");
+    std::fs::create_dir_all(&profile).expect("dir");
+    let spectator = browser(&profile, &profile).await;
+    spectator
+        .goto(&format!("{base}#game={live}"))
+        .await
+        .expect("watch link");
+    wait_for(
+        &spectator,
+        "app.state && app.tokens.length === 0",
+        "watching",
+    )
+    .await;
+    wait_for(
+        b,
+        "[...document.querySelectorAll('#lobby-live li')].some((li) => li.textContent.includes('· 1 watching'))",
+        "the spectator counted in the lobby",
+    )
+    .await;
+    js(
+        b,
+        "document.getElementById('lobby').scrollIntoView() || true",
+    )
+    .await;
+    screenshot(b, "lobby").await;
+    click(b, &format!("{mine} button.resume")).await;
+    wait_for(
+        b,
+        "app.state && app.state.seats[1].yours && app.state.view.outcome",
+        "the game resumed with its seat",
+    )
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_in_a_real_browser() {
     let started = Instant::now();
@@ -1174,6 +1271,8 @@ async fn the_board_in_a_real_browser() {
     let b = browser(&profile_b, &downloads_b).await;
     step("requests, rematch, flip");
     requests_and_rematch(&a, &b, &base).await;
+    step("lobby");
+    lobby_between_two_browsers(&a, &b, &base).await;
 
     step("network play");
     new_game(&a, &base, "fourshift", &[], ["human", "remote"]).await;
