@@ -5,9 +5,14 @@
 //! - `GET /`, `/app.js`, `/app.css`: the page (embedded in the binary);
 //! - `GET /api/games`: the game table (every game and spec key with its range);
 //! - `POST /api/games` `{"spec": "gomoku:size=15", "seats": ["human", "engine:1000"]}`:
-//!   a new game; a seat is `human`, `random`, `baseline` or `engine:MS`. The reply has the
+//!   a new game; a seat is `human`, `free` (taken later: `join`), `random`, `baseline`
+//!   or `engine:MS`. The reply has the
 //!   id and the human seats' tokens;
 //! - `POST /api/load` with a save file as the body: a new game (both seats people);
+//! - `GET /api/lobby`: every game as anyone may see it, without tokens (seats, moves,
+//!   result, spectators: `boardlab_host::table::LobbyEntry`);
+//! - `POST /api/games/ID/join` `{"seat": 0 or 1}`: takes a live game's free seat; the
+//!   reply (`{"id", "seat", "token"}`) is the only place its token is given;
 //! - `GET /api/games/ID`: the game's state as a watcher sees it;
 //! - `GET /api/games/ID/save`: the save file (never with tokens);
 //! - `POST /api/games/ID/pick` `{"squares": [3, 63], "ply": 16}`: the legal move those
@@ -25,7 +30,9 @@
 //! asked of the opponent), `redo`, `resign`, `draw` (a draw offer), `answer` (`accept`:
 //! the answer to the opponent's takeback or draw offer), `help` (`on`: this player's
 //! consent to engine help between two remote people), `pause` (`on`: the creator, who
-//! opened the game with the creator's token, pauses or resumes its engines), `hint`,
+//! opened the game with the creator's token, pauses or resumes its engines), `rematch`
+//! (a player of a finished game: a new game, same spec, seats swapped; each player's
+//! `state` of the finished game then names it in `rematch` with their own tokens), `hint`,
 //! `analyse`, `view` (`ply`). Hints and analyses follow the host's fair-play rule. The server
 //! answers with `state` (after every change of the followed game), `error` (`message`;
 //! nothing changed), `thinking` (`seat`, `progress`: depth, score, nodes, pv), `engine`
