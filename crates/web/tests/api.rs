@@ -637,3 +637,58 @@ async fn the_lobby_lists_open_seats_and_spectators_and_a_seat_is_taken_once() {
         .await;
     assert_eq!(status, 404);
 }
+
+/// A rematch over the WebSocket: refused to a spectator, then made by the player; the
+/// player's next state names it with the player's own token, which holds the other
+/// colour, and the engine, now first, opens the new game by itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_against_the_engine_swaps_colours_and_the_engine_opens_it() {
+    let board = Board::start(None).await;
+    let created = board.create("fourshift", ["human", "engine:100"]).await;
+    let id = created["id"].as_u64().expect("id");
+    let token = tokens(&created)[0].clone();
+    let mut watcher = board.socket().await;
+    watcher.open(id, &[]).await;
+    let mut page = board.socket().await;
+    page.open(id, &[token.as_str()]).await;
+    page.send(json!({ "type": "rematch" })).await;
+    let refused = page.next_of("error", 10).await;
+    assert_eq!(
+        refused["message"],
+        "a rematch follows a finished game: this one is still being played"
+    );
+    page.send(json!({ "type": "resign" })).await;
+    watcher.send(json!({ "type": "rematch" })).await;
+    let refused = watcher.next_of("error", 10).await;
+    assert_eq!(
+        refused["message"],
+        "a rematch needs a seat of yours in this game"
+    );
+    let rematch = loop {
+        let s = page.next_of("state", 10).await;
+        if s["can_rematch"] == true {
+            page.send(json!({ "type": "rematch" })).await;
+        }
+        if !s["rematch"].is_null() {
+            break s["rematch"].clone();
+        }
+    };
+    let new = rematch["id"].as_u64().expect("the rematch's id");
+    assert_ne!(new, id);
+    let mine: Vec<&str> = rematch["tokens"]
+        .as_array()
+        .expect("tokens")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(mine.len(), 1, "the player's own token only: {rematch}");
+    assert!(!mine.contains(&token.as_str()), "a new token");
+    let mut next = board.socket().await;
+    let state = next.open(new, &mine).await;
+    assert_eq!(state["seats"][0]["kind"], "engine");
+    assert_eq!(state["seats"][1]["yours"], true, "colours swapped");
+    // The engine may have moved already before this page followed the game.
+    if state["moves"].as_array().map(Vec::len) != Some(1) {
+        next.state_with(1, 30).await;
+    }
+}
