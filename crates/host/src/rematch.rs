@@ -74,9 +74,12 @@ impl Table {
             Seat::Free => SeatChoice::Free,
         };
         let choices = [choice(&h.seats[1]), choice(&h.seats[0])];
-        let (spec, peer) = (h.game.spec(), h.creator);
+        let spec = h.game.spec();
         let game = create_game(&self.registry, &spec)?;
-        let created = self.host(game, choices, peer)?;
+        // Under the table's bound on games, not the creator's per-peer bound: the refusal
+        // would name the creator's address to the other player. A finished game makes
+        // one rematch only, so rematches grow no faster than games are played.
+        let created = self.host(game, choices, None)?;
         let h = self.hosted_mut(id)?;
         h.rematch = Some(Made {
             id: created.id,
