@@ -13,6 +13,8 @@
 //!   trait object (play and undo moves with typed errors, legal moves, ask the player,
 //!   save and load, the view); [`Registry`] opens one by id, for the bundled games and a
 //!   user's own alike.
+//! - [`records`]: game records in other programs' formats (SGF for gomoku), to and from
+//!   the save file.
 //!
 //! The table is the only list of bundled games: adding a game means its rules and engine
 //! crates plus one entry in [`table`] (see `docs/adding-a-game.md`).
@@ -41,6 +43,7 @@ use search::{
 #[macro_use]
 pub mod table;
 pub mod dyn_game;
+pub mod records;
 
 pub use dyn_game::{
     DynGame, Entry, GameEntry, Handle, Iteration, MoveInfo, OpenError, PlayError, PlayedMove,

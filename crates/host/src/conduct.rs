@@ -100,6 +100,9 @@ pub enum ActionError {
     /// A spectator's request for engine help while the game is live.
     #[error("spectators get the engine's analysis once the game is over")]
     Spectator,
+    /// A rematch asked while the game is still being played.
+    #[error("a rematch follows a finished game: this one is still being played")]
+    NotOver,
 }
 
 /// The offer and the help consent of one game.

@@ -4,7 +4,9 @@
 //! `# engine <seat> <level>` (a think time in ms, `random` or `baseline`), a resignation
 //! as `# resign <seat>`, a draw agreed as `# draw`, a player's consent to engine help as
 //! `# help <seat> on|off`, the creator's token as `# owner <token>` and the engines
-//! paused by the creator as `# paused on|off` ([`Recorded`]); each accepted move is appended (and synced)
+//! paused by the creator as `# paused on|off` ([`Recorded`]), and the engine's score of
+//! the position after `ply` moves, thought when it moved there, as `# eval <ply> <score>`
+//! ([`eval_record`], read by [`evals`]); each accepted move is appended (and synced)
 //! before the reply. At start-up every `*.save` file is found ([`scan`]), checked and
 //! read ([`read_game`]) and replayed, so games resume where they were, players reconnect
 //! with their tokens and engines whose turn it is move.
@@ -601,6 +603,28 @@ pub fn file_records(game_save: &str, r: &Recorded) -> Vec<String> {
     out
 }
 
+/// The record of the engine's score `score` (the first player's side, as the evaluation
+/// graph draws it) of the position after `ply` moves, thought when it moved there.
+pub fn eval_record(ply: usize, score: i32) -> String {
+    format!("# eval {ply} {score}")
+}
+
+/// The engine's scores recorded in `text` ([`eval_record`]) by ply; a later record of a
+/// ply wins. Lines that are no such record are not scores (and are left to the other
+/// readers).
+pub fn evals(text: &str) -> std::collections::BTreeMap<usize, i32> {
+    let mut scores = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let line = split_trailer(line).map_or(line, |(body, _)| body);
+        if let ["#", "eval", ply, score] = line.split_whitespace().collect::<Vec<_>>()[..]
+            && let (Ok(ply), Ok(score)) = (ply.parse::<usize>(), score.parse::<i32>())
+        {
+            scores.insert(ply, score);
+        }
+    }
+    scores
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -682,5 +706,27 @@ mod tests {
         );
         let again = recorded(&more);
         assert!(!again.paused && again.help == [true, true]);
+    }
+
+    #[test]
+    fn engine_scores_read_back_by_ply_the_later_record_winning() {
+        let text: String = [
+            "boardlab-save 1",
+            "game x",
+            "c3",
+            &eval_record(0, 35),
+            "d4",
+            "e5",
+            &eval_record(2, -120),
+            &eval_record(2, -80),
+            "# eval 3 many",
+        ]
+        .iter()
+        .map(|l| record(l))
+        .collect();
+        assert_eq!(check_records(&text).expect("intact").intact, text.len());
+        let scores: Vec<(usize, i32)> = evals(&text).into_iter().collect();
+        assert_eq!(scores, [(0, 35), (2, -80)]);
+        assert_eq!(recorded(&text), Recorded::default(), "no other record read");
     }
 }

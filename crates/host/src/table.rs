@@ -166,6 +166,10 @@ struct Hosted {
     last_active: SystemTime,
     /// Failed attempts to save the engine move being applied.
     save_failures: u32,
+    /// The rematch made of this finished game, if one was ([`Table::rematch`]).
+    rematch: Option<rematch::Made>,
+    /// Followers holding no seat, counted while they follow ([`Table::watch`]).
+    watchers: lobby::Watchers,
 }
 
 /// What became of an engine's answer ([`Table::engine_moved`]).
@@ -274,6 +278,11 @@ pub struct Status {
     pub can_pause: bool,
     /// Engine scores by ply, first player's side.
     pub evals: Vec<(usize, i32)>,
+    /// This follower holds a person's seat of this finished game and may ask for a
+    /// rematch ([`Table::rematch`]).
+    pub can_rematch: bool,
+    /// The rematch made of this game, with this follower's seats in it.
+    pub rematch: Option<RematchView>,
 }
 
 /// A new or loaded game's id and the tokens of its human seats.
@@ -357,6 +366,8 @@ impl Hosted {
             creator,
             last_active,
             save_failures: 0,
+            rematch: None,
+            watchers: lobby::Watchers::default(),
         }
     }
 
@@ -417,9 +428,13 @@ impl Hosted {
         self.seats.iter().any(|s| matches!(s, Seat::Engine(_)))
     }
 
-    /// The whole save file, as records.
+    /// The whole save file, as records: the engine's scores of the positions reached
+    /// so far included (a takeback's rewrite drops the later ones).
     fn file_records(&self) -> Vec<String> {
-        save::file_records(&self.game.save_text(), &self.recorded())
+        let mut records = save::file_records(&self.game.save_text(), &self.recorded());
+        let scores = self.evals.range(..=self.game.ply());
+        records.extend(scores.map(|(&ply, &score)| save::eval_record(ply, score)));
+        records
     }
 
     /// The position changed (a move, a takeback, an end by the players): an engine
@@ -444,6 +459,13 @@ impl Hosted {
             .find(|&p| humans[self.game.to_move_at(p).index()])
     }
 }
+
+#[path = "rematch.rs"]
+mod rematch;
+pub use rematch::RematchView;
+#[path = "lobby.rs"]
+mod lobby;
+pub use lobby::{LobbyEntry, Watching};
 
 fn save_error(e: impl std::fmt::Display) -> HostError {
     HostError::Save(e.to_string())
@@ -490,17 +512,19 @@ impl Table {
             for (id, path) in scan.games {
                 let loaded = save::read_game(&path).and_then(|(text, more)| {
                     let game = load_game_text(&table.registry, &text).map_err(|e| e.to_string())?;
-                    Ok((game, save::recorded(&text), more))
+                    Ok((game, save::recorded(&text), save::evals(&text), more))
                 });
                 match loaded {
-                    Ok((game, recorded, more)) => {
+                    Ok((game, recorded, mut evals, more)) => {
+                        // Scores of positions past the last move are no score of this game.
+                        evals.retain(|&ply, _| ply <= game.ply());
                         notes.extend(more);
                         let touched = std::fs::metadata(&path)
                             .and_then(|m| m.modified())
                             .unwrap_or_else(|_| SystemTime::now());
-                        table
-                            .games
-                            .insert(id, Hosted::new(game, recorded, None, touched));
+                        let mut hosted = Hosted::new(game, recorded, None, touched);
+                        hosted.evals = evals;
+                        table.games.insert(id, hosted);
                     }
                     Err(e) => notes.push(format!("{}: skipped: {e}", path.display())),
                 }
@@ -668,7 +692,25 @@ impl Table {
     /// page); a bad file loads nothing and names its first bad line.
     pub fn load(&mut self, text: &str, seats: [SeatChoice; 2]) -> Result<Created, HostError> {
         let game = load_game_text(&self.registry, text)?;
-        self.host(game, seats, None)
+        let mut evals = save::evals(text);
+        evals.retain(|&ply, _| ply <= game.ply());
+        let created = self.host(game, seats, None)?;
+        // The file's engine scores (a page's save file) are kept with the new game.
+        let records: Vec<String> = evals
+            .iter()
+            .map(|(&ply, &score)| save::eval_record(ply, score))
+            .collect();
+        let lines: Vec<&str> = records.iter().map(String::as_str).collect();
+        if !lines.is_empty()
+            && let Err(e) = self.append(created.id, &lines)
+        {
+            self.notes.push(format!(
+                "game {}: the loaded file's engine scores are not saved: {e}",
+                created.id
+            ));
+        }
+        self.hosted_mut(created.id)?.evals = evals;
+        Ok(created)
     }
 
     /// Which seats of game `id` these tokens hold (each compared in constant time); the
@@ -871,6 +913,8 @@ impl Table {
             paused: h.paused,
             can_pause: owner && h.has_engine() && !h.over(),
             evals: h.evals.iter().map(|(&k, &v)| (k, v)).collect(),
+            can_rematch: person && h.over(),
+            rematch: h.rematch.as_ref().map(|r| r.view_for(humans, owner)),
         })
     }
 
@@ -893,6 +937,11 @@ impl Table {
         }
         if h.drawn {
             text.push_str(save::DRAW_RECORD);
+            text.push('\n');
+        }
+        // The engine's scores go with the game: a loaded copy draws the same graph.
+        for (&ply, &score) in &h.evals {
+            text.push_str(&save::eval_record(ply, score));
             text.push('\n');
         }
         Ok(text)
@@ -1197,6 +1246,16 @@ impl Table {
         };
         match self.play_checked(id, &answer.mv) {
             Ok(_) => {
+                // The score is kept with the game (the evaluation graph after a
+                // restart); one that cannot be saved stays in memory, and the operator
+                // is told.
+                if let Some(s) = &answer.score
+                    && let Err(e) = self.append(id, &[&save::eval_record(ply, s.first)])
+                {
+                    self.notes.push(format!(
+                        "game {id}: the engine's score at ply {ply} is not saved: {e}"
+                    ));
+                }
                 if let Ok(h) = self.hosted_mut(id) {
                     if let Some(s) = &answer.score {
                         h.evals.insert(ply, s.first);
@@ -1648,6 +1707,60 @@ mod tests {
         assert_eq!(s.state(c.id, [false; 2]).expect("state").moves.len(), 1);
         assert_eq!(s.seat_of_token(c.id, &token), Ok(Player::Second));
         assert!(s.engine_job(c.id).is_none(), "the person is to move");
+    }
+
+    #[test]
+    fn engine_scores_survive_a_restart_and_a_takeback_drops_the_later_ones() {
+        let dir = temp_dir("evals");
+        let (mut s, _) = Table::open(Some(&dir)).expect("open");
+        let c = s
+            .create(
+                "gomoku:size=9",
+                [SeatChoice::Human, SeatChoice::Engine(Level::Engine(20))],
+            )
+            .expect("create");
+        let held = [true, false];
+        for mine in ["e5", "a1"] {
+            let moves = s.state(c.id, held).expect("state").moves;
+            let mine = if moves.iter().any(|m| m == mine) {
+                "i9"
+            } else {
+                mine
+            };
+            s.play(c.id, held, mine).expect("move");
+            let job = s.engine_job(c.id).expect("engine to move");
+            let answer = job.think.think(&mut |_| {});
+            assert!(
+                answer.as_ref().is_ok_and(|a| a.score.is_some()),
+                "a scored move"
+            );
+            let applied = s.engine_moved(c.id, job.version, job.seat, answer);
+            assert_eq!(applied, Applied::Played);
+        }
+        let evals = s.state(c.id, held).expect("state").evals;
+        assert_eq!(evals.iter().map(|e| e.0).collect::<Vec<_>>(), [1, 3]);
+        drop(s);
+        let (mut s, _) = Table::open(Some(&dir)).expect("reopen");
+        assert_eq!(s.state(c.id, held).expect("state").evals, evals);
+        // Back to the person's previous turn (ply 2): the score thought at ply 3 goes,
+        // on disk too.
+        s.undo(c.id, held).expect("takeback");
+        assert_eq!(s.state(c.id, held).expect("state").evals, evals[..1]);
+        drop(s);
+        let (mut s, _) = Table::open(Some(&dir)).expect("reopen");
+        assert_eq!(s.state(c.id, held).expect("state").evals, evals[..1]);
+        // The save file handed out carries the scores, and a game loaded from it too.
+        let text = s.save_text(c.id).expect("save text");
+        assert!(text.contains(&save::eval_record(1, evals[0].1)), "{text}");
+        let copy = s
+            .load(&text, [SeatChoice::Human, SeatChoice::Human])
+            .expect("load");
+        assert_eq!(s.state(copy.id, held).expect("state").evals, evals[..1]);
+        drop(s);
+        let (s, _) = Table::open(Some(&dir)).expect("reopen");
+        assert_eq!(s.state(copy.id, held).expect("state").evals, evals[..1]);
+        drop(s);
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -103,6 +103,12 @@
 //! - The Zobrist hash covers the stones and the side to move (the outcome follows from
 //!   them).
 //!
+//! # Game records
+//!
+//! [`sgf`] reads and writes gomoku games in SGF (`GM[4]`), the format gomoku programs
+//! exchange: points as column and row from the top (`h8` on 15×15 is `hh`), the rule in
+//! `RU`, the main line read and every move checked against the rules.
+//!
 //! # For evaluators and search
 //!
 //! [`GomokuPosition`] exposes [`stone_at`](GomokuPosition::stone_at), per-player
@@ -124,6 +130,7 @@ mod fives;
 mod moves;
 mod position;
 mod position_string;
+pub mod sgf;
 mod view;
 
 pub use board_core::lines::LineView;

@@ -1,12 +1,15 @@
 // boardlab's board page: hand-written, no dependencies. The server sends the board as a
-// structured view (cells, regions, last move, status, outcome) and the legal moves; this
-// file draws it as SVG and turns clicks and keys into moves in the game's notation.
+// structured view (cells, regions, last move, status, outcome) and the legal moves with
+// their squares; this file draws it as SVG and turns clicks and keys into squares. It never
+// writes notation: a move it sends is the text of a legal move the server named, picked by
+// its squares (from the state's list, or from the server's `pick` for placement games).
 'use strict';
 
 const $ = (id) => document.getElementById(id);
 const SVGNS = 'http://www.w3.org/2000/svg';
 const CELL = 40;
 const MARGIN = 26;
+const MIN_TAP = 32; // CSS px: the smallest square a finger hits reliably
 
 const app = {
   games: [],        // the game table (GET /api/games)
@@ -20,9 +23,11 @@ const app = {
   engineText: '',
   analysis: {},     // ply -> score from an analysis
   cursor: 0,        // keyboard cursor square
+  keyboard: false,  // the board was last used from the keyboard (the cursor shows)
   lastPly: -1,
   retry: null,
   resignArmed: false,
+  flipped: false,   // the board seen from the second player's side (this page only)
 };
 
 // ---------- small helpers ----------
@@ -87,6 +92,7 @@ function seatOptions(select, value) {
   select.innerHTML = '';
   for (const [v, label] of [
     ['human', 'a person here'], ['remote', 'a person elsewhere (link)'],
+    ['lobby', 'a person from the lobby (open seat)'],
     ['random', 'random player'], ['baseline', 'article baseline'],
     ['engine:100', 'engine 100 ms'], ['engine:1000', 'engine 1 s'], ['engine:5000', 'engine 5 s'],
   ]) el('option', { value: v, text: label }, select);
@@ -158,7 +164,8 @@ async function startGame(ev) {
   let spec;
   try { spec = buildSpec(); } catch (e) { $('setup-error').textContent = e.message; return; }
   const choice = [$('seat0').value, $('seat1').value];
-  const seats = choice.map((c) => (c === 'remote' ? 'human' : c));
+  // A seat for the lobby is free: whoever takes it there gets its token.
+  const seats = choice.map((c) => (c === 'remote' ? 'human' : c === 'lobby' ? 'free' : c));
   let created;
   try {
     created = await api('/api/games', {
@@ -176,10 +183,28 @@ async function startGame(ev) {
   openGame(created.id, mine);
 }
 
+// The form replaces the game: the old game's panel is closed (its connection too), so
+// nothing under the form acts on a game. "Back to the game" reopens it.
 function showSetup() {
+  if (app.game !== null) app.back = { game: app.game, tokens: app.tokens };
+  closeGame();
   $('records-form').hidden = true;
   $('setup').hidden = false;
+  $('lobby').hidden = false;
   $('play').hidden = true;
+  refreshLobby();
+  $('back-btn').hidden = !app.back;
+  if (app.back) $('back-btn').textContent = `Back to game ${app.back.game}`;
+}
+
+function closeGame() {
+  if (app.ws) { app.ws.onclose = null; app.ws.close(); app.ws = null; }
+  clearTimeout(app.retry);
+  app.game = null; app.tokens = []; app.state = null; app.sel = []; app.replay = null;
+  app.hint = null; app.engineText = '';
+  $('board').innerHTML = '';
+  setMessage('');
+  history.replaceState(null, '', location.pathname);
 }
 
 // ---------- load ----------
@@ -188,8 +213,11 @@ async function loadFile(file, k) {
   setMessage('');
   $('setup-error').textContent = '';
   const text = await file.text();
+  // An SGF record (a gomoku game from another program) opens through the server's codec.
+  const sgf = /\.sgf$/i.test(file.name) || /^\s*\(\s*;/.test(text);
   try {
-    const created = await api('/api/load' + (k ? `?game=${k}` : ''), { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: text });
+    const path = sgf ? '/api/sgf' : '/api/load' + (k ? `?game=${k}` : '');
+    const created = await api(path, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: text });
     openGame(created.id, created.tokens.filter(Boolean));
     // A records file (selfplay --records) holds many games: offer the others.
     app.records = created.games_in_file > 1 ? file : null;
@@ -199,6 +227,88 @@ async function loadFile(file, k) {
   } catch (e) {
     const where = $('play').hidden ? $('setup-error') : $('message');
     where.textContent = `cannot load ${file.name}: ${e.message}`;
+  }
+}
+
+// ---------- lobby ----------
+
+// The games this browser holds seats in: [{id, tokens}], newest first, in localStorage
+// so that closing the tab loses no seat.
+const MY_GAMES = 'my-games';
+const LOBBY_ROWS = 20; // most games shown in each list
+const LOBBY_POLL_MS = 3000;
+
+function myGames() {
+  try {
+    const v = JSON.parse(localStorage.getItem(MY_GAMES) || '[]');
+    return Array.isArray(v) ? v.filter((g) => Number.isInteger(g.id) && Array.isArray(g.tokens)) : [];
+  } catch (e) { return []; }
+}
+
+function rememberSeats(id, tokens) {
+  if (!tokens.length) return;
+  const list = myGames().filter((g) => g.id !== id);
+  list.unshift({ id, tokens });
+  localStorage.setItem(MY_GAMES, JSON.stringify(list.slice(0, 100)));
+}
+
+function describeGame(g) {
+  const seat = (i) => `${g.names[i]}: ${g.labels[i]}`;
+  const now = g.result || `${g.names[g.to_move]} to move`;
+  return `${seat(0)}, ${seat(1)} · ${g.moves} ${g.moves === 1 ? 'move' : 'moves'} · ${now}`;
+}
+
+// One list of the lobby: a row per game with its buttons [label, class, action].
+function fillLobby(id, rows, empty) {
+  const ul = $(id);
+  ul.innerHTML = '';
+  if (!rows.length) { el('li', { class: 'none', text: empty }, ul); return; }
+  for (const [g, buttons, extra] of rows.slice(0, LOBBY_ROWS)) {
+    const li = el('li', { 'data-game': g.id }, ul);
+    const what = el('span', { class: 'what' }, li);
+    el('strong', { text: `Game ${g.id} · ${g.game}` }, what);
+    what.append(` · ${describeGame(g)}${extra || ''}`);
+    el('span', { class: 'spec', text: g.spec }, what);
+    for (const [label, cls, action] of buttons) {
+      el('button', { type: 'button', class: cls, text: label }, li).addEventListener('click', action);
+    }
+  }
+}
+
+async function refreshLobby() {
+  if ($('lobby').hidden) return;
+  let list;
+  try { list = await api('/api/lobby'); } catch (e) { $('lobby-error').textContent = `cannot read the lobby: ${e.message}`; return; }
+  if ($('lobby').hidden) return;
+  $('lobby-error').textContent = '';
+  list.sort((x, y) => y.id - x.id);
+  const byId = new Map(list.map((g) => [g.id, g]));
+  // A game gone from the server (expired and archived) leaves this browser's list.
+  const all = myGames();
+  const mine = all.filter((m) => byId.has(m.id));
+  if (mine.length !== all.length) localStorage.setItem(MY_GAMES, JSON.stringify(mine));
+  const mineIds = new Set(mine.map((m) => m.id));
+  fillLobby('lobby-mine', mine.map((m) => {
+    const g = byId.get(m.id);
+    return [g, [[g.result ? 'Open' : 'Resume', 'resume', () => openGame(m.id, m.tokens)]]];
+  }), 'none yet: start one with the form above, or take an open seat');
+  const live = list.filter((g) => !g.result && !mineIds.has(g.id));
+  fillLobby('lobby-open', live.filter((g) => g.seats.includes('free')).map((g) => [g,
+    [0, 1].filter((i) => g.seats[i] === 'free').map((i) => [`Take ${g.names[i]}`, 'take', () => takeSeat(g.id, i)])]),
+  'no open seat now');
+  fillLobby('lobby-live', live.map((g) => [g, [['Watch', 'watch', () => openGame(g.id, [])]],
+    ` · ${g.watchers} watching`]), 'no live game now');
+}
+
+async function takeSeat(id, seat) {
+  try {
+    const joined = await api(`/api/games/${id}/join`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seat }),
+    });
+    openGame(id, [joined.token]);
+  } catch (e) {
+    $('lobby-error').textContent = `cannot take the seat: ${e.message}`;
+    refreshLobby();
   }
 }
 
@@ -213,7 +323,10 @@ function openGame(id, tokens) {
   const hash = `game=${id}` + tokens.map((t) => `&t=${t}`).join('');
   history.replaceState(null, '', '#' + hash);
   $('setup').hidden = true;
+  $('lobby').hidden = true;
   $('play').hidden = false;
+  app.back = null;
+  rememberSeats(id, tokens);
   setMessage('');
   connect();
 }
@@ -257,6 +370,8 @@ function onMessage(m) {
       if (m.thinking === null && app.engineText.startsWith('thinking')) app.engineText = '';
       setMessage('');
       render();
+      // A board wider than a phone scrolls in its column: open it on the centre.
+      if (first) { const col = $('board-col'); col.scrollLeft = (col.scrollWidth - col.clientWidth) / 2; }
       break;
     }
     case 'error': setMessage(m.message); app.sel = []; if (app.state) render(); break;
@@ -292,9 +407,15 @@ function onMessage(m) {
 
 // ---------- drawing ----------
 
+// Screen column and row (from the top) of board column `col`, row `row` (from the
+// bottom): turned half round when the board is flipped.
+function screenColRow(view, col, row) {
+  return app.flipped ? [view.width - 1 - col, row] : [col, view.height - 1 - row];
+}
+
 function cellXY(view, i) {
-  const col = i % view.width, row = Math.floor(i / view.width);
-  return [MARGIN + col * CELL, MARGIN + (view.height - 1 - row) * CELL];
+  const [c, r] = screenColRow(view, i % view.width, Math.floor(i / view.width));
+  return [MARGIN + c * CELL, MARGIN + r * CELL];
 }
 
 function centre(view, i) {
@@ -302,14 +423,34 @@ function centre(view, i) {
   return [x + CELL / 2, y + CELL / 2];
 }
 
-function cellClass(view, i) {
+// Stones go on the intersections of a grid (gomoku, Connect6), as their players draw
+// them; pieces go in squares.
+function onPoints() {
   const g = app.state.game;
-  if (g === 'gomoku' || g === 'connect6') return 'wood';
-  if (g === 'amazons') {
+  return g === 'gomoku' || g === 'connect6';
+}
+
+function cellClass(view, i) {
+  if (onPoints()) return 'point';
+  if (app.state.game === 'amazons') {
     const col = i % view.width, row = Math.floor(i / view.width);
     return (col + row) % 2 === 0 ? 'dark' : 'light';
   }
   return 'plain';
+}
+
+// Star points of a go-style board: the fourth line from each edge (the third on boards
+// under 13), the centre of an odd board, and the middles of the sides from 19 up.
+function starPoints(n) {
+  if (n < 7) return [];
+  const e = n >= 13 ? 3 : 2, mid = (n - 1) / 2, lines = [e, n - 1 - e];
+  const out = [];
+  for (const c of lines) for (const r of lines) out.push([c, r]);
+  if (n % 2 === 1) {
+    out.push([mid, mid]);
+    if (n >= 19) for (const c of lines) out.push([c, mid], [mid, c]);
+  }
+  return out;
 }
 
 // Legal moves with the squares the server names for them (never parsed from their
@@ -360,6 +501,8 @@ function render() {
   ul.innerHTML = '';
   el('li', { text: `${st.names[0]}: ${st.seats[0].label}${st.seats[0].yours ? ' (you)' : ''}; ${st.names[1]}: ${st.seats[1].label}${st.seats[1].yours ? ' (you)' : ''}` }, ul);
   for (const s of view.status) el('li', { text: `${s.label}: ${s.value}` }, ul);
+  const lastPass = st.moves.length ? passAt(st.moves.length - 1) : undefined;
+  if (lastPass && !app.replay) el('li', { text: `last move: ${st.names[lastPass.player]} passes` }, ul);
   el('li', { text: `game: ${st.spec}` }, ul);
   // pair bar (Connect6)
   const pairing = st.legal === null && view.stones_per_turn === 2 && st.your_turn && !app.replay;
@@ -369,6 +512,16 @@ function render() {
   $('pair-confirm').disabled = app.sel.length !== 2;
   // controls
   $('undo-btn').disabled = !st.can_undo;
+  // Between two remote people a takeback is asked of the opponent, not done.
+  const mineSeats = [0, 1].filter((i) => st.seats[i].yours);
+  const asks = mineSeats.length === 1 && st.seats[1 - mineSeats[0]].kind === 'human';
+  $('undo-btn').textContent = asks ? 'Ask to take back' : 'Undo';
+  // A rematch: offered to the players of a finished game; once made, each goes to it
+  // with their own seat (a spectator watches it).
+  const rm = st.rematch;
+  $('rematch-btn').hidden = !(rm || st.can_rematch);
+  $('rematch-btn').textContent = rm ? `Go to the rematch (game ${rm.id})` : 'Rematch (colours swapped)';
+  $('flip-btn').setAttribute('aria-pressed', String(app.flipped));
   $('redo-btn').disabled = !st.can_redo;
   // The host's fair-play rule decides: between two remote people help is off unless
   // both turned it on; spectators analyse once the game is over.
@@ -394,6 +547,9 @@ function render() {
   $('resign-btn').disabled = !!o || !(st.seats[0].yours || st.seats[1].yours);
   $('move-input').disabled = !st.your_turn;
   $('save-btn').href = `/api/games/${st.id}/save`;
+  $('sgf-btn').hidden = st.game !== 'gomoku';
+  $('sgf-btn').href = `/api/games/${st.id}/sgf`;
+  $('sgf-btn').setAttribute('download', `gomoku-${st.id}.sgf`);
   $('save-btn').setAttribute('download', `${st.game}-${st.id}.save`);
   $('engine').textContent = st.thinking !== null && !app.engineText ? 'thinking…' : app.engineText;
   // replay bar
@@ -402,15 +558,39 @@ function render() {
   renderMoves();
   renderLinks();
   drawGraph();
+  app.renderedAt = performance.now(); // the browser test measures click-to-redraw with it
 }
 
 function drawBoard(view) {
   const svg = $('board');
   const W = view.width * CELL + 2 * MARGIN, H = view.height * CELL + 2 * MARGIN;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  // Tap targets of at least 32 CSS px on every board: a board too wide for the screen
+  // scrolls inside its column (the page itself never scrolls sideways).
+  svg.style.minWidth = `${Math.ceil(W * MIN_TAP / CELL)}px`;
   svg.innerHTML = '';
   const st = app.state;
   const n = view.width * view.height;
+  const points = onPoints();
+  if (points) {
+    // The wood, the grid through the squares' centres, the star points.
+    el('svg:rect', { x: MARGIN, y: MARGIN, width: view.width * CELL, height: view.height * CELL, class: 'wood' }, svg);
+    const lo = MARGIN + CELL / 2;
+    for (let c = 0; c < view.width; c++) {
+      const x = lo + c * CELL;
+      el('svg:line', { x1: x, y1: lo, x2: x, y2: lo + (view.height - 1) * CELL, class: 'grid' }, svg);
+    }
+    for (let r = 0; r < view.height; r++) {
+      const y = lo + r * CELL;
+      el('svg:line', { x1: lo, y1: y, x2: lo + (view.width - 1) * CELL, y2: y, class: 'grid' }, svg);
+    }
+    if (view.width === view.height) {
+      for (const [c, r] of starPoints(view.width)) {
+        const [cx, cy] = centre(view, r * view.width + c);
+        el('svg:circle', { cx, cy, r: 3.5, class: 'star' }, svg);
+      }
+    }
+  }
   for (let i = 0; i < n; i++) {
     const [x, y] = cellXY(view, i);
     const r = el('svg:rect', { x, y, width: CELL, height: CELL, class: 'cell ' + cellClass(view, i), 'data-sq': squareName(view, i) }, svg);
@@ -419,17 +599,17 @@ function drawBoard(view) {
   for (const reg of view.regions) {
     for (const i of reg.squares) {
       const [x, y] = cellXY(view, i);
-      el('svg:rect', { x, y, width: CELL, height: CELL, class: 'zone' + reg.owner }, svg).appendChild(el('svg:title', { text: reg.label }));
+      el('svg:rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: 'zone' + reg.owner }, svg).appendChild(el('svg:title', { text: reg.label }));
     }
   }
   // coordinates: letters under and over the board, numbers left and right
   for (let c = 0; c < view.width; c++) {
-    const x = MARGIN + c * CELL + CELL / 2, ch = String.fromCharCode(97 + c);
+    const x = MARGIN + screenColRow(view, c, 0)[0] * CELL + CELL / 2, ch = String.fromCharCode(97 + c);
     el('svg:text', { x, y: H - MARGIN / 2, class: 'coord', text: ch }, svg);
     el('svg:text', { x, y: MARGIN / 2, class: 'coord', text: ch }, svg);
   }
   for (let r = 0; r < view.height; r++) {
-    const y = MARGIN + (view.height - 1 - r) * CELL + CELL / 2;
+    const y = MARGIN + screenColRow(view, 0, r)[1] * CELL + CELL / 2;
     el('svg:text', { x: MARGIN / 2, y, class: 'coord', text: String(r + 1) }, svg);
     el('svg:text', { x: W - MARGIN / 2, y, class: 'coord', text: String(r + 1) }, svg);
   }
@@ -440,8 +620,13 @@ function drawBoard(view) {
       el('svg:rect', { x, y, width: CELL, height: CELL, class: 'win' }, svg);
     }
   }
+  // While a piece's move is being built (an Amazons queen before its arrow), the piece
+  // is drawn on the square it goes to and its old square is empty.
+  const cells = view.cells.slice();
+  const moving = !app.replay && st.legal !== null && app.sel.length >= 2 && cells[app.sel[0]] && !cells[app.sel[1]];
+  if (moving) { cells[app.sel[1]] = cells[app.sel[0]]; cells[app.sel[0]] = null; }
   for (let i = 0; i < n; i++) {
-    const c = view.cells[i];
+    const c = cells[i];
     if (c) drawCell(svg, view, i, c, '');
   }
   if (outcome && outcome.line.length > 1) {
@@ -449,9 +634,12 @@ function drawBoard(view) {
     const [x2, y2] = centre(view, outcome.line[outcome.line.length - 1]);
     el('svg:line', { x1, y1, x2, y2, class: 'winline' }, svg);
   }
+  // The last move: a red dot on a stone (as go-style boards mark it), a red outline on
+  // the squares of a piece's move.
   for (const i of view.last) {
     const [x, y] = cellXY(view, i);
-    el('svg:rect', { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: 'last' }, svg);
+    if (points && cells[i]) el('svg:circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.12, class: 'last-dot' }, svg);
+    else el('svg:rect', { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: 'last' }, svg);
   }
   for (const i of view.captured) {
     const [cx, cy] = centre(view, i);
@@ -460,14 +648,18 @@ function drawBoard(view) {
   if (!app.replay) {
     // the move being built
     const placing = st.legal === null;
-    app.sel.forEach((i) => {
+    app.sel.forEach((i, k) => {
       if (placing) drawCell(svg, view, i, { type: 'piece', owner: view.to_move, kind: 'stone' }, 'pending');
       const [x, y] = cellXY(view, i);
-      el('svg:rect', { x: x + 1.5, y: y + 1.5, width: CELL - 3, height: CELL - 3, class: 'selected' }, svg);
+      const from = moving && k === 0;
+      el('svg:rect', { x: x + 1.5, y: y + 1.5, width: CELL - 3, height: CELL - 3, class: from ? 'selected from' : 'selected' }, svg);
     });
+    // A target on a piece (a piece that can move) is a ring around it, leaving the
+    // piece visible; on an empty square, a dot.
     for (const i of targets(view)) {
       const [cx, cy] = centre(view, i);
-      el('svg:circle', { cx, cy, r: CELL * 0.13, class: 'target', 'data-target': squareName(view, i) }, svg);
+      if (cells[i]) el('svg:circle', { cx, cy, r: CELL * 0.47, class: 'target ring', 'data-target': squareName(view, i) }, svg);
+      else el('svg:circle', { cx, cy, r: CELL * 0.14, class: 'target', 'data-target': squareName(view, i) }, svg);
     }
     if (app.hint) {
       for (const i of app.hint.squares) {
@@ -479,30 +671,33 @@ function drawBoard(view) {
   drawCursor();
 }
 
-// The keyboard cursor, drawn while the board has the focus (never redrawing the board: a
-// click that focuses it must land on the square it was pressed on).
+// The keyboard cursor, drawn while the board has the focus and was last used from the
+// keyboard (a mouse click or tap shows none), under the last move's red outline and
+// dashed so that the outline stays visible. Never redraws the board: a click that
+// focuses it must land on the square it was pressed on.
 function drawCursor() {
   const svg = $('board');
   svg.querySelectorAll('.cursor').forEach((e) => e.remove());
-  if (!app.state || document.activeElement !== svg) return;
+  if (!app.state || !app.keyboard || document.activeElement !== svg) return;
   const view = app.replay ? app.replay.view : app.state.view;
   const [x, y] = cellXY(view, app.cursor % (view.width * view.height));
-  el('svg:rect', { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: 'cursor' }, svg);
+  const cursor = el('svg:rect', { x: x + 0.5, y: y + 0.5, width: CELL - 1, height: CELL - 1, class: 'cursor' });
+  svg.insertBefore(cursor, svg.querySelector('.last, .last-dot, .selected, .target, .hint'));
 }
 
 function drawCell(svg, view, i, c, extra) {
   const [cx, cy] = centre(view, i);
   if (c.type === 'marker') {
     const [x, y] = cellXY(view, i);
-    el('svg:rect', { x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, rx: 3, class: 'arrow-mark ' + extra }, svg);
+    el('svg:rect', { x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, rx: 3, class: 'arrow-mark ' + extra, 'data-marker': c.kind }, svg);
     return;
   }
   const colour = colourOf(c.owner);
-  el('svg:circle', { cx, cy, r: CELL * 0.42, class: `stone-${colour} ${extra}`, 'data-piece': colour }, svg);
+  el('svg:circle', { cx, cy, r: CELL * (c.kind === 'stone' ? 0.46 : 0.42), class: `stone-${colour} ${extra}`, 'data-piece': colour }, svg);
   if (c.kind === 'piece') {
-    el('svg:circle', { cx, cy, r: CELL * 0.24, class: 'piece-mark', stroke: colour === 'black' ? '#888' : '#999' }, svg);
+    el('svg:circle', { cx, cy, r: CELL * 0.24, class: 'piece-mark ' + extra, stroke: colour === 'black' ? '#888' : '#999' }, svg);
   } else if (c.kind === 'queen') {
-    el('svg:text', { x: cx, y: cy, class: 'queen-glyph', fill: colour === 'black' ? '#eee' : '#222', text: '♛' }, svg);
+    el('svg:text', { x: cx, y: cy, class: 'queen-glyph ' + extra, fill: colour === 'black' ? '#eee' : '#222', text: '♛' }, svg);
   }
 }
 
@@ -517,14 +712,29 @@ function renderMoves() {
   b0.addEventListener('click', () => showPly(0));
   st.moves.forEach((mv, k) => {
     const li = el('li', {}, ol);
-    const b = el('button', { type: 'button', 'data-ply': k + 1, text: `${k + 1}. ${mv}` }, li);
+    const b = el('button', { type: 'button', 'data-ply': k + 1, text: `${k + 1}. ${moveLabel(k)}` }, li);
+    if (isPass(k)) b.classList.add('pass');
     if (current === k + 1) b.classList.add('current');
     b.addEventListener('click', () => showPly(k + 1));
   });
   ol.scrollTop = ol.scrollHeight;
 }
 
+// A pass is shown as "White passes", never as its notation.
+function passAt(k) {
+  const p = app.state.view.passes;
+  return p ? p.find((x) => x.index === k) : undefined;
+}
+
+function isPass(k) { return passAt(k) !== undefined; }
+
+function moveLabel(k) {
+  const pass = passAt(k);
+  return pass ? `${app.state.names[pass.player]} passes` : app.state.moves[k];
+}
+
 function showPly(ply) {
+  setMessage('');
   if (ply === app.state.moves.length) { app.replay = null; render(); return; }
   send({ type: 'view', ply });
 }
@@ -577,21 +787,20 @@ function onCell(i) {
   app.cursor = i;
   if (app.replay) { setMessage('you are looking at an earlier position: "Back to the game" to play'); return; }
   if (st.view.outcome) { setMessage(`the game is over: ${st.view.outcome.reason}`); return; }
+  if (!st.seats[0].yours && !st.seats[1].yours) {
+    setMessage(`you are watching this game: ${st.names[st.view.to_move]} is to move`);
+    return;
+  }
   if (!st.your_turn) { setMessage(`not your turn: ${st.names[st.view.to_move]} is to move`); return; }
   const view = st.view;
-  const name = squareName(view, i);
   setMessage('');
   if (st.legal === null) {
-    // Placement games: any empty square; Connect6 pairs are confirmed.
-    if (view.stones_per_turn !== 2) { sendMove(name); return; }
+    // Placement games: the server names the move of the clicked square; Connect6 pairs
+    // are confirmed first.
+    if (view.stones_per_turn !== 2) { pickMove([i]); return; }
     const k = app.sel.indexOf(i);
     if (k >= 0) { app.sel.splice(k, 1); render(); return; }
-    if (view.cells[i]) {
-      // Let the rules say why: the pair with any other empty square.
-      const other = app.sel[0] !== undefined ? app.sel[0] : view.cells.findIndex((c, j) => !c && j !== i);
-      sendMove(`${name},${squareName(view, other)}`);
-      return;
-    }
+    if (view.cells[i]) { pickMove(app.sel.concat([i])); return; }
     if (app.sel.length >= 2) app.sel.shift();
     app.sel.push(i);
     render();
@@ -605,15 +814,26 @@ function onCell(i) {
   if (exact) { app.sel = []; sendMove(exact.text); return; }
   if (cands.length) { app.sel.push(i); render(); return; }
   if (k === 1 && candidatesFrom(view, i)) { app.sel = [i]; render(); return; }
-  // Not a legal continuation: send what was clicked so the rules give their reason.
-  const names = app.sel.concat([i]).map((s) => squareName(view, s));
-  let text;
-  if (names.length === 1) text = names[0];
-  else if (st.game === 'amazons' && names.length === 2) text = `${names[0]}-${names[1]}/${names[0]}`;
-  else if (names.length === 2) text = `${names[0]}-${names[1]}`;
-  else text = `${names[0]}-${names[1]}/${names[2]}`;
+  // No legal move goes this way: the server says why.
+  pickMove(app.sel.concat([i]));
+}
+
+// Asks the server which legal move `squares` name on this position and plays it, or
+// shows why none does. Nothing is sent if the position moved on meanwhile.
+async function pickMove(squares) {
+  const game = app.game, ply = app.state.moves.length;
   app.sel = [];
-  sendMove(text);
+  let picked;
+  try {
+    picked = await api(`/api/games/${game}/pick`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ squares, ply }),
+    });
+  } catch (e) {
+    if (app.game === game) { setMessage(e.message); render(); }
+    return;
+  }
+  if (app.game === game && app.state && app.state.moves.length === ply) sendMove(picked.text);
 }
 
 function candidatesFrom(view, i) {
@@ -630,18 +850,78 @@ function onBoardKey(e) {
   const view = app.replay ? app.replay.view : st.view;
   const w = view.width, h = view.height;
   let col = app.cursor % w, row = Math.floor(app.cursor / w);
+  const d = app.flipped ? -1 : 1; // arrows move on the screen, whichever way the board turns
+  const clamp = (v, n) => Math.max(0, Math.min(n - 1, v));
   switch (e.key) {
-    case 'ArrowLeft': col = Math.max(0, col - 1); break;
-    case 'ArrowRight': col = Math.min(w - 1, col + 1); break;
-    case 'ArrowUp': row = Math.min(h - 1, row + 1); break;
-    case 'ArrowDown': row = Math.max(0, row - 1); break;
-    case 'Enter': case ' ': e.preventDefault(); onCell(app.cursor); return;
+    case 'ArrowLeft': col = clamp(col - d, w); break;
+    case 'ArrowRight': col = clamp(col + d, w); break;
+    case 'ArrowUp': row = clamp(row + d, h); break;
+    case 'ArrowDown': row = clamp(row - d, h); break;
+    case 'Enter': case ' ': e.preventDefault(); app.keyboard = true; onCell(app.cursor); return;
     case 'Escape': backOut(); return;
     default: return;
   }
   e.preventDefault();
+  app.keyboard = true;
   app.cursor = row * w + col;
   drawCursor();
+}
+
+// ---------- records ----------
+
+// The board as drawn, as a standalone SVG file: each element carries its computed colours
+// (the page's stylesheet and colour scheme do not travel with the file).
+function boardImage() {
+  const svg = $('board');
+  const copy = svg.cloneNode(true);
+  const props = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-size',
+    'font-family', 'text-anchor', 'dominant-baseline'];
+  const from = svg.querySelectorAll('*'), to = copy.querySelectorAll('*');
+  from.forEach((e, k) => {
+    const cs = getComputedStyle(e);
+    to[k].setAttribute('style', props.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(';'));
+    to[k].removeAttribute('class');
+  });
+  copy.querySelectorAll('.cursor').forEach((e) => e.remove());
+  copy.removeAttribute('style');
+  copy.removeAttribute('tabindex');
+  copy.setAttribute('xmlns', SVGNS);
+  const [, , w, h] = svg.getAttribute('viewBox').split(' ');
+  copy.setAttribute('width', w);
+  copy.setAttribute('height', h);
+  const bg = el('svg:rect', { x: 0, y: 0, width: w, height: h, style: `fill:${getComputedStyle(document.body).backgroundColor}` });
+  copy.insertBefore(bg, copy.firstChild);
+  return new XMLSerializer().serializeToString(copy);
+}
+
+function downloadImage() {
+  const st = app.state;
+  if (!st) return;
+  const url = URL.createObjectURL(new Blob([boardImage()], { type: 'image/svg+xml' }));
+  const a = el('a', { href: url, download: `${st.game}-${st.id}-${st.moves.length}.svg` }, document.body);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// The move list as text: numbered moves as the list shows them, the spec first.
+function movesText() {
+  const st = app.state;
+  return `${st.spec}\n` + st.moves.map((m, k) => `${k + 1}. ${moveLabel(k)}`).join('\n') + '\n';
+}
+
+async function copyMoves() {
+  if (!app.state) return;
+  const text = movesText();
+  try {
+    await navigator.clipboard.writeText(text);
+    $('engine').textContent = `copied ${app.state.moves.length} moves`;
+  } catch (e) {
+    // No clipboard (a page not served from localhost or https): select the text instead.
+    const area = el('textarea', { readonly: '', rows: 6, class: 'copy-area', text }, $('records-bar'));
+    area.select();
+    $('engine').textContent = 'the clipboard is not available here: the moves are selected, copy them';
+  }
 }
 
 function armResign() {
@@ -662,6 +942,8 @@ async function init() {
   $('sound').checked = localStorage.getItem('sound') === 'on';
   $('sound').addEventListener('change', () => localStorage.setItem('sound', $('sound').checked ? 'on' : 'off'));
   $('new-btn').addEventListener('click', showSetup);
+  $('lobby-btn').addEventListener('click', () => { showSetup(); $('lobby').scrollIntoView(); });
+  setInterval(refreshLobby, LOBBY_POLL_MS);
   $('load-btn').addEventListener('click', () => $('load-file').click());
   $('load-file').addEventListener('change', (e) => { if (e.target.files[0]) loadFile(e.target.files[0]); e.target.value = ''; });
   $('setup-form').addEventListener('submit', startGame);
@@ -679,20 +961,27 @@ async function init() {
   $('redo-btn').addEventListener('click', () => send({ type: 'redo' }));
   $('hint-btn').addEventListener('click', () => { $('engine').textContent = 'hint: thinking…'; send({ type: 'hint' }); });
   $('resign-btn').addEventListener('click', armResign);
+  $('image-btn').addEventListener('click', downloadImage);
+  $('copy-btn').addEventListener('click', copyMoves);
   $('draw-btn').addEventListener('click', () => send({ type: 'draw' }));
+  $('flip-btn').addEventListener('click', () => { app.flipped = !app.flipped; render(); });
+  $('rematch-btn').addEventListener('click', () => {
+    const rm = app.state && app.state.rematch;
+    if (rm) openGame(rm.id, rm.tokens); else send({ type: 'rematch' });
+  });
   $('pause-btn').addEventListener('click', () => send({ type: 'pause', on: !app.state.paused }));
   $('help-box').addEventListener('change', (e) => send({ type: 'help', on: e.target.checked }));
   $('offer-accept').addEventListener('click', () => send({ type: 'answer', accept: true }));
   $('offer-decline').addEventListener('click', () => send({ type: 'answer', accept: false }));
   $('analyse-btn').addEventListener('click', () => { app.analysis = {}; $('engine').textContent = 'analysing…'; send({ type: 'analyse' }); });
-  $('live-btn').addEventListener('click', () => { app.replay = null; render(); });
-  $('pair-confirm').addEventListener('click', () => {
-    const v = app.state.view;
-    if (app.sel.length === 2) { const t = app.sel.map((s) => squareName(v, s)).join(','); app.sel = []; sendMove(t); }
-  });
+  $('live-btn').addEventListener('click', () => { app.replay = null; setMessage(''); render(); });
+  $('back-btn').addEventListener('click', () => { if (app.back) openGame(app.back.game, app.back.tokens); });
+  $('pair-confirm').addEventListener('click', () => { if (app.sel.length === 2) pickMove(app.sel.slice()); });
   $('pair-cancel').addEventListener('click', () => { app.sel = []; render(); });
   $('board').addEventListener('keydown', onBoardKey);
-  $('board').addEventListener('focus', drawCursor);
+  $('board').addEventListener('pointerdown', () => { app.keyboard = false; drawCursor(); });
+  // Focus by Tab shows the cursor; focus by a click or tap does not (:focus-visible).
+  $('board').addEventListener('focus', (e) => { app.keyboard = e.target.matches(':focus-visible'); drawCursor(); });
   $('board').addEventListener('blur', drawCursor);
   document.addEventListener('keydown', (e) => {
     if (e.target === $('board')) return; // the board's own keys

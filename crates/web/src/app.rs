@@ -5,11 +5,22 @@
 //! - `GET /`, `/app.js`, `/app.css`: the page (embedded in the binary);
 //! - `GET /api/games`: the game table (every game and spec key with its range);
 //! - `POST /api/games` `{"spec": "gomoku:size=15", "seats": ["human", "engine:1000"]}`:
-//!   a new game; a seat is `human`, `random`, `baseline` or `engine:MS`. The reply has the
+//!   a new game; a seat is `human`, `free` (taken later: `join`), `random`, `baseline`
+//!   or `engine:MS`. The reply has the
 //!   id and the human seats' tokens;
 //! - `POST /api/load` with a save file as the body: a new game (both seats people);
+//! - `GET /api/lobby`: every game as anyone may see it, without tokens (seats, moves,
+//!   result, spectators: `boardlab_host::table::LobbyEntry`);
+//! - `POST /api/games/ID/join` `{"seat": 0 or 1}`: takes a live game's free seat; the
+//!   reply (`{"id", "seat", "token"}`) is the only place its token is given;
 //! - `GET /api/games/ID`: the game's state as a watcher sees it;
-//! - `GET /api/games/ID/save`: the save file (never with tokens).
+//! - `GET /api/games/ID/save`: the save file (never with tokens);
+//! - `POST /api/games/ID/pick` `{"squares": [3, 63], "ply": 16}`: the legal move those
+//!   clicked squares name after `ply` moves ([`crate::pick`]: `{"text", "squares"}`, the
+//!   text to send as the move), or the reason none does; the page never writes notation;
+//! - `GET /api/games/ID/sgf`: a gomoku game's SGF record (`boardlab_games::records`);
+//! - `POST /api/sgf` with an SGF record as the body: a new gomoku game of its main line
+//!   (both seats people), answered as `/api/load`.
 //!
 //! Errors are `{"error": "..."}` with status 400 (404 for a missing game).
 //!
@@ -19,7 +30,9 @@
 //! asked of the opponent), `redo`, `resign`, `draw` (a draw offer), `answer` (`accept`:
 //! the answer to the opponent's takeback or draw offer), `help` (`on`: this player's
 //! consent to engine help between two remote people), `pause` (`on`: the creator, who
-//! opened the game with the creator's token, pauses or resumes its engines), `hint`,
+//! opened the game with the creator's token, pauses or resumes its engines), `rematch`
+//! (a player of a finished game: a new game, same spec, seats swapped; each player's
+//! `state` of the finished game then names it in `rematch` with their own tokens), `hint`,
 //! `analyse`, `view` (`ply`). Hints and analyses follow the host's fair-play rule. The server
 //! answers with `state` (after every change of the followed game), `error` (`message`;
 //! nothing changed), `thinking` (`seat`, `progress`: depth, score, nodes, pv), `engine`
@@ -56,7 +69,7 @@ use boardlab_host::{
     Host, HostError, Level, Table,
     game::{Answer, Progress, Think},
     pool::Class,
-    table::{Created, Event, SeatChoice},
+    table::{Created, Event, SeatChoice, Watching},
 };
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
@@ -172,8 +185,16 @@ pub fn router(app: Shared) -> Router {
             "/api/load",
             post(load).layer(DefaultBodyLimit::max(MAX_SAVE_BYTES + 1)),
         )
+        .route("/api/lobby", get(lobby))
         .route("/api/games/{id}", get(show))
+        .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/save", get(download))
+        .route("/api/games/{id}/pick", post(pick_squares))
+        .route("/api/games/{id}/sgf", get(download_sgf))
+        .route(
+            "/api/sgf",
+            post(load_sgf).layer(DefaultBodyLimit::max(MAX_SAVE_BYTES + 1)),
+        )
         .route("/ws", get(socket))
         .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
         .layer(axum::middleware::from_fn(same_origin))
@@ -352,6 +373,63 @@ async fn load(
     }
 }
 
+/// Every game as anyone may see it (no token): seats, moves, result, spectators.
+async fn lobby(State(app): State<Shared>) -> Response {
+    Json(app.host.table().lobby()).into_response()
+}
+
+/// A request to take a game's open seat from the lobby.
+#[derive(Deserialize)]
+struct JoinRequest {
+    /// 0 the first seat, 1 the second.
+    seat: u8,
+}
+
+/// The token of a seat taken from the lobby.
+#[derive(Serialize)]
+struct Joined {
+    id: u64,
+    seat: u8,
+    token: String,
+}
+
+/// Takes the open (free) seat of a live game: its new token, for this caller only.
+async fn join(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Json<JoinRequest>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    let Ok(id) = id.parse::<u64>() else {
+        return bad("the game id must be a number".into());
+    };
+    let seat = match body {
+        Ok(Json(JoinRequest { seat: 0 })) => board_core::Player::First,
+        Ok(Json(JoinRequest { seat: 1 })) => board_core::Player::Second,
+        _ => return bad("bad request: expected {\"seat\": 0 or 1}".into()),
+    };
+    let joined = with_table(&app, move |t| {
+        // A finished game's free seat is nobody's to take.
+        if let Some(e) = t.state(id, [false; 2])?.ended {
+            return Err(HostError::Over(e.reason));
+        }
+        t.join(id, seat)
+    })
+    .await;
+    match joined {
+        Ok(Ok(token)) => {
+            app.host.kick(id);
+            Json(Joined {
+                id,
+                seat: seat.index() as u8,
+                token,
+            })
+            .into_response()
+        }
+        Ok(Err(e)) => refused(e),
+        Err(e) => bad(e),
+    }
+}
+
 async fn show(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
     let Ok(id) = id.parse::<u64>() else {
         return bad("the game id must be a number".into());
@@ -391,6 +469,102 @@ async fn download(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Re
         text,
     )
         .into_response()
+}
+
+async fn download_sgf(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
+    let Ok(id) = id.parse::<u64>() else {
+        return bad("the game id must be a number".into());
+    };
+    let text = app.host.table().save_text(id);
+    let sgf = match text.map(|t| boardlab_games::records::sgf_from_save(&t)) {
+        Ok(Ok(sgf)) => sgf,
+        Ok(Err(e)) => return bad(e.to_string()),
+        Err(e) => return refused(e),
+    };
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-go-sgf; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"gomoku-{id}.sgf\""),
+            ),
+        ],
+        sgf,
+    )
+        .into_response()
+}
+
+async fn load_sgf(State(app): State<Shared>, body: axum::body::Bytes) -> Response {
+    let Ok(text) = String::from_utf8(body.to_vec()) else {
+        return bad("the SGF record is not UTF-8 text".into());
+    };
+    let save = match boardlab_games::records::save_from_sgf(&text) {
+        Ok(save) => save,
+        Err(e) => return bad(format!("not a gomoku record: {e}")),
+    };
+    match with_table(&app, move |s| s.load(&save, [SeatChoice::Human; 2])).await {
+        Ok(Ok(created)) => Json(Loaded {
+            created,
+            games_in_file: 1,
+            game_in_file: 1,
+        })
+        .into_response(),
+        Ok(Err(e)) => refused(e),
+        Err(e) => bad(e),
+    }
+}
+
+/// A `pick` request: squares clicked on the position after `ply` moves.
+#[derive(Deserialize)]
+struct PickRequest {
+    squares: Vec<u16>,
+    ply: usize,
+}
+
+async fn pick_squares(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Json<PickRequest>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    let Ok(id) = id.parse::<u64>() else {
+        return bad("the game id must be a number".into());
+    };
+    let Ok(Json(req)) = body else {
+        return bad("bad request: expected {\"squares\": [...], \"ply\": N}".into());
+    };
+    if req.squares.is_empty() || req.squares.len() > crate::pick::MAX_PICK_SQUARES {
+        return bad(crate::pick::PickError::Count(req.squares.len()).to_string());
+    }
+    // A copy of the game replayed from its save file, so the table's lock is not held
+    // while the legal moves are listed (Connect6 has tens of thousands of pairs).
+    let (text, registry) = {
+        let table = app.host.table();
+        (table.save_text(id), table.registry().clone())
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => return refused(e),
+    };
+    let picked = tokio::task::spawn_blocking(move || {
+        let game = registry.load(&text).map_err(|e| e.to_string())?;
+        if game.ply_count() != req.ply {
+            return Err(format!(
+                "the position changed: {} moves now, not {}",
+                game.ply_count(),
+                req.ply
+            ));
+        }
+        crate::pick::pick(&*game, &req.squares).map_err(|e| e.to_string())
+    })
+    .await;
+    match picked {
+        Ok(Ok(info)) => Json(info).into_response(),
+        Ok(Err(e)) => bad(e),
+        Err(e) => bad(format!("internal error: {e}")),
+    }
 }
 
 /// A message to a page.
@@ -439,6 +613,8 @@ struct Follow {
     /// The page showed the creator's token.
     owner: bool,
     events: broadcast::Receiver<Event>,
+    /// A page holding no seat is counted among the game's spectators while it follows.
+    _watching: Option<Watching>,
 }
 
 /// The page's own queue of the followed game's events: the host's follower callback
@@ -555,20 +731,23 @@ async fn handle(
         let opened = {
             let table = app.host.table();
             table.seats_of(game, &tokens).and_then(|held| {
-                Ok((
-                    held,
-                    table.owns(game, &tokens),
-                    follow_events(&table, game)?,
-                ))
+                let owner = table.owns(game, &tokens);
+                let watching = if held == [false; 2] && !owner {
+                    Some(table.watch(game)?)
+                } else {
+                    None
+                };
+                Ok((held, owner, follow_events(&table, game)?, watching))
             })
         };
         return match opened {
-            Ok((held, owner, events)) => {
+            Ok((held, owner, events, watching)) => {
                 let f = Follow {
                     game,
                     held,
                     owner,
                     events,
+                    _watching: watching,
                 };
                 let state = state_msg(app, &f);
                 *follow = Some(f);
@@ -595,6 +774,19 @@ async fn handle(
         | Request::Answer { .. }
         | Request::Help { .. }
         | Request::Pause { .. }) => with_table(app, move |s| apply(s, from, &action)).await,
+        Request::Rematch => {
+            // The new game's engine (if it moves first) starts now; the players hear of
+            // the rematch in the finished game's state, each with their own seat.
+            let made = with_table(app, move |s| s.rematch(id, held)).await;
+            return match made {
+                Ok(Ok(new)) => {
+                    app.host.kick(new);
+                    Vec::new()
+                }
+                Ok(Err(e)) => err(e.to_string()),
+                Err(e) => err(e),
+            };
+        }
         Request::Open { .. } => return Vec::new(),
         Request::View { ply } => {
             let board = board_at(&app.host.table(), id, ply);

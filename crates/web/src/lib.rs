@@ -11,6 +11,7 @@
 //! - [`request`]: the page's WebSocket messages as typed requests, decoded and applied
 //!   to the host's game table;
 //! - [`app`]: the HTTP/JSON API and the WebSockets ([`app::run`]);
+//! - [`pick`]: the legal move that clicked squares name (the page never writes notation);
 //! - [`listener`]: the TCP listener with a bound on open connections that idle ones
 //!   cannot hold.
 //!
@@ -25,6 +26,7 @@
 pub mod app;
 pub mod listener;
 pub mod options;
+pub mod pick;
 pub mod request;
 pub mod state;
 pub mod view;

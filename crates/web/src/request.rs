@@ -55,6 +55,9 @@ pub enum Request {
         /// Pause.
         on: bool,
     },
+    /// A rematch of the finished game: same settings, colours swapped (made once; asked
+    /// again, the same game).
+    Rematch,
     /// A hint for the player to move.
     Hint,
     /// The evaluation of every position.
@@ -124,6 +127,7 @@ pub fn apply(table: &mut Table, from: Sender, request: &Request) -> Option<Resul
         Request::Answer { accept } => table.answer(id, held, *accept).map(|_| ()),
         Request::Help { on } => table.set_help(id, held, *on),
         Request::Pause { on } => table.pause(id, from.owner, *on),
+        Request::Rematch => table.rematch(id, held).map(|_| ()),
         Request::Open { .. } | Request::Hint | Request::Analyse | Request::View { .. } => {
             return None;
         }

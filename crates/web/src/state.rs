@@ -24,7 +24,18 @@ pub struct GameState {
 pub fn game_state(table: &Table, id: u64, held: Held, owner: bool) -> Result<GameState, HostError> {
     let status = table.state_for(id, held, owner)?;
     let game = table.game(id)?.erased();
-    let mut view = BoardView::of(game.ply_view(), &|p| game.player_name(p));
+    // The mover's status lists the legal moves already; others count them here.
+    let legal = status
+        .legal
+        .as_ref()
+        .map(Vec::len)
+        .or_else(|| game.lists_moves().then(|| game.legal_moves().len()));
+    let mut view = BoardView::of(game.ply_view(), &|p| game.player_name(p)).with_record(
+        &game.spec(),
+        &game.played(),
+        game.ply_count(),
+        legal,
+    );
     if let Some(Ended {
         winner,
         reason,
@@ -48,5 +59,10 @@ pub fn board_at(table: &Table, id: u64, ply: usize) -> Result<BoardView, HostErr
         id,
         moves: game.ply_count(),
     })?;
-    Ok(BoardView::of(at, &|p| game.player_name(p)))
+    Ok(BoardView::of(at, &|p| game.player_name(p)).with_record(
+        &game.spec(),
+        &game.played(),
+        ply,
+        None,
+    ))
 }

@@ -9,10 +9,10 @@
 //! `row * width + col` with row 0 the bottom rank, as in the notation (`a1` is 0).
 
 use board_core::{
-    Player, Square,
+    GameSpec, Player, Square,
     view::{self, RegionKind},
 };
-use boardlab_games::PlyView;
+use boardlab_games::{PlayedMove, PlyView};
 use serde::Serialize;
 
 /// The whole board as the page draws it.
@@ -38,6 +38,18 @@ pub struct BoardView {
     pub status: Vec<StatusItem>,
     /// Set once the game is over (by the rules; a resignation is added by the store).
     pub outcome: Option<OutcomeView>,
+    /// The moves (0-based indices into the move list) that were passes
+    /// ([`board_core::Rules::is_pass`]), with who passed: the page shows "White passes".
+    pub passes: Vec<Pass>,
+}
+
+/// A move that was a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Pass {
+    /// Its index in the move list (0 the first move).
+    pub index: usize,
+    /// Who passed (0 first, 1 second).
+    pub player: u8,
 }
 
 /// What stands on a square.
@@ -124,6 +136,52 @@ impl BoardView {
     /// move), the players named by `name`.
     pub fn of(at: PlyView, name: &dyn Fn(Player) -> &'static str) -> BoardView {
         from_core(at, name)
+    }
+
+    /// Adds what the game's record and rules say beyond the board: the passes among the
+    /// first `ply` moves of `played`, and the status items the docs promise from the
+    /// spec's keys (the plies of `max_plies`, the `rule`) and the number of legal moves
+    /// (`legal`, for games that list them).
+    pub fn with_record(
+        mut self,
+        spec: &str,
+        played: &[PlayedMove],
+        ply: usize,
+        legal: Option<usize>,
+    ) -> BoardView {
+        self.passes = played
+            .iter()
+            .take(ply)
+            .enumerate()
+            .filter(|(_, m)| m.pass)
+            .map(|(index, m)| Pass {
+                index,
+                player: player_index(m.player),
+            })
+            .collect();
+        // The spec is the game's canonical one, every key written: read, not guessed.
+        if let Ok(spec) = GameSpec::parse(spec) {
+            for (key, value) in &spec.params {
+                match key.as_str() {
+                    "max_plies" => self.status.push(StatusItem {
+                        label: "plies",
+                        value: format!("{ply} of {value}"),
+                    }),
+                    "rule" => self.status.push(StatusItem {
+                        label: "rule",
+                        value: value.clone(),
+                    }),
+                    _ => {}
+                }
+            }
+        }
+        if let (Some(n), None) = (legal, &self.outcome) {
+            self.status.push(StatusItem {
+                label: "legal moves",
+                value: n.to_string(),
+            });
+        }
+        self
     }
 }
 
@@ -226,6 +284,7 @@ fn from_core(at: PlyView, name: &dyn Fn(Player) -> &'static str) -> BoardView {
             reason: o.reason,
             line: o.line.into_iter().map(sq).collect(),
         }),
+        passes: Vec::new(),
     }
 }
 
@@ -326,6 +385,83 @@ mod tests {
         assert_eq!(v.stones_per_turn, 2);
         assert_eq!(v.status[0].value, "place two stones");
         assert_eq!(v.last, vec![9 * 19 + 9]);
+    }
+
+    /// The view with its record: as [`played`], then [`BoardView::with_record`].
+    fn recorded(spec: &str, moves: &[&str]) -> BoardView {
+        let mut game = Registry::bundled().start(spec).expect("spec");
+        for m in moves {
+            game.play(m).expect("legal");
+        }
+        let legal = game.lists_moves().then(|| game.legal_moves().len());
+        BoardView::of(game.ply_view(), &|p| game.player_name(p)).with_record(
+            &game.spec(),
+            &game.played(),
+            game.ply_count(),
+            legal,
+        )
+    }
+
+    fn status(v: &BoardView, label: &str) -> Option<String> {
+        v.status
+            .iter()
+            .find(|s| s.label == label)
+            .map(|s| s.value.clone())
+    }
+
+    #[test]
+    fn the_status_items_the_docs_promise() {
+        let v = recorded("fourshift:max_plies=50", &["a1", "a6", "b1"]);
+        assert_eq!(status(&v, "plies").as_deref(), Some("3 of 50"));
+        assert_eq!(status(&v, "legal moves").as_deref(), Some("33"));
+        let v = recorded("gomoku:rule=exact5", &["h8"]);
+        assert_eq!(status(&v, "rule").as_deref(), Some("exact5"));
+        assert_eq!(
+            status(&v, "legal moves"),
+            None,
+            "gomoku does not list its moves"
+        );
+        let v = recorded("amazons", &[]);
+        assert_eq!(status(&v, "legal moves").as_deref(), Some("2176"));
+        assert!(v.passes.is_empty());
+    }
+
+    #[test]
+    fn passes_are_marked_with_who_passed() {
+        let game = Registry::bundled().start("gomoku:size=9").expect("spec");
+        let played = [
+            PlayedMove {
+                player: Player::First,
+                text: "e5".into(),
+                pass: false,
+            },
+            PlayedMove {
+                player: Player::Second,
+                text: "pass".into(),
+                pass: true,
+            },
+        ];
+        let v = BoardView::of(game.ply_view(), &|p| game.player_name(p)).with_record(
+            &game.spec(),
+            &played,
+            2,
+            None,
+        );
+        assert_eq!(
+            v.passes,
+            vec![Pass {
+                index: 1,
+                player: 1
+            }]
+        );
+        // At an earlier ply the later pass is not there yet.
+        let v = BoardView::of(game.ply_view(), &|p| game.player_name(p)).with_record(
+            &game.spec(),
+            &played,
+            1,
+            None,
+        );
+        assert!(v.passes.is_empty());
     }
 
     #[test]

@@ -560,3 +560,135 @@ async fn idle_connections_do_not_lock_a_new_page_load_out() {
     page.send(json!({ "type": "move", "move": "e5" })).await;
     page.state_with(1, 10).await;
 }
+
+/// The lobby's first game, checked to show none of `secrets`.
+async fn lobby_entry(board: &Board, secrets: &[String]) -> Value {
+    let (status, text) = board.get("/api/lobby").await;
+    assert_eq!(status, 200, "{text}");
+    for t in secrets {
+        assert!(!text.contains(t.as_str()), "no token in the lobby");
+    }
+    let v: Value = serde_json::from_str(&text).expect("JSON");
+    v[0].clone()
+}
+
+/// The lobby: an open seat taken by POST .../join (its token for the caller only, once),
+/// spectators counted while their page follows, no token anywhere in the listing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_lists_open_seats_and_spectators_and_a_seat_is_taken_once() {
+    let board = Board::start(None).await;
+    let created = board.create("gomoku:size=7", ["human", "free"]).await;
+    let id = created["id"].as_u64().expect("id");
+    let mut secrets = tokens(&created);
+    secrets.push(created["owner"].as_str().expect("owner").to_string());
+    let entry = lobby_entry(&board, &secrets).await;
+    assert_eq!(entry["id"], id);
+    assert_eq!(entry["seats"], json!(["human", "free"]));
+    assert_eq!(
+        (entry["watchers"].as_u64(), entry["moves"].as_u64()),
+        (Some(0), Some(0))
+    );
+
+    let mut watcher = board.socket().await;
+    watcher.open(id, &[]).await;
+    assert_eq!(lobby_entry(&board, &secrets).await["watchers"], 1);
+
+    let (status, v) = board
+        .post_json(&format!("/api/games/{id}/join"), &json!({ "seat": 2 }))
+        .await;
+    assert_eq!(
+        (status, v["error"].as_str()),
+        (400, Some("bad request: expected {\"seat\": 0 or 1}"))
+    );
+    let (status, v) = board
+        .post_json(&format!("/api/games/{id}/join"), &json!({ "seat": 0 }))
+        .await;
+    assert_eq!(status, 400, "the first seat is a person's: {v}");
+    let (status, joined) = board
+        .post_json(&format!("/api/games/{id}/join"), &json!({ "seat": 1 }))
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    let token = joined["token"].as_str().expect("token").to_string();
+    secrets.push(token.clone());
+    let (status, again) = board
+        .post_json(&format!("/api/games/{id}/join"), &json!({ "seat": 1 }))
+        .await;
+    assert_eq!(status, 400, "a seat is taken once: {again}");
+    assert_eq!(
+        lobby_entry(&board, &secrets).await["seats"],
+        json!(["human", "human"])
+    );
+
+    // The joined token holds the second seat; the watcher leaving is counted.
+    let mut second = board.socket().await;
+    let state = second.open(id, &[token.as_str()]).await;
+    assert_eq!(state["seats"][1]["yours"], true);
+    drop(watcher);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while lobby_entry(&board, &secrets).await["watchers"] != 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the watcher was not uncounted"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let (status, _) = board
+        .post_json("/api/games/999/join", &json!({ "seat": 1 }))
+        .await;
+    assert_eq!(status, 404);
+}
+
+/// A rematch over the WebSocket: refused to a spectator, then made by the player; the
+/// player's next state names it with the player's own token, which holds the other
+/// colour, and the engine, now first, opens the new game by itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_against_the_engine_swaps_colours_and_the_engine_opens_it() {
+    let board = Board::start(None).await;
+    let created = board.create("fourshift", ["human", "engine:100"]).await;
+    let id = created["id"].as_u64().expect("id");
+    let token = tokens(&created)[0].clone();
+    let mut watcher = board.socket().await;
+    watcher.open(id, &[]).await;
+    let mut page = board.socket().await;
+    page.open(id, &[token.as_str()]).await;
+    page.send(json!({ "type": "rematch" })).await;
+    let refused = page.next_of("error", 10).await;
+    assert_eq!(
+        refused["message"],
+        "a rematch follows a finished game: this one is still being played"
+    );
+    page.send(json!({ "type": "resign" })).await;
+    watcher.send(json!({ "type": "rematch" })).await;
+    let refused = watcher.next_of("error", 10).await;
+    assert_eq!(
+        refused["message"],
+        "a rematch needs a seat of yours in this game"
+    );
+    let rematch = loop {
+        let s = page.next_of("state", 10).await;
+        if s["can_rematch"] == true {
+            page.send(json!({ "type": "rematch" })).await;
+        }
+        if !s["rematch"].is_null() {
+            break s["rematch"].clone();
+        }
+    };
+    let new = rematch["id"].as_u64().expect("the rematch's id");
+    assert_ne!(new, id);
+    let mine: Vec<&str> = rematch["tokens"]
+        .as_array()
+        .expect("tokens")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(mine.len(), 1, "the player's own token only: {rematch}");
+    assert!(!mine.contains(&token.as_str()), "a new token");
+    let mut next = board.socket().await;
+    let state = next.open(new, &mine).await;
+    assert_eq!(state["seats"][0]["kind"], "engine");
+    assert_eq!(state["seats"][1]["yours"], true, "colours swapped");
+    // The engine may have moved already before this page followed the game.
+    if state["moves"].as_array().map(Vec::len) != Some(1) {
+        next.state_with(1, 30).await;
+    }
+}

@@ -1,0 +1,175 @@
+//! Rematches: a finished game played again with the same settings and the colours
+//! swapped. The new game's seat tokens are kept with the finished game so that each
+//! player, following it, is told their own token and nobody else's
+//! ([`Status::rematch`]).
+
+use board_core::Player;
+use serde::Serialize;
+
+use super::{SeatChoice, Table};
+use crate::{ActionError, HostError, Seat, conduct::people_held, game::create_game};
+
+/// The rematch made of a finished game: the new game's id, the secret token of each of
+/// its person seats (first, second of the new game) and its creator's token.
+#[derive(Clone, Debug)]
+pub(super) struct Made {
+    id: u64,
+    tokens: [Option<String>; 2],
+    owner: String,
+}
+
+/// The rematch of a finished game as one follower sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RematchView {
+    /// The new game's id.
+    pub id: u64,
+    /// This follower's tokens in the new game: the seats it held, swapped, and the
+    /// creator's token if it held the finished game's. Empty for a spectator, who may
+    /// watch the new game.
+    pub tokens: Vec<String>,
+}
+
+impl Made {
+    /// What a follower holding the person seats `humans` of the finished game (`owner`:
+    /// and its creator's token) is told.
+    pub(super) fn view_for(&self, humans: [bool; 2], owner: bool) -> RematchView {
+        // Colours are swapped: the finished game's first seat is the new game's second.
+        let mut tokens: Vec<String> = Player::BOTH
+            .into_iter()
+            .filter(|p| humans[p.index()])
+            .filter_map(|p| self.tokens[p.other().index()].clone())
+            .collect();
+        if owner {
+            tokens.push(self.owner.clone());
+        }
+        RematchView {
+            id: self.id,
+            tokens,
+        }
+    }
+}
+
+impl Table {
+    /// A rematch of finished game `id`, asked by a follower holding `held`: a new game
+    /// of the same spec with the seats swapped (a person's seat gets a new token, an
+    /// engine keeps its level). Both players see it in the finished game's state, each
+    /// with their own token. Asked again (by either player), the same rematch; refused
+    /// for a spectator or while the game is being played. Returns the new game's id.
+    pub fn rematch(&mut self, id: u64, held: super::Held) -> Result<u64, HostError> {
+        let h = self.hosted(id)?;
+        if people_held(&h.seats, held) == [false, false] {
+            return Err(ActionError::NoSeat("a rematch").into());
+        }
+        if !h.over() {
+            return Err(ActionError::NotOver.into());
+        }
+        if let Some(made) = &h.rematch
+            && self.games.contains_key(&made.id)
+        {
+            return Ok(made.id);
+        }
+        let choice = |seat: &Seat| match seat {
+            Seat::Person(_) => SeatChoice::Human,
+            Seat::Engine(level) => SeatChoice::Engine(*level),
+            Seat::Free => SeatChoice::Free,
+        };
+        let choices = [choice(&h.seats[1]), choice(&h.seats[0])];
+        let spec = h.game.spec();
+        let game = create_game(&self.registry, &spec)?;
+        // Under the table's bound on games, not the creator's per-peer bound: the refusal
+        // would name the creator's address to the other player. A finished game makes
+        // one rematch only, so rematches grow no faster than games are played.
+        let created = self.host(game, choices, None)?;
+        let h = self.hosted_mut(id)?;
+        h.rematch = Some(Made {
+            id: created.id,
+            tokens: created.tokens,
+            owner: created.owner,
+        });
+        h.changed();
+        Ok(created.id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Level;
+
+    fn finished_between_two_people(table: &mut Table) -> (u64, String, String) {
+        let c = table
+            .create("gomoku:size=7", [SeatChoice::Human, SeatChoice::Human])
+            .expect("create");
+        let (t0, t1) = (c.tokens[0].clone().unwrap(), c.tokens[1].clone().unwrap());
+        table.play(c.id, [true, false], "d4").expect("move");
+        table.resign(c.id, [false, true]).expect("resign");
+        (c.id, t0, t1)
+    }
+
+    #[test]
+    fn a_rematch_swaps_colours_and_tells_each_player_only_their_token() {
+        let (mut table, _) = Table::open(None).expect("table");
+        let (id, t0, t1) = finished_between_two_people(&mut table);
+        let first = table.seats_of(id, std::slice::from_ref(&t0)).unwrap();
+        let second = table.seats_of(id, std::slice::from_ref(&t1)).unwrap();
+        assert!(table.state(id, second).unwrap().can_rematch);
+        assert!(!table.state(id, [false, false]).unwrap().can_rematch);
+        let new = table.rematch(id, second).expect("rematch");
+        assert_ne!(new, id);
+        // Asked again, by the other player: the same game.
+        assert_eq!(table.rematch(id, first).expect("again"), new);
+        let mine = table
+            .state(id, first)
+            .unwrap()
+            .rematch
+            .expect("rematch named");
+        let theirs = table
+            .state(id, second)
+            .unwrap()
+            .rematch
+            .expect("rematch named");
+        let watcher = table.state(id, [false, false]).unwrap().rematch.unwrap();
+        assert_eq!((mine.id, theirs.id, watcher.id), (new, new, new));
+        assert!(watcher.tokens.is_empty(), "a spectator gets no token");
+        assert_eq!((mine.tokens.len(), theirs.tokens.len()), (1, 1));
+        assert_ne!(mine.tokens, theirs.tokens);
+        // The finished game's first player holds the new game's second seat.
+        assert_eq!(table.seats_of(new, &mine.tokens).unwrap(), [false, true]);
+        assert_eq!(table.seats_of(new, &theirs.tokens).unwrap(), [true, false]);
+        let status = table.state(new, [false, false]).unwrap();
+        assert_eq!(status.spec, table.state(id, first).unwrap().spec);
+        assert!(status.moves.is_empty() && status.ended.is_none());
+    }
+
+    #[test]
+    fn a_rematch_is_refused_while_playing_and_to_spectators_changing_nothing() {
+        let (mut table, _) = Table::open(None).expect("table");
+        let c = table
+            .create(
+                "fourshift",
+                [SeatChoice::Human, SeatChoice::Engine(Level::Engine(50))],
+            )
+            .expect("create");
+        let games = table.ids();
+        let e = table.rematch(c.id, [true, false]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a rematch follows a finished game: this one is still being played"
+        );
+        let (id, _, _) = finished_between_two_people(&mut table);
+        let e = table.rematch(id, [false, false]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a rematch needs a seat of yours in this game"
+        );
+        assert_eq!(table.ids().len(), games.len() + 1, "no game was made");
+        assert!(table.state(id, [true, false]).unwrap().rematch.is_none());
+        // Against the engine: the engine keeps its level, in the other seat.
+        table.resign(c.id, [true, false]).expect("resign");
+        let new = table.rematch(c.id, [true, false]).expect("rematch");
+        let seats = table.state(new, [false, false]).unwrap().seats;
+        assert_eq!((seats[0].kind, seats[1].kind), ("engine", "human"));
+        let mine = table.state(c.id, [true, false]).unwrap().rematch.unwrap();
+        assert_eq!(table.seats_of(new, &mine.tokens).unwrap(), [false, true]);
+    }
+}
