@@ -105,11 +105,11 @@ pub(crate) const TO_MOVE: usize = 0;
 /// Which of [`EvalWeights`]' two sets: the waiting side's.
 pub(crate) const WAITING: usize = 1;
 
-/// The engine's evaluation weights. The waiting side's are session 2's hand weights
-/// (`LINE_EVAL` then; twos weigh little: a lone stone already makes twos on many cells,
-/// and weighing them high made the engine scatter stones); the side to move's are 3/2 of
-/// them (rounded), the initiative that gained in session 6 (see `docs/strength.md`).
-pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
+/// The hand weights the fit starts from. The waiting side's are session 2's (`LINE_EVAL`
+/// then; twos weigh little: a lone stone already makes twos on many cells, and weighing
+/// them high made the engine scatter stones); the side to move's are 3/2 of them
+/// (rounded), the initiative that gained in session 6 (see `docs/strength.md`).
+pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
     to_move: CellWeights {
         line: [0, 2, 5, 9, 45, 54, 68, 300, 750],
         three2: 150,
@@ -119,6 +119,25 @@ pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
         line: [0, 1, 3, 6, 30, 36, 45, 200, 500],
         three2: 100,
         four3: 200,
+    },
+};
+
+/// The engine's evaluation weights: [`HAND_WEIGHTS`] fitted to the results of 800
+/// self-play games (`gomoku::tune`; the games are `data/gomoku-selfplay-n4000-s9.txt`,
+/// the commands and the matches that kept them are in `docs/strength.md`, session 9).
+/// What the fit changed: a broken three is worth less than an open one to the side to
+/// move, a four-three point far more (the opponent's four must be answered, then it
+/// wins), a double-three point less than its two threes.
+pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
+    to_move: CellWeights {
+        line: [0, 2, 5, 13, 38, 57, 58, 300, 750],
+        three2: -46,
+        four3: 1271,
+    },
+    waiting: CellWeights {
+        line: [0, 1, 3, 8, 36, 37, 65, 198, 500],
+        three2: -18,
+        four3: 196,
     },
 };
 

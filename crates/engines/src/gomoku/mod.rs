@@ -64,7 +64,7 @@ mod threats;
 pub mod tune;
 
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
-pub use board::{CellWeights, EVAL_WEIGHTS, EvalWeights};
+pub use board::{CellWeights, EVAL_WEIGHTS, EvalWeights, HAND_WEIGHTS};
 pub use engine::{
     DEFENCE_VCT_THREES, EnginePosition, FEATURES, FUTILITY_MARGINS, GomokuEval, GomokuState,
     MAX_CANDIDATES, RAZOR_MARGINS, find_vcf, find_vct, quiet_features, quiet_value, static_value,

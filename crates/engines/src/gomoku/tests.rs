@@ -700,22 +700,44 @@ fn fit_follows_the_results() {
             });
         }
     }
-    let (weights, fitted) = tune::fit_weights(&samples).expect("fits");
+    let (weights, fitted) = tune::fit_weights(&samples, &HAND_WEIGHTS).expect("fits");
     assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
     assert!(
-        weights.to_move.line[2] > EVAL_WEIGHTS.to_move.line[2],
+        weights.to_move.line[2] > HAND_WEIGHTS.to_move.line[2],
         "{weights:?}"
     );
 }
 
-/// Fits the evaluation weights to recorded games (the shipped weights were made so; the
-/// commands are in `docs/strength.md`): `RECORDS=a.txt,b.txt SKIP=4 cargo test --release
-/// -p boardlab-engines fit_eval_weights -- --ignored --nocapture`.
+/// The self-play games the shipped weights were fitted to (`docs/strength.md`, session 9).
+const SHIPPED_RECORDS: &str = include_str!("../../data/gomoku-selfplay-n4000-s9.txt");
+/// The opening plies of those games, drawn at random and skipped.
+const SHIPPED_SKIP: usize = 4;
+
+/// The shipped weights are what the fit makes of the shipped games from the hand weights:
+/// the weights are reproducible, and a change to the features or the fit shows here.
+#[test]
+fn shipped_weights_are_the_fit_of_the_shipped_games() {
+    let mut s = tune::Samples::default();
+    tune::add_samples(SHIPPED_RECORDS, SHIPPED_SKIP, &mut s).expect("records load");
+    assert_eq!((s.games, s.unfinished), (800, 0));
+    let (weights, fitted) = tune::fit_weights(&s.samples, &HAND_WEIGHTS).expect("fits");
+    assert_eq!(weights, EVAL_WEIGHTS, "{fitted:?}");
+    assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
+}
+
+/// Fits the evaluation weights to recorded games, from the hand weights (or, with
+/// `START=shipped`, from the shipped ones): `RECORDS=a.txt,b.txt SKIP=4 cargo test
+/// --release -p boardlab-engines fit_eval_weights -- --ignored --nocapture`.
 #[test]
 #[ignore = "a tuning run over records files"]
 fn fit_eval_weights() {
     let files = std::env::var("RECORDS").expect("RECORDS=file,file,...");
     let skip: usize = std::env::var("SKIP").map_or(0, |s| s.parse().expect("SKIP is a number"));
+    let start = match std::env::var("START").as_deref() {
+        Ok("shipped") => EVAL_WEIGHTS,
+        Ok("hand") | Err(_) => HAND_WEIGHTS,
+        Ok(other) => panic!("START is hand or shipped, not {other}"),
+    };
     let mut s = tune::Samples::default();
     for f in files.split(',') {
         let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
@@ -728,10 +750,10 @@ fn fit_eval_weights() {
         s.samples.len(),
         s.forcing
     );
-    let (weights, fitted) = tune::fit_weights(&s.samples).expect("fits");
+    let (weights, fitted) = tune::fit_weights(&s.samples, &start).expect("fits");
     println!(
         "scale {:e}, error {:.6} -> {:.6}",
         fitted.scale, fitted.error_before, fitted.error_after
     );
-    println!("{weights:#?}");
+    println!("{weights:?}");
 }

@@ -15,7 +15,7 @@ use rules_gomoku::GomokuPosition;
 use thiserror::Error;
 
 use super::{
-    board::{EVAL_WEIGHTS, EvalWeights},
+    board::EvalWeights,
     engine::{quiet_features, wrap},
 };
 
@@ -88,10 +88,13 @@ pub fn add_samples(text: &str, skip_plies: usize, out: &mut Samples) -> Result<(
     Ok(())
 }
 
-/// Fits [`EvalWeights`] to `samples`, starting from the engine's weights
-/// ([`EVAL_WEIGHTS`]); deterministic.
-pub fn fit_weights(samples: &[Sample]) -> Result<(EvalWeights, Fit), TuneError> {
-    let fitted = fit(samples, &EVAL_WEIGHTS.to_vec())?;
+/// Fits [`EvalWeights`] to `samples`, starting from `start` (the shipped weights started
+/// from [`HAND_WEIGHTS`](super::board::HAND_WEIGHTS)); deterministic.
+pub fn fit_weights(
+    samples: &[Sample],
+    start: &EvalWeights,
+) -> Result<(EvalWeights, Fit), TuneError> {
+    let fitted = fit(samples, &start.to_vec())?;
     let weights = EvalWeights::from_slice(&fitted.weights)
         .expect("the fit returns one weight per starting weight");
     Ok((weights, fitted))
