@@ -70,7 +70,7 @@ pub fn add_samples(text: &str, skip_plies: usize, out: &mut Samples) -> Result<(
             Outcome::Win(_) => 0.0,
             Outcome::Draw => 0.5,
         };
-        let mut pos = wrap(&GomokuPosition::new(loaded.position.config().clone()));
+        let mut pos = wrap(&GomokuPosition::new(*loaded.position.config()));
         for (ply, &mv) in loaded.moves.iter().enumerate() {
             if ply >= skip_plies {
                 let me = pos.side_to_move();
