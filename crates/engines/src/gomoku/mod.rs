@@ -11,7 +11,7 @@
 //!   value. A move updates only the cells within 4 (freestyle) or 5 (exact-five) steps
 //!   along its four lines, plus per-colour sums, kind counts and the sets of five and four
 //!   points; per cell also the number of stones within distance 2 (the candidate area).
-//! - **Evaluation** (`engine::static_value`): the forcing threats first, in the order
+//! - **Evaluation** ([`static_value`]): the forcing threats first, in the order
 //!   they would be played, the side to move first (its initiative): our five point wins;
 //!   two opponent five points lose; one must be blocked; our flex four wins unless the
 //!   opponent has a four to answer with; our four-three, or double three, wins if the
