@@ -4,7 +4,7 @@
 
 Draws openings of 3 to 5 stones on random points within RADIUS of the centre (h8 on
 15x15), as `boardlab book gomoku` does, keeps one per class of the board's 8 symmetries,
-asks the brain for its move with `INFO max_node` (or a time per move) and keeps the opening
+asks a fresh brain process for its move with `INFO max_node` (or a time per move) and keeps the opening
 when the evaluation the brain reports (`MESSAGE ... Eval E ...`, Rapfi's format, from the
 side to move's point of view) is within --max-eval of even. Prints a book for `boardlab
 match --openings book:FILE` (one opening a line, `#` comments) on stdout, with its settings
@@ -49,56 +49,38 @@ def canonical(moves):
     return min(images)
 
 
-class Brain:
-    """A Gomocup brain process, asked one position at a time."""
-
-    def __init__(self, command, max_node, time_ms):
-        self.proc = subprocess.Popen(
-            [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send(f"START {SIZE}")
-        self.wait_ok()
-        self.send("INFO rule 0")
-        self.send(f"INFO timeout_turn {time_ms}")
-        self.send("INFO timeout_match 0")
-        if max_node:
-            self.send(f"INFO max_node {max_node}")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def wait_ok(self):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit("brain: exited before OK")
-            if line.strip() == "OK":
-                return
-
-    def evaluate(self, moves):
-        """The brain's evaluation of the position after `moves`, for the side to move."""
-        self.send("RESTART")
-        self.wait_ok()
-        own = len(moves) % 2  # the side to move's stones: Black's after an even count
-        self.send("BOARD")
-        for i, (x, y) in enumerate(moves):
-            self.send(f"{x},{y},{1 if i % 2 == own else 2}")
-        self.send("DONE")
-        last = None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit("brain: exited during a search")
-            m = EVAL.search(line)
-            if m:
-                last = int(m.group(1))
-            if MOVE.match(line):
-                return last
-
-    def close(self):
-        self.send("END")
-        self.proc.wait(timeout=10)
+def evaluate(command, moves, max_node, time_ms):
+    """The brain's evaluation of the position after `moves`, for the side to move, from a
+    fresh brain process (Rapfi stopped answering RESTART, or took the stones after a
+    second BOARD for commands, after some searches: a process per position avoids that,
+    and it starts in about 0.15 s)."""
+    proc = subprocess.Popen(
+        [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, text=True)
+    own = len(moves) % 2  # the side to move's stones: Black's after an even count
+    lines = [f"START {SIZE}", "INFO rule 0", f"INFO timeout_turn {time_ms}",
+             "INFO timeout_match 0"]
+    if max_node:
+        lines.append(f"INFO max_node {max_node}")
+    lines.append("BOARD")
+    lines += [f"{x},{y},{1 if i % 2 == own else 2}" for i, (x, y) in enumerate(moves)]
+    lines.append("DONE")
+    proc.stdin.write("\n".join(lines) + "\n")
+    proc.stdin.flush()
+    last = None
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            sys.exit(f"brain: exited during the search of {moves}")
+        m = EVAL.search(line)
+        if m:
+            last = int(m.group(1))
+        if MOVE.match(line):
+            break
+    proc.stdin.write("END\n")
+    proc.stdin.close()
+    proc.wait(timeout=10)
+    return last
 
 
 def main():
@@ -117,7 +99,6 @@ def main():
     if not (1 <= lo <= hi <= 8) or a.radius < 1 or a.radius > SIZE // 2 or a.count < 1:
         sys.exit("rapfi_book: --stones MIN-MAX within 1-8, --radius 1-7, --count >= 1")
     rng = random.Random(a.seed)
-    brain = Brain(a.brain, a.max_node, a.time)
     centre = SIZE // 2
     points = [(x, y) for x in range(centre - a.radius, centre + a.radius + 1)
               for y in range(centre - a.radius, centre + a.radius + 1)]
@@ -129,13 +110,12 @@ def main():
             continue
         seen.add(key)
         drawn += 1
-        ev = brain.evaluate(moves)
+        ev = evaluate(a.brain, moves, a.max_node, a.time)
         if ev is None or abs(ev) > a.max_eval:
             uneven += 1
             continue
         kept.append(" ".join(name(x, y) for x, y in moves))
         evals.append(ev)
-    brain.close()
     print(f"# gomoku 15x15 freestyle openings judged near even by {a.brain.split('/')[-1]}")
     print(f"# rapfi_book.py --count {a.count} --stones {a.stones} --radius {a.radius} "
           f"--max-eval {a.max_eval} --max-node {a.max_node} --time {a.time} --seed {a.seed}")
