@@ -4,7 +4,7 @@
 
 Draws openings of 3 to 5 stones on random points within RADIUS of the centre (h8 on
 15x15), as `boardlab book gomoku` does, keeps one per class of the board's 8 symmetries,
-asks a fresh brain process for its move with `INFO max_node` (or a time per move) and keeps the opening
+asks a fresh brain process for its move with `INFO max_node` and one thread (or a time per move) and keeps the opening
 when the evaluation the brain reports (`MESSAGE ... Eval E ...`, Rapfi's format, from the
 side to move's point of view) is within --max-eval of even. Prints a book for `boardlab
 match --openings book:FILE` (one opening a line, `#` comments) on stdout, with its settings
@@ -13,8 +13,8 @@ and counts in the header and last line.
     python3 docs/rapfi_book.py --brain /path/to/pbrain-rapfi --count 100 --seed 1 \
         --max-node 400000 --max-eval 40 > data/openings/gomoku15-rapfi.txt
 
-The same brain, settings and seed give the same file (with --max-node; a time limit
-depends on the machine's speed).
+The same brain, settings and seed give the same file (the brain searches on one thread to
+--max-node nodes; a time limit alone would depend on the machine's speed).
 """
 
 import argparse
@@ -62,6 +62,8 @@ def evaluate(command, moves, max_node, time_ms):
              "INFO timeout_match 0"]
     if max_node:
         lines.append(f"INFO max_node {max_node}")
+    # One search thread: with several, the same node limit gave other evaluations.
+    lines.append("INFO thread_num 1")
     lines.append("BOARD")
     lines += [f"{x},{y},{1 if i % 2 == own else 2}" for i, (x, y) in enumerate(moves)]
     lines.append("DONE")
