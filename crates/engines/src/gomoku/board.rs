@@ -49,24 +49,97 @@ const CODES: usize = 6561;
 
 /// Tables over the combined code of a cell (`Σ class[axis]·9^axis`).
 pub(crate) struct CodeTables {
-    /// The cell's evaluation weight times [`KIND_SLOTS`] plus its kind: one load for both,
-    /// since make and unmake need both of the old and the new code.
-    pub eval_kind: [u32; CODES],
+    /// The cell's kind and its weights for the side to move and the waiting side (see
+    /// [`EvalWeights`]): one load for all three, since make and unmake need them for both
+    /// the old and the new code.
+    pub eval_kind: [EvalKind; CODES],
     pub order: [i32; CODES],
 }
 
-/// The kind's share of [`CodeTables::eval_kind`]: the slots of a kind count.
-const KIND_SLOTS: u32 = KINDS as u32;
+/// A code's weights (by [`TO_MOVE`] and [`WAITING`]) and kind.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct EvalKind {
+    weight: [i32; 2],
+    kind: u8,
+}
 
-/// Evaluation weight of each line class on an empty cell (the colour's potential there),
-/// by class: none, closed two, open two, closed three, broken three, open three, four,
-/// open four, five. Twos weigh little: a lone stone already makes twos on many cells, and
-/// weighing them high made the engine scatter stones (see `docs/strength.md`).
-const LINE_EVAL: [u32; 9] = [0, 1, 3, 6, 30, 36, 45, 200, 500];
-/// Extra weight of a cell where a stone makes two open threes.
-const THREE2_BONUS: u32 = 100;
-/// Extra weight of a cell where a stone makes a four and an open three.
-const FOUR3_BONUS: u32 = 200;
+/// The weights of the quiet evaluation of one colour (`engine::static_value`): what the
+/// empty cells are worth to it, by the line class a stone of its would make there on each
+/// axis (none, closed two, open two, closed three, broken three, open three, four, open
+/// four, five), plus a bonus for a cell where a stone makes two open threes and for one
+/// where it makes a four and an open three.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellWeights {
+    /// Weight of each line class on an empty cell, by class.
+    pub line: [i32; 9],
+    /// Extra weight of a cell where a stone makes two open threes.
+    pub three2: i32,
+    /// Extra weight of a cell where a stone makes a four and an open three.
+    pub four3: i32,
+}
+
+impl CellWeights {
+    /// The weight of a cell whose four line classes are `c` and whose kind is `kind`.
+    fn of(&self, c: [u8; 4], kind: usize) -> i32 {
+        let bonus = match kind {
+            K_THREE2 => self.three2,
+            K_FOUR3 => self.four3,
+            _ => 0,
+        };
+        c.iter().map(|&x| self.line[x as usize]).sum::<i32>() + bonus
+    }
+}
+
+/// The quiet evaluation's weights: one set for the side to move (its cells are worth more:
+/// it plays first) and one for the side that waits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// The side to move's weights.
+    pub to_move: CellWeights,
+    /// The waiting side's weights.
+    pub waiting: CellWeights,
+}
+
+/// Which of [`EvalWeights`]' two sets: the side to move's.
+pub(crate) const TO_MOVE: usize = 0;
+/// Which of [`EvalWeights`]' two sets: the waiting side's.
+pub(crate) const WAITING: usize = 1;
+
+/// The hand weights the fit starts from. The waiting side's are session 2's (`LINE_EVAL`
+/// then; twos weigh little: a lone stone already makes twos on many cells, and weighing
+/// them high made the engine scatter stones); the side to move's are 3/2 of them
+/// (rounded), the initiative that gained in session 6 (see `docs/strength.md`).
+pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
+    to_move: CellWeights {
+        line: [0, 2, 5, 9, 45, 54, 68, 300, 750],
+        three2: 150,
+        four3: 300,
+    },
+    waiting: CellWeights {
+        line: [0, 1, 3, 6, 30, 36, 45, 200, 500],
+        three2: 100,
+        four3: 200,
+    },
+};
+
+/// The engine's evaluation weights: [`HAND_WEIGHTS`] fitted to the results of 800
+/// self-play games (`gomoku::tune`; the games are `data/gomoku-selfplay-n4000-s9.txt`,
+/// the commands and the matches that kept them are in `docs/strength.md`, session 9).
+/// What the fit changed: a broken three is worth less than an open one to the side to
+/// move, a four-three point far more (the opponent's four must be answered, then it
+/// wins), a double-three point less than its two threes.
+pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
+    to_move: CellWeights {
+        line: [0, 2, 5, 13, 38, 57, 58, 300, 750],
+        three2: -46,
+        four3: 1271,
+    },
+    waiting: CellWeights {
+        line: [0, 1, 3, 8, 36, 37, 65, 198, 500],
+        three2: -18,
+        four3: 196,
+    },
+};
 
 fn code_classes(code: usize) -> [u8; 4] {
     [
@@ -111,19 +184,17 @@ impl CodeTables {
         static T: OnceLock<Box<CodeTables>> = OnceLock::new();
         T.get_or_init(|| {
             let mut t = Box::new(CodeTables {
-                eval_kind: [0; CODES],
+                eval_kind: [EvalKind::default(); CODES],
                 order: [0; CODES],
             });
+            let w = EVAL_WEIGHTS;
             for code in 0..CODES {
                 let c = code_classes(code);
                 let kind = kind_of(c);
-                let bonus = match kind {
-                    K_THREE2 => THREE2_BONUS,
-                    K_FOUR3 => FOUR3_BONUS,
-                    _ => 0,
+                t.eval_kind[code] = EvalKind {
+                    weight: [w.to_move.of(c, kind), w.waiting.of(c, kind)],
+                    kind: kind as u8,
                 };
-                let eval = c.iter().map(|&x| LINE_EVAL[x as usize]).sum::<u32>() + bonus;
-                t.eval_kind[code] = eval * KIND_SLOTS + kind as u32;
                 t.order[code] = threat_value(c);
             }
             t
@@ -228,8 +299,9 @@ pub struct GomokuState {
 /// can hold a cell and the tally at once.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 struct Tally {
-    /// Per colour: the sum of the evaluation weights of the empty cells.
-    sum: [i32; 2],
+    /// Per colour and weight set ([`TO_MOVE`], [`WAITING`]): the sum of the evaluation
+    /// weights of the empty cells.
+    sum: [[i32; 2]; 2],
     /// Per colour: how many empty cells are of each kind.
     kinds: [[u16; KINDS]; 2],
     /// Per colour: the cells where it makes a five.
@@ -254,8 +326,9 @@ impl Tally {
             tables.eval_kind[old as usize],
             tables.eval_kind[new as usize],
         );
-        self.sum[c] += (en / KIND_SLOTS) as i32 - (eo / KIND_SLOTS) as i32;
-        let (ko, kn) = ((eo % KIND_SLOTS) as usize, (en % KIND_SLOTS) as usize);
+        self.sum[c][TO_MOVE] += en.weight[TO_MOVE] - eo.weight[TO_MOVE];
+        self.sum[c][WAITING] += en.weight[WAITING] - eo.weight[WAITING];
+        let (ko, kn) = (usize::from(eo.kind), usize::from(en.kind));
         // Kinds change at few of the cells a stone reaches (the branch is cheaper than
         // the stores: a branch-free version was measured slower).
         if ko != kn {
@@ -494,7 +567,7 @@ impl GomokuState {
     #[inline]
     pub(crate) fn kind_at(&self, player: Player, sq: Square) -> usize {
         let code = self.cells[self.pad_of(sq)].code[player.index()];
-        (self.tables.eval_kind[usize::from(code)] % KIND_SLOTS) as usize
+        usize::from(self.tables.eval_kind[usize::from(code)].kind)
     }
 
     /// Appends the empty squares whose stones can change the fours `player` would make on
@@ -527,10 +600,26 @@ impl GomokuState {
         u32::from(self.tally.kinds[player.index()][kind])
     }
 
-    /// The sum of the evaluation weights of the empty cells for `player`.
+    /// The sum of the evaluation weights of the empty cells for `player`, with the weights
+    /// of `set` ([`TO_MOVE`] or [`WAITING`]).
     #[inline]
-    pub(crate) fn potential(&self, player: Player) -> i32 {
-        self.tally.sum[player.index()]
+    pub(crate) fn potential(&self, player: Player, set: usize) -> i32 {
+        self.tally.sum[player.index()][set]
+    }
+
+    /// For `player`, how many (empty cell, axis) pairs are of each line class, with the
+    /// number of its empty cells of kind double three and four-three: what
+    /// [`CellWeights`] weighs, counted from the board (for fitting the weights).
+    pub(crate) fn class_counts(&self, player: Player) -> ([i64; 9], i64, i64) {
+        let c = player.index();
+        let mut lines = [0i64; 9];
+        for cell in self.cells.iter().filter(|cell| cell.stone == EMPTY) {
+            for &class in &cell.line[c] {
+                lines[usize::from(class)] += 1;
+            }
+        }
+        let kinds = &self.tally.kinds[c];
+        (lines, i64::from(kinds[K_THREE2]), i64::from(kinds[K_FOUR3]))
     }
 
     /// The ordering value of `sq` for `player` (its threat value) and for the opponent.

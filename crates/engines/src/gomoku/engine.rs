@@ -14,7 +14,9 @@ use search::{Evaluator, ForcedWin, Incremental};
 use smallvec::SmallVec;
 
 pub use super::board::GomokuState;
-use super::board::{CellSet, CodeTables, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2};
+use super::board::{
+    CellSet, CodeTables, EvalWeights, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2, TO_MOVE, WAITING,
+};
 use super::classes::{ClassTable, threat_value};
 use super::threats::{defence_set, vcf, vct};
 
@@ -97,14 +99,6 @@ fn has_winning_threat(st: &GomokuState, who: Player) -> bool {
         || st.kind_count(who, K_THREE2) > 0
 }
 
-/// The side to move's initiative in the quiet value: its cells' weights count
-/// `INITIATIVE_NUM / INITIATIVE_DEN` times the opponent's (it moves first, so its potential
-/// is worth more). 3/2 against session 6's 5/4 gained at 200 ms a move from the book (+39
-/// [+6, +74] over 400 games, `docs/strength.md`); 7/4 did not.
-pub const INITIATIVE_NUM: i32 = 3;
-/// See [`INITIATIVE_NUM`].
-pub const INITIATIVE_DEN: i32 = 2;
-
 /// A five next move for the side to move.
 const WIN_NEXT: i32 = 20_000;
 /// An open four or double four for the side to move, the opponent without a four.
@@ -122,34 +116,114 @@ fn has_four_move(st: &GomokuState, player: Player) -> bool {
 
 /// Static value from the side to move's point of view (see the module docs): the forcing
 /// threats decide first, in the order they would be played (the side to move moves first:
-/// that is its initiative); otherwise the difference of the cells' potentials.
+/// that is its initiative); otherwise [`quiet_value`].
 pub fn static_value(st: &GomokuState, me: Player) -> i32 {
+    match forcing(st, me) {
+        Forcing::Decided(v) => v,
+        Forcing::Block => quiet_value(st, me) - FLEX4_WIN,
+        Forcing::Quiet => quiet_value(st, me),
+    }
+}
+
+/// The quiet part of the static value: the side to move's cells weighed with
+/// [`EvalWeights::to_move`] minus the opponent's weighed with [`EvalWeights::waiting`]
+/// (the weights are [`EVAL_WEIGHTS`](super::board::EVAL_WEIGHTS)).
+#[inline]
+pub fn quiet_value(st: &GomokuState, me: Player) -> i32 {
+    st.potential(me, TO_MOVE) - st.potential(me.other(), WAITING)
+}
+
+/// What the forcing threats say about a position, before the cells' weights.
+enum Forcing {
+    /// A threat decides the value.
+    Decided(i32),
+    /// The opponent has one five point: the side to move must block it (quiescence
+    /// searches it; as a leaf it is below any real value).
+    Block,
+    /// Nothing forcing: the value is the quiet one.
+    Quiet,
+}
+
+fn forcing(st: &GomokuState, me: Player) -> Forcing {
     let op = me.other();
     if st.kind_count(me, K_FIVE) > 0 {
-        return WIN_NEXT;
+        return Forcing::Decided(WIN_NEXT);
     }
     let op_fives = st.kind_count(op, K_FIVE);
     if op_fives >= 2 {
-        return -WIN_NEXT;
+        return Forcing::Decided(-WIN_NEXT);
     }
-    let base = st.potential(me) * INITIATIVE_NUM / INITIATIVE_DEN - st.potential(op);
     if op_fives == 1 {
-        // A forced block: quiescence searches it; as a leaf, below any real value.
-        return base - FLEX4_WIN;
+        return Forcing::Block;
     }
     let op_four = has_four_move(st, op);
     if st.kind_count(me, K_FLEX4) > 0 {
-        return if op_four { FLEX4_WIN / 2 } else { FLEX4_WIN };
+        return Forcing::Decided(if op_four { FLEX4_WIN / 2 } else { FLEX4_WIN });
     }
     if !op_four {
         if st.kind_count(me, K_FOUR3) > 0 {
-            return FOUR3_WIN;
+            return Forcing::Decided(FOUR3_WIN);
         }
         if st.kind_count(me, K_THREE2) > 0 && st.kind_count(op, K_FLEX4) == 0 {
-            return THREE2_WIN;
+            return Forcing::Decided(THREE2_WIN);
         }
     }
-    base
+    Forcing::Quiet
+}
+
+/// Number of terms of [`quiet_features`] (and of [`EvalWeights::to_vec`]).
+pub const FEATURES: usize = 20;
+
+impl EvalWeights {
+    /// The weights as [`quiet_features`] orders its terms: the side to move's line weights
+    /// of classes 1 to 8, its double-three and four-three bonuses, then the waiting side's
+    /// the same way (class 0, an empty line, weighs nothing).
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut v = Vec::with_capacity(FEATURES);
+        for w in [&self.to_move, &self.waiting] {
+            v.extend_from_slice(&w.line[1..]);
+            v.extend([w.three2, w.four3]);
+        }
+        v
+    }
+
+    /// The weights [`to_vec`](EvalWeights::to_vec) wrote, or `None` for a slice of another
+    /// length than [`FEATURES`].
+    pub fn from_slice(v: &[i32]) -> Option<EvalWeights> {
+        if v.len() != FEATURES {
+            return None;
+        }
+        let set = |w: &[i32]| {
+            let mut line = [0; 9];
+            line[1..].copy_from_slice(&w[..8]);
+            super::board::CellWeights {
+                line,
+                three2: w[8],
+                four3: w[9],
+            }
+        };
+        Some(EvalWeights {
+            to_move: set(&v[..10]),
+            waiting: set(&v[10..]),
+        })
+    }
+}
+
+/// The terms [`quiet_value`] weighs, from the side to move's point of view (the side to
+/// move's counts, then the opponent's negated, in the order of [`EvalWeights::to_vec`]),
+/// or `None` when a forcing threat decides the static value instead: the samples of a
+/// Texel fit of the weights (`gomoku::tune`).
+pub fn quiet_features(st: &GomokuState, me: Player) -> Option<Vec<i64>> {
+    if !matches!(forcing(st, me), Forcing::Quiet) {
+        return None;
+    }
+    let mut f = Vec::with_capacity(FEATURES);
+    for (player, sign) in [(me, 1), (me.other(), -1)] {
+        let (lines, three2, four3) = st.class_counts(player);
+        f.extend(lines[1..].iter().map(|n| sign * n));
+        f.extend([sign * three2, sign * four3]);
+    }
+    Some(f)
 }
 
 impl Evaluator<EnginePosition> for GomokuEval {

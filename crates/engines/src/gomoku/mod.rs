@@ -11,12 +11,13 @@
 //!   value. A move updates only the cells within 4 (freestyle) or 5 (exact-five) steps
 //!   along its four lines, plus per-colour sums, kind counts and the sets of five and four
 //!   points; per cell also the number of stones within distance 2 (the candidate area).
-//! - **Evaluation** (`engine::static_value`): the forcing threats first, in the order
+//! - **Evaluation** ([`static_value`]): the forcing threats first, in the order
 //!   they would be played, the side to move first (its initiative): our five point wins;
 //!   two opponent five points lose; one must be blocked; our flex four wins unless the
 //!   opponent has a four to answer with; our four-three, or double three, wins if the
-//!   opponent has no four (nor open three). Otherwise the sum of our cells' weights (3/2 of
-//!   it: it is our move) minus the opponent's.
+//!   opponent has no four (nor open three). Otherwise the sum of our cells' weights minus
+//!   the opponent's, each side with its own weights ([`EVAL_WEIGHTS`]: the side to move's
+//!   cells are worth more, it plays first), fitted to game results ([`tune`]).
 //! - **Candidates** (the staged picker; the search tries the TT move first): our five; else
 //!   the blocks of the opponent's five points; else, against an open three (or double-four
 //!   point), only its defence points (where the opponent would make a four) and our own
@@ -60,11 +61,14 @@ mod suite;
 #[cfg(test)]
 mod tests;
 mod threats;
+pub mod tune;
 
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
+pub use board::{CellWeights, EVAL_WEIGHTS, EvalWeights, HAND_WEIGHTS};
 pub use engine::{
-    DEFENCE_VCT_THREES, EnginePosition, FUTILITY_MARGINS, GomokuEval, GomokuState, MAX_CANDIDATES,
-    RAZOR_MARGINS, find_vcf, find_vct, threat_defence, wrap,
+    DEFENCE_VCT_THREES, EnginePosition, FEATURES, FUTILITY_MARGINS, GomokuEval, GomokuState,
+    MAX_CANDIDATES, RAZOR_MARGINS, find_vcf, find_vct, quiet_features, quiet_value, static_value,
+    threat_defence, wrap,
 };
 use rules_gomoku::Move;
 use std::time::Instant;

@@ -609,3 +609,151 @@ fn vct_claims_survive_every_reply() {
     }
     assert!(checked >= 3, "only {checked} VCT claims met");
 }
+
+/// The quiet value is exactly the fitted model: the terms [`quiet_features`] counts from the
+/// board, weighed with [`EVAL_WEIGHTS`], give the value the incremental sums keep (so the
+/// tuner fits what the engine evaluates), on positions of random games near the stones.
+#[test]
+fn quiet_value_is_the_weighed_features() {
+    let weights = EVAL_WEIGHTS.to_vec();
+    assert_eq!(EvalWeights::from_slice(&weights), Some(EVAL_WEIGHTS));
+    assert_eq!(EvalWeights::from_slice(&weights[1..]), None);
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let (mut quiet, mut forcing) = (0, 0);
+    for (size, rule) in [(15, Rule::Freestyle), (15, Rule::Exact5)] {
+        for _ in 0..6 {
+            let mut pos = wrap(&play(size, rule, ""));
+            let mut cands = Vec::new();
+            while pos.outcome().is_none() && pos.ply() < 60 {
+                let me = pos.side_to_move();
+                match quiet_features(pos.state(), me) {
+                    Some(f) => {
+                        quiet += 1;
+                        let weighed: i64 = f
+                            .iter()
+                            .zip(&weights)
+                            .map(|(&f, &w)| f * i64::from(w))
+                            .sum();
+                        assert_eq!(weighed, i64::from(quiet_value(pos.state(), me)));
+                        assert_eq!(static_value(pos.state(), me), quiet_value(pos.state(), me));
+                    }
+                    None => {
+                        forcing += 1;
+                        assert_ne!(static_value(pos.state(), me), quiet_value(pos.state(), me));
+                    }
+                }
+                candidates(&pos, &mut cands, 12);
+                let mv = cands[rng.random_range(0..cands.len())];
+                pos.make_move(mv);
+            }
+        }
+    }
+    assert!(
+        quiet > 100 && forcing > 10,
+        "{quiet} quiet, {forcing} forcing"
+    );
+}
+
+/// A records file of two games: Black wins the first (an open four), the second stops
+/// before the end (as after an external engine's timeout).
+const RECORDS: &str = "# game 1: engine (first) vs engine (second): five in a row\n\
+boardlab-save 1\ngame gomoku\nh8\na1\ni8\na3\nj8\na5\nk8\na7\nl8\n\n\
+# game 2: engine (first) vs pbrain (second): timeout\n\
+boardlab-save 1\ngame gomoku\nh8\ni9\n";
+
+#[test]
+fn samples_are_the_quiet_positions_of_finished_games() {
+    let mut s = tune::Samples::default();
+    tune::add_samples(RECORDS, 0, &mut s).expect("records load");
+    assert_eq!((s.games, s.unfinished), (1, 1));
+    // Nine positions before the nine moves: h8 .. k8 are quiet until Black's open three
+    // (before its 4th stone, k8, and the five), and White's turns after it are forced.
+    assert_eq!(s.samples.len() + s.forcing, 9);
+    assert!(s.forcing >= 2, "{s:?}");
+    // The first position: Black to move on an empty board, and Black won.
+    assert_eq!(s.samples[0].result, 1.0);
+    assert_eq!(s.samples[1].result, 0.0);
+    assert!(s.samples.iter().all(|x| x.features.len() == FEATURES));
+    // Skipping the opening plies skips their samples.
+    let mut later = tune::Samples::default();
+    tune::add_samples(RECORDS, 4, &mut later).expect("records load");
+    assert_eq!(later.samples.len() + later.forcing, 5);
+    // A game with an illegal move is refused, naming the game.
+    let bad = RECORDS.replace("a7\n", "h8\n");
+    let err = tune::add_samples(&bad, 0, &mut tune::Samples::default()).expect_err("illegal");
+    assert!(err.to_string().starts_with("records game 1:"), "{err}");
+}
+
+/// The fit learns from results: in games where the side with more open twos won, the
+/// fitted weight of the side to move's open twos rises from its start.
+#[test]
+fn fit_follows_the_results() {
+    let mut samples = Vec::new();
+    for twos in -6i64..=6 {
+        for other in -3i64..=3 {
+            let mut features = vec![0; FEATURES];
+            features[1] = twos; // the side to move's open twos
+            features[4] = other; // its open threes, unrelated to the result here
+            samples.push(eval::tune::Sample {
+                features,
+                result: if twos > 0 { 1.0 } else { 0.0 },
+            });
+        }
+    }
+    let (weights, fitted) = tune::fit_weights(&samples, &HAND_WEIGHTS).expect("fits");
+    assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
+    assert!(
+        weights.to_move.line[2] > HAND_WEIGHTS.to_move.line[2],
+        "{weights:?}"
+    );
+}
+
+/// The self-play games the shipped weights were fitted to (`docs/strength.md`, session 9).
+const SHIPPED_RECORDS: &str = include_str!("../../data/gomoku-selfplay-n4000-s9.txt");
+/// The opening plies of those games, drawn at random and skipped.
+const SHIPPED_SKIP: usize = 4;
+
+/// The shipped weights are what the fit makes of the shipped games from the hand weights:
+/// the weights are reproducible, and a change to the features or the fit shows here.
+#[test]
+fn shipped_weights_are_the_fit_of_the_shipped_games() {
+    let mut s = tune::Samples::default();
+    tune::add_samples(SHIPPED_RECORDS, SHIPPED_SKIP, &mut s).expect("records load");
+    assert_eq!((s.games, s.unfinished), (800, 0));
+    let (weights, fitted) = tune::fit_weights(&s.samples, &HAND_WEIGHTS).expect("fits");
+    assert_eq!(weights, EVAL_WEIGHTS, "{fitted:?}");
+    assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
+}
+
+/// Fits the evaluation weights to recorded games, from the hand weights (or, with
+/// `START=shipped`, from the shipped ones): `RECORDS=a.txt,b.txt SKIP=4 cargo test
+/// --release -p boardlab-engines fit_eval_weights -- --ignored --nocapture`.
+#[test]
+#[ignore = "a tuning run over records files"]
+fn fit_eval_weights() {
+    let files = std::env::var("RECORDS").expect("RECORDS=file,file,...");
+    let skip: usize = std::env::var("SKIP").map_or(0, |s| s.parse().expect("SKIP is a number"));
+    let start = match std::env::var("START").as_deref() {
+        Ok("shipped") => EVAL_WEIGHTS,
+        Ok("hand") | Err(_) => HAND_WEIGHTS,
+        Ok(other) => panic!("START is hand or shipped, not {other}"),
+    };
+    let mut s = tune::Samples::default();
+    for f in files.split(',') {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        tune::add_samples(&text, skip, &mut s).unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
+    println!(
+        "{} games ({} unfinished skipped), {} quiet positions, {} forcing skipped",
+        s.games,
+        s.unfinished,
+        s.samples.len(),
+        s.forcing
+    );
+    let (weights, fitted) = tune::fit_weights(&s.samples, &start).expect("fits");
+    println!(
+        "scale {:e}, error {:.6} -> {:.6}",
+        fitted.scale, fitted.error_before, fitted.error_after
+    );
+    println!("{weights:?}");
+}
