@@ -720,6 +720,34 @@ mod tests {
     }
 
     #[test]
+    fn the_game_names_its_letters_and_squares() {
+        let game = Registry::bundled().start("amazons:size=8").unwrap();
+        // The game's own letters, not the defaults (`#`, `X`).
+        assert_eq!(game.glyph(Cell::Marker), 'x');
+        assert_eq!(game.glyph(Cell::Empty), '.');
+        let queen = |owner| Cell::Piece {
+            owner,
+            kind: board_core::view::PieceKind::Queen,
+        };
+        assert_ne!(game.glyph(queen(Player::First)), 'X');
+        assert_ne!(
+            game.glyph(queen(Player::First)),
+            game.glyph(queen(Player::Second))
+        );
+        // 10 is row 1, column c on an 8-wide board.
+        assert_eq!(game.square_name(10).as_deref(), Some("c2"));
+        assert_eq!(game.square_name(63).as_deref(), Some("h8"));
+        assert_eq!(game.square_name(64), None, "off the board");
+    }
+
+    #[test]
+    fn the_default_registry_is_the_bundled_games() {
+        assert_eq!(Registry::default().ids(), Registry::bundled().ids());
+        let one = Registry::empty().with::<crate::Gomoku>();
+        assert_eq!(format!("{one:?}"), r#"Registry(["gomoku"])"#);
+    }
+
+    #[test]
     fn the_board_is_shown_at_any_ply_with_the_move_that_led_there() {
         let mut game = Registry::bundled().start("clamp").unwrap();
         for mv in ["c6-c4", "d3-d5", "a8", "a1", "f6-f4", "h1", "c4-d4"] {
