@@ -472,7 +472,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
                 no_color,
                 std::io::IsTerminal::is_terminal(&std::io::stdout()),
             ),
-            boards: registry.boards().clone(),
+            games: registry.games().clone(),
         }),
         #[cfg(feature = "web")]
         Command::Web { listen, data, open } => serve::web(registry, &listen, data.as_deref(), open),

@@ -35,8 +35,6 @@ use crate::{
 pub struct Registry {
     /// The erased games, for the protocols (`engine`, `serve`).
     games: boardlab_games::Registry,
-    /// The boards `connect` draws.
-    boards: ::play::connect::Boards,
     /// The commands of each game, in the order of `games`.
     commands: Vec<Box<dyn GameCommands>>,
 }
@@ -46,7 +44,6 @@ impl Registry {
     pub fn empty() -> Registry {
         Registry {
             games: boardlab_games::Registry::empty(),
-            boards: ::play::connect::Boards::empty(),
             commands: Vec::new(),
         }
     }
@@ -69,7 +66,6 @@ impl Registry {
         self.commands.retain(|c| c.id() != id);
         self.commands.push(Box::new(Commands::<G>(PhantomData)));
         self.games = self.games.with::<G>();
-        self.boards = self.boards.with::<G>();
         self
     }
 
@@ -81,11 +77,6 @@ impl Registry {
     /// The erased games, as the engine protocol, the server and other front ends take them.
     pub fn games(&self) -> &boardlab_games::Registry {
         &self.games
-    }
-
-    /// The games whose boards `connect` draws.
-    pub fn boards(&self) -> &::play::connect::Boards {
-        &self.boards
     }
 
     /// The commands of the game a parsed spec names; an unknown game is an error listing

@@ -7,7 +7,7 @@ use std::{marker::PhantomData, sync::Arc};
 use board_core::{
     GameConfig, GameSpec, MoveInputError, NotationError, Outcome, Player, SpecError,
     savefile::{self, SaveFile},
-    view::{self, BoardView},
+    view::{self, BoardView, Cell},
 };
 use search::{Agent, AgentError, AgentKind, Limits, OptionsError, Score, SearchOptions};
 
@@ -205,6 +205,13 @@ pub trait DynGame: Send {
     fn diagram(&self) -> String;
     /// What the board shows.
     fn view(&self) -> BoardView;
+    /// The one character the game's diagram draws for `cell`
+    /// ([`View::glyph`](board_core::view::View::glyph)), so a front end drawing a
+    /// [`BoardView`] as text uses the game's own letters.
+    fn glyph(&self, cell: Cell) -> char;
+    /// The name of square `square` (a flat index, as in [`PlyView`]) in the game's
+    /// notation (`c4`); `None` off the board.
+    fn square_name(&self, square: u16) -> Option<String>;
     /// The board now, with the last move's squares.
     fn ply_view(&self) -> PlyView;
     /// The board after the first `ply` moves (0 the start), with the last move's squares;
@@ -450,6 +457,14 @@ impl<G: Game> DynGame for Handle<G> {
     fn view(&self) -> BoardView {
         self.pos.board_view()
     }
+    fn glyph(&self, cell: Cell) -> char {
+        self.pos.glyph(cell)
+    }
+    fn square_name(&self, square: u16) -> Option<String> {
+        let geometry = self.pos.geometry();
+        (usize::from(square) < geometry.cells())
+            .then(|| geometry.format_square(board_core::Square(square)))
+    }
     fn ply_view(&self) -> PlyView {
         self.replayed_view(self.history.len())
     }
@@ -561,11 +576,23 @@ impl<G: Game> GameEntry for Entry<G> {
     }
 }
 
-/// The games a program offers, by id: the bundled ones ([`Registry::bundled`]) plus any a
-/// user registers ([`Registry::with`]). A clone shares the entries.
+/// The games a program offers, by id: the bundled ones ([`Registry::bundled`], also the
+/// default) plus any a user registers ([`Registry::with`]). A clone shares the entries.
 #[derive(Clone)]
 pub struct Registry {
     entries: Vec<Arc<dyn GameEntry>>,
+}
+
+impl Default for Registry {
+    fn default() -> Registry {
+        Registry::bundled()
+    }
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Registry").field(&self.ids()).finish()
+    }
 }
 
 impl Registry {
@@ -690,6 +717,34 @@ mod tests {
             .find(|m| m.text == "e5")
             .unwrap();
         assert_eq!(e5.squares, vec![4 * 9 + 4]);
+    }
+
+    #[test]
+    fn the_game_names_its_letters_and_squares() {
+        let game = Registry::bundled().start("amazons:size=8").unwrap();
+        // The game's own letters, not the defaults (`#`, `X`).
+        assert_eq!(game.glyph(Cell::Marker), 'x');
+        assert_eq!(game.glyph(Cell::Empty), '.');
+        let queen = |owner| Cell::Piece {
+            owner,
+            kind: board_core::view::PieceKind::Queen,
+        };
+        assert_ne!(game.glyph(queen(Player::First)), 'X');
+        assert_ne!(
+            game.glyph(queen(Player::First)),
+            game.glyph(queen(Player::Second))
+        );
+        // 10 is row 1, column c on an 8-wide board.
+        assert_eq!(game.square_name(10).as_deref(), Some("c2"));
+        assert_eq!(game.square_name(63).as_deref(), Some("h8"));
+        assert_eq!(game.square_name(64), None, "off the board");
+    }
+
+    #[test]
+    fn the_default_registry_is_the_bundled_games() {
+        assert_eq!(Registry::default().ids(), Registry::bundled().ids());
+        let one = Registry::empty().with::<crate::Gomoku>();
+        assert_eq!(format!("{one:?}"), r#"Registry(["gomoku"])"#);
     }
 
     #[test]

@@ -30,7 +30,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 mod follower;
 mod tokens;
 
-pub use follower::{Boards, Followed, Follower, GameState};
+pub use follower::{Followed, Follower, GameState};
 pub use tokens::{SavedSeat, TokenFile};
 
 /// The protocol's commands: a typed line starting with one of these is sent as it is
@@ -92,9 +92,9 @@ impl Session {
         }
     }
 
-    /// The same session drawing the games of `boards` (instead of the bundled ones).
-    pub fn with_boards(mut self, boards: Boards) -> Session {
-        self.follower = self.follower.with_boards(boards);
+    /// The same session drawing the games of `registry` (instead of the bundled ones).
+    pub fn with_games(mut self, registry: boardlab_games::Registry) -> Session {
+        self.follower = self.follower.with_games(registry);
         self
     }
 
@@ -412,8 +412,9 @@ pub struct ConnectOptions {
     pub seat: Option<Player>,
     /// Boards in colour.
     pub color: bool,
-    /// The games whose boards are drawn (default: the bundled ones).
-    pub boards: Boards,
+    /// The games whose boards are drawn (default: the bundled ones); a game the server
+    /// hosts but this lacks is played without its board.
+    pub games: boardlab_games::Registry,
 }
 
 /// Why the client stopped with an error.
@@ -558,7 +559,7 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
     let (to_server, outgoing) = mpsc::channel();
     let shared = Arc::new((
         Mutex::new(Shared {
-            session: Session::new(&key, tokens, options.color).with_boards(options.boards.clone()),
+            session: Session::new(&key, tokens, options.color).with_games(options.games.clone()),
             to_server,
             closed: false,
             input_ended: false,

@@ -19,14 +19,24 @@ const ZONE_SECOND: &str = "\x1b[2;36m";
 /// The board of `pos` with `[` `]` around the squares in `marked` (the last move's), in
 /// colour when `color` is set; drop zones show in their owner's dim colour.
 pub fn board<V: View>(pos: &V, marked: &[Square], color: bool) -> String {
-    let view = pos.board_view();
+    board_of(&pos.board_view(), &|cell| pos.glyph(cell), marked, color)
+}
+
+/// [`board`] drawn from a [`BoardView`] and the game's letters (`glyph`), as an erased
+/// game ([`boardlab_games::DynGame`]) gives them.
+pub fn board_of(
+    view: &BoardView,
+    glyph: &dyn Fn(Cell) -> char,
+    marked: &[Square],
+    color: bool,
+) -> String {
     let (width, height) = (view.width as usize, view.height as usize);
     let num_width = height.to_string().len();
     let letters: String = (0..width)
         .map(|c| format!(" {}", (b'a' + c as u8) as char))
         .collect();
     let header = format!("{:num_width$}{letters}\n", "");
-    let zone_owner = zone_owners(&view);
+    let zone_owner = zone_owners(view);
     let mut out = header.clone();
     for row in (0..height).rev() {
         out.push_str(&format!("{:>num_width$}", row + 1));
@@ -45,7 +55,7 @@ pub fn board<V: View>(pos: &V, marked: &[Square], color: bool) -> String {
                 break;
             }
             let cell = view.cells[at(col)];
-            let glyph = pos.glyph(cell);
+            let letter = glyph(cell);
             let style = color.then(|| match cell {
                 _ if is_marked(col) => MARK,
                 Cell::Piece {
@@ -63,7 +73,7 @@ pub fn board<V: View>(pos: &V, marked: &[Square], color: bool) -> String {
                 },
                 Cell::Marker => DIM,
             });
-            paint(&mut out, glyph, style);
+            paint(&mut out, letter, style);
         }
         out.push_str(&format!(" {}\n", row + 1));
     }
@@ -112,21 +122,31 @@ fn piece_kind(view: &BoardView, player: Player) -> PieceKind {
 /// The legend under the board: each piece's letter and owner, the markers, and the drop
 /// zones (`X Black · O White · drop zones: Black ranks 6-8, White ranks 1-3`).
 pub fn legend<V: View>(pos: &V) -> String {
-    let view = pos.board_view();
+    legend_of(&pos.board_view(), &|cell| pos.glyph(cell), &|p| {
+        pos.player_name(p)
+    })
+}
+
+/// [`legend`] from a [`BoardView`], the game's letters (`glyph`) and its players' names.
+pub fn legend_of(
+    view: &BoardView,
+    glyph: &dyn Fn(Cell) -> char,
+    player_name: &dyn Fn(Player) -> &'static str,
+) -> String {
     let mut parts: Vec<String> = [Player::First, Player::Second]
         .into_iter()
         .map(|p| {
-            let kind = piece_kind(&view, p);
-            let glyph = pos.glyph(Cell::Piece { owner: p, kind });
+            let kind = piece_kind(view, p);
+            let letter = glyph(Cell::Piece { owner: p, kind });
             let what = match kind {
                 PieceKind::Queen => " queen",
                 PieceKind::Stone | PieceKind::Man => "",
             };
-            format!("{glyph} {}{what}", pos.player_name(p))
+            format!("{letter} {}{what}", player_name(p))
         })
         .collect();
     if view.cells.contains(&Cell::Marker) {
-        parts.push(format!("{} arrow", pos.glyph(Cell::Marker)));
+        parts.push(format!("{} arrow", glyph(Cell::Marker)));
     }
     let zones: Vec<String> = view
         .regions
@@ -139,7 +159,7 @@ pub fn legend<V: View>(pos: &V) -> String {
                 .iter()
                 .map(|sq| sq.index() / view.width as usize + 1);
             let (lo, hi) = (rows.clone().min()?, rows.max()?);
-            Some(format!("{} ranks {lo}-{hi}", pos.player_name(owner)))
+            Some(format!("{} ranks {lo}-{hi}", player_name(owner)))
         })
         .collect();
     if !zones.is_empty() {
@@ -182,7 +202,12 @@ pub fn result<P: Position>(pos: &P) -> String {
 
 /// The game-specific part of the status line, from the view's typed items.
 pub fn details<V: View>(pos: &V) -> Vec<String> {
-    let items = pos.status();
+    details_of(&pos.board_view(), &|cell| pos.glyph(cell))
+}
+
+/// [`details`] from a [`BoardView`] (its status items) and the game's letters (`glyph`).
+pub fn details_of(view: &BoardView, glyph: &dyn Fn(Cell) -> char) -> Vec<String> {
+    let items = &view.status;
     let mut parts = Vec::new();
     let hands: Vec<(Player, u32)> = items
         .iter()
@@ -199,11 +224,10 @@ pub fn details<V: View>(pos: &V) -> Vec<String> {
         })
         .collect();
     // Pieces are named by their letters (the legend says whose), to fit 80 columns.
-    let view = pos.board_view();
     let glyph_of = |p: Player| {
-        pos.glyph(Cell::Piece {
+        glyph(Cell::Piece {
             owner: p,
-            kind: piece_kind(&view, p),
+            kind: piece_kind(view, p),
         })
     };
     let pairs = |list: &[(Player, u32)]| {
@@ -213,7 +237,7 @@ pub fn details<V: View>(pos: &V) -> Vec<String> {
             .join(", ")
     };
     let mut phase = None;
-    for item in &items {
+    for item in items {
         match *item {
             StatusItem::Phase(p) => phase = Some(p),
             StatusItem::Quiet { count, limit } => {

@@ -1,19 +1,18 @@
 //! The client's own copy of every game it follows: [`Follower`] replays the moves the
-//! server sends (canonical notation) with the rules crates, so each line about a game is
-//! followed by that game's board drawn from the typed position ([`View`]), the last move
-//! marked, and its status; [`Follower::state`] tells the session whose turn it is and who
-//! won, as typed values.
+//! server sends (canonical notation) on an erased game ([`DynGame`]) of its
+//! [`Registry`], so each line about a game is followed by that game's board drawn from
+//! the typed view ([`PlyView`](boardlab_games::PlyView)), the last move marked, and its
+//! status; [`Follower::state`] tells the session whose turn it is and who won, as typed
+//! values. A game the server hosts but the registry lacks is played all the same, without
+//! its board.
 
 use std::collections::BTreeMap;
 
 use crate::render;
-use board_core::{
-    GameConfig, GameSpec, Outcome, Player, Square,
-    view::{View, captured},
-};
+use board_core::{Outcome, Player, Square};
+use boardlab_games::{DynGame, Registry};
 
 use boardlab_host::seat_name;
-use protocols::lines::quote;
 
 /// Most games the terminal client keeps boards for.
 const MAX_FOLLOWED: usize = 1000;
@@ -27,166 +26,15 @@ pub enum GameState {
     Over(Outcome),
 }
 
-/// One followed game, whatever the rules.
-pub(crate) trait Replica: Send {
-    fn spec(&self) -> String;
-    fn moves(&self) -> &[String];
-    /// Plays `text` if it is legal here; otherwise nothing changes.
-    fn play(&mut self, text: &str) -> Result<(), String>;
-    fn state(&self) -> GameState;
-    fn player_name(&self, p: Player) -> &'static str;
-    /// The board (last move marked) and the legend, as lines.
-    fn board(&self, color: bool) -> Vec<String>;
-    /// The game-specific status items (`on board X 5, O 4`, `place two stones`).
-    fn details(&self) -> Vec<String>;
-    /// Why the game ended, for people.
-    fn reason(&self) -> Option<String>;
-    /// The squares the last move captured, in notation (empty if none).
-    fn last_captures(&self) -> &[String];
-}
-
-struct Typed<P: View> {
-    pos: P,
-    moves: Vec<String>,
-    /// The squares the last move touched (marked on the board).
-    marked: Vec<Square>,
-    /// What the last move captured.
-    captures: Vec<String>,
-}
-
-impl<P: View> Replica for Typed<P> {
-    fn spec(&self) -> String {
-        self.pos.config().to_string()
-    }
-    fn moves(&self) -> &[String] {
-        &self.moves
-    }
-    fn play(&mut self, text: &str) -> Result<(), String> {
-        let mv = self.pos.parse_legal_move(text).map_err(|e| e.to_string())?;
-        let before = self.pos.clone();
-        self.pos.make_move(mv);
-        self.marked = before.move_squares(mv);
-        let g = self.pos.geometry();
-        self.captures = captured(&before, &self.pos, mv)
-            .into_iter()
-            .map(|sq| g.format_square(sq))
-            .collect();
-        self.moves.push(before.format_move(mv));
-        Ok(())
-    }
-    fn state(&self) -> GameState {
-        match self.pos.outcome() {
-            Some(o) => GameState::Over(o),
-            None => GameState::ToMove(self.pos.side_to_move()),
-        }
-    }
-    fn player_name(&self, p: Player) -> &'static str {
-        self.pos.player_name(p)
-    }
-    fn board(&self, color: bool) -> Vec<String> {
-        let mut lines: Vec<String> = render::board(&self.pos, &self.marked, color)
-            .lines()
-            .map(String::from)
-            .collect();
-        lines.push(render::legend(&self.pos));
-        lines
-    }
-    fn details(&self) -> Vec<String> {
-        render::details(&self.pos)
-    }
-    fn reason(&self) -> Option<String> {
-        self.pos.outcome_reason()
-    }
-    fn last_captures(&self) -> &[String] {
-        &self.captures
-    }
-}
-
-fn start<P: View>(spec: &GameSpec) -> Result<Box<dyn Replica>, String> {
-    let config = P::Config::from_spec(spec).map_err(|e| format!("bad game spec: {e}"))?;
-    Ok(Box::new(Typed {
-        pos: P::new(config),
-        moves: Vec::new(),
-        marked: Vec::new(),
-        captures: Vec::new(),
-    }))
-}
-
-/// The games whose boards the client can draw, by id: the bundled ones
-/// ([`Boards::bundled`], the default) plus any a program adds ([`Boards::with`]). A game
-/// the server hosts but that is missing here is played all the same, without its board.
-#[derive(Clone)]
-pub struct Boards {
-    starts: Vec<(&'static str, StartReplica)>,
-}
-
-/// A game's [`start`]: its copy from a spec.
-type StartReplica = fn(&GameSpec) -> Result<Box<dyn Replica>, String>;
-
-impl Boards {
-    /// No games.
-    pub fn empty() -> Boards {
-        Boards { starts: Vec::new() }
-    }
-
-    /// Every bundled game.
-    pub fn bundled() -> Boards {
-        fn add<P: boardlab_games::Game>(boards: Boards) -> Boards {
-            boards.with::<P>()
-        }
-        boardlab_games::GameId::ALL
-            .iter()
-            .fold(Boards::empty(), |boards, &id| {
-                boardlab_games::with_game!(id, add(boards))
-            })
-    }
-
-    /// Adds the game `P` (a game with an id already there replaces it).
-    pub fn with<P: View>(mut self) -> Boards {
-        let id = <P::Config as GameConfig>::GAME_ID;
-        self.starts.retain(|(known, _)| *known != id);
-        self.starts.push((id, start::<P>));
-        self
-    }
-
-    /// The game ids, in order.
-    pub fn ids(&self) -> Vec<&'static str> {
-        self.starts.iter().map(|(id, _)| *id).collect()
-    }
-
-    /// A new copy of a game from its spec (as the server names it).
-    fn replica(&self, spec: &str) -> Result<Box<dyn Replica>, String> {
-        let spec = GameSpec::parse(spec).map_err(|e| format!("bad game spec: {e}"))?;
-        let (_, start) = self
-            .starts
-            .iter()
-            .find(|(known, _)| known.eq_ignore_ascii_case(spec.id.trim()))
-            .ok_or_else(|| format!("no board for game '{}'", quote(&spec.id, 32)))?;
-        start(&spec)
-    }
-}
-
-impl Default for Boards {
-    fn default() -> Boards {
-        Boards::bundled()
-    }
-}
-
-impl std::fmt::Debug for Boards {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Boards").field(&self.ids()).finish()
-    }
-}
-
 /// The terminal client's view of the games it follows (created, joined, watched or
 /// shown): it turns server lines into board diagrams.
 #[derive(Default)]
 pub struct Follower {
-    games: BTreeMap<u64, Box<dyn Replica>>,
+    games: BTreeMap<u64, Box<dyn DynGame>>,
     /// Boards in colour (a terminal).
     color: bool,
-    /// The games it can draw.
-    boards: Boards,
+    /// The games it can draw (by default the bundled ones).
+    registry: Registry,
 }
 
 /// What the client does with one server line.
@@ -215,15 +63,15 @@ impl Follower {
         }
     }
 
-    /// The same follower drawing the games of `boards` (instead of the bundled ones).
-    pub fn with_boards(mut self, boards: Boards) -> Follower {
-        self.boards = boards;
+    /// The same follower drawing the games of `registry` (instead of the bundled ones).
+    pub fn with_games(mut self, registry: Registry) -> Follower {
+        self.registry = registry;
         self
     }
 
     /// Where game `n` stands, if it is followed.
     pub fn state(&self, n: u64) -> Option<GameState> {
-        self.games.get(&n).map(|g| g.state())
+        self.games.get(&n).map(|g| state(g.as_ref()))
     }
 
     /// The display name of player `p` in game `n` ("Black"), if it is followed.
@@ -240,7 +88,7 @@ impl Follower {
         let id = |i: usize| w.get(i).and_then(|t| t.parse::<u64>().ok());
         match w.as_slice() {
             ["ok", "created", _, spec, ..] => {
-                if let (Some(n), Ok(game)) = (id(2), self.boards.replica(spec)) {
+                if let (Some(n), Ok(game)) = (id(2), self.registry.start(spec)) {
                     self.follow(n, game, &mut out);
                 }
             }
@@ -256,7 +104,7 @@ impl Follower {
                     .split_once(" moves ")
                     .and_then(|(_, m)| m.split_once(" ;"))
                     .map_or("", |(m, _)| m);
-                if let (Some(n), Ok(mut game)) = (id(2), self.boards.replica(spec)) {
+                if let (Some(n), Ok(mut game)) = (id(2), self.registry.start(spec)) {
                     let replayed = moves.split_whitespace().all(|mv| game.play(mv).is_ok());
                     let known = self
                         .games
@@ -284,7 +132,7 @@ impl Follower {
         out
     }
 
-    fn follow(&mut self, n: u64, game: Box<dyn Replica>, out: &mut Followed) {
+    fn follow(&mut self, n: u64, game: Box<dyn DynGame>, out: &mut Followed) {
         if self.games.len() >= MAX_FOLLOWED && !self.games.contains_key(&n) {
             return;
         }
@@ -297,7 +145,7 @@ impl Follower {
         let Some(game) = self.games.get_mut(&n) else {
             return;
         };
-        let have = game.moves().len();
+        let have = game.ply_count();
         if ply <= have {
             // Already seen (a player who also watches gets both).
             return;
@@ -317,11 +165,20 @@ impl Follower {
         let Some(game) = self.games.get(&n) else {
             return Vec::new();
         };
-        let mut lines = game.board(self.color);
-        let ply = game.moves().len();
-        let mut status = match game.state() {
+        let at = game.ply_view();
+        let marked: Vec<Square> = at.last.iter().map(|&sq| Square(sq)).collect();
+        let glyph = |cell| game.glyph(cell);
+        let mut lines: Vec<String> = render::board_of(&at.board, &glyph, &marked, self.color)
+            .lines()
+            .map(String::from)
+            .collect();
+        lines.push(render::legend_of(&at.board, &glyph, &|p| {
+            game.player_name(p)
+        }));
+        let ply = game.ply_count();
+        let mut status = match state(game.as_ref()) {
             GameState::Over(outcome) => {
-                let reason = game.reason().unwrap_or_else(|| outcome.to_string());
+                let reason = game.outcome_reason().unwrap_or_else(|| outcome.to_string());
                 let result = match outcome {
                     Outcome::Win(p) => {
                         format!("{} ({}) wins: {reason}", game.player_name(p), seat_name(p))
@@ -338,7 +195,11 @@ impl Follower {
             ),
         };
         if let Some(last) = game.moves().last() {
-            let captures = game.last_captures();
+            let captures: Vec<String> = at
+                .captured
+                .iter()
+                .filter_map(|&sq| game.square_name(sq))
+                .collect();
             let played = if captures.is_empty() {
                 format!("last {last}")
             } else {
@@ -346,13 +207,21 @@ impl Follower {
             };
             lines.push(played);
         }
-        if !matches!(game.state(), GameState::Over(_)) {
-            for d in game.details() {
+        if game.outcome().is_none() {
+            for d in render::details_of(&at.board, &glyph) {
                 status.push_str(" · ");
                 status.push_str(&d);
             }
         }
         lines.push(status);
         lines
+    }
+}
+
+/// Where `game` stands.
+fn state(game: &dyn DynGame) -> GameState {
+    match game.outcome() {
+        Some(outcome) => GameState::Over(outcome),
+        None => GameState::ToMove(game.side_to_move()),
     }
 }

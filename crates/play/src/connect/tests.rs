@@ -416,3 +416,20 @@ fn tokens_are_kept_under_the_address_the_server_resolves_to() {
     assert_eq!(token_key("localhost:4000"), "127.0.0.1:4000");
     assert_eq!(token_key("no port"), "no port", "unresolvable: as typed");
 }
+
+#[test]
+fn the_follower_draws_only_the_games_of_its_registry() {
+    // A game the registry lacks is played without its board.
+    let mut without = Follower::new().with_games(boardlab_games::Registry::empty());
+    assert_eq!(
+        without.on_line(&format!("ok created 3 {GOMOKU5}"), false),
+        Followed::default()
+    );
+    assert_eq!(without.state(3), None);
+    // Once registered, it is drawn.
+    let mut with = Follower::new()
+        .with_games(boardlab_games::Registry::empty().with::<boardlab_games::Gomoku>());
+    let out = with.on_line(&format!("ok created 3 {GOMOKU5}"), false);
+    assert_eq!(out.drawn, Some(3));
+    assert_eq!(with.state(3), Some(GameState::ToMove(Player::First)));
+}
