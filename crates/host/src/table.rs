@@ -785,8 +785,10 @@ impl Table {
     }
 
     /// A person takes the free `seat` of game `id`: its new secret token, recorded in
-    /// the save file before it is handed out.
+    /// the save file before it is handed out. Refused once the game is over (whatever the
+    /// door: a finished game has nobody left to play; its followers watch).
     pub fn join(&mut self, id: u64, seat: Player) -> Result<String, HostError> {
+        self.hosted(id)?.live()?;
         self.check_free(id, seat)?;
         let token = Token::generate().map_err(HostError::Randomness)?;
         let taken = Seat::Person(token.clone());
@@ -1683,6 +1685,30 @@ mod tests {
         }
         // The seat is still the engine's: the next start thinks again.
         assert!(s.engine_job(c.id).is_some());
+    }
+
+    #[test]
+    fn a_free_seat_of_a_finished_game_cannot_be_taken() {
+        let (mut s, _) = Table::open(None).expect("open");
+        let c = s
+            .create("gomoku:size=9", [SeatChoice::Human, SeatChoice::Free])
+            .expect("create");
+        s.resign(c.id, [true, false]).expect("resign");
+        let before = s.save_text(c.id).expect("save text");
+        assert!(
+            matches!(s.join(c.id, Player::Second), Err(HostError::Over(_))),
+            "a finished game takes no new player"
+        );
+        assert_eq!(
+            s.save_text(c.id).expect("save text"),
+            before,
+            "nothing recorded"
+        );
+        // A live game's free seat is still taken.
+        let live = s
+            .create("gomoku:size=9", [SeatChoice::Human, SeatChoice::Free])
+            .expect("create");
+        assert!(s.join(live.id, Player::Second).is_ok());
     }
 
     #[test]
