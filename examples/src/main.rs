@@ -3,5 +3,5 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    boardlab_cli::run_cli(&boardlab_cli::Registry::bundled())
+    boardlab_cli::run_cli(&boardlab_cli::bundled_games())
 }

@@ -69,8 +69,8 @@ fn position_label(spec: &str, number: usize, moves: &str) -> String {
 /// Runs the bench; `depth_delta` shifts every game's depth (negative for a quick run).
 pub fn run_bench(registry: &Registry, depth_delta: i32, threads: usize) -> Result<(), CliError> {
     let mut totals = Totals::default();
-    for game in registry.all() {
-        game.bench(depth_delta, threads, &mut totals)?;
+    for (_, game) in registry.entries_attached() {
+        (game.bench)(depth_delta, threads, &mut totals)?;
     }
     let nps = totals.nodes as f64 / totals.time.as_secs_f64().max(1e-9);
     outln!(

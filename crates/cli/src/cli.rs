@@ -12,7 +12,7 @@ use crate::{
     Registry, bench, book_cmd, botzone,
     cli_error::CliError,
     commands::{self, EngineArgs, Think},
-    engine, match_cmd, pbrain, play_cmd, selfplay, serve,
+    engine, match_cmd, pbrain, play_cmd, registry, selfplay, serve,
 };
 
 #[derive(Parser, Debug)]
@@ -384,11 +384,13 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
                 )));
             }
             let spec = GameSpec::parse(&spec)?;
-            registry.of_spec(&spec)?.perft(&spec, depth, &moves, divide)
+            (registry::of_spec(registry, &spec)?.perft)(&spec, depth, &moves, divide)
         }
         Command::Show { spec, moves, json } => {
             let spec = GameSpec::parse(&spec)?;
-            registry.of_spec(&spec)?.show(&spec, &moves, json)
+            let game = registry::of_spec(registry, &spec)?;
+            let show = if json { game.show_json } else { game.show };
+            show(&spec, &moves)
         }
         Command::Analyze {
             spec,
@@ -399,14 +401,14 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             seed,
         } => {
             let spec = GameSpec::parse(&spec)?;
-            let game = registry.of_spec(&spec)?;
+            let game = registry::of_spec(registry, &spec)?;
             let engine = EngineArgs {
                 hash_mb: hash,
                 threads,
                 seed,
             };
             let think = think.think(Think::Time(1000));
-            game.analyze(&spec, &moves, think, &engine)
+            (game.analyze)(&spec, &moves, think, &engine)
         }
         Command::Match {
             spec,
@@ -422,7 +424,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             timeout,
         } => {
             let spec = GameSpec::parse(&spec)?;
-            let game = registry.of_spec(&spec)?;
+            let game = registry::of_spec(registry, &spec)?;
             let settings = arena::SelfplaySettings {
                 games: games as usize,
                 a,
@@ -442,7 +444,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
                 records: common.records,
                 json: common.json,
             };
-            game.run_match(&spec, &settings, &output)
+            (game.run_match)(&spec, &settings, &output)
         }
         Command::Merge { files } => match_cmd::run_merge(&files),
         Command::Pbrain { player } => pbrain::run(player),
@@ -472,7 +474,7 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
                 no_color,
                 std::io::IsTerminal::is_terminal(&std::io::stdout()),
             ),
-            games: registry.games().clone(),
+            games: registry.detached(),
         }),
         #[cfg(feature = "web")]
         Command::Web { listen, data, open } => serve::web(registry, &listen, data.as_deref(), open),
@@ -505,10 +507,12 @@ fn run(cli: Cli, registry: &Registry) -> Result<(), CliError> {
             game,
             no_color,
         } => play_cmd::run_replay_file(registry, &file, game.map(|g| g as usize), no_color),
-        Command::Tune(args) => registry.of_spec(&GameSpec::parse(&args.spec)?)?.tune(&args),
-        Command::Balance(args) => registry
-            .of_spec(&GameSpec::parse(&args.spec)?)?
-            .balance(&args),
+        Command::Tune(args) => {
+            (registry::of_spec(registry, &GameSpec::parse(&args.spec)?)?.tune)(&args)
+        }
+        Command::Balance(args) => {
+            (registry::of_spec(registry, &GameSpec::parse(&args.spec)?)?.balance)(&args)
+        }
         Command::Selfplay {
             spec,
             games,

@@ -5,6 +5,6 @@ use std::sync::Arc;
 use crate::{Registry, cli_error::CliError};
 
 pub fn run(registry: &Registry) -> Result<(), CliError> {
-    protocols::ugi::run_stdio_with(Arc::new(registry.games().clone()))
+    protocols::ugi::run_stdio_with(Arc::new(registry.detached()))
         .map_err(|e| CliError::usage(format!("engine: {e}")))
 }

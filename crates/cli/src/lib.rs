@@ -9,11 +9,12 @@
 //! use std::process::ExitCode;
 //!
 //! fn main() -> ExitCode {
-//!     boardlab_cli::run_cli(&boardlab_cli::Registry::bundled())
+//!     boardlab_cli::run_cli(&boardlab_cli::bundled_games())
 //! }
 //! ```
 //!
-//! A program of your own adds its game with [`Registry::with`], and then has `play`,
+//! A program of your own adds its game with [`with`](boardlab_games::Registry::with)
+//! (`boardlab_cli::bundled_games().with::<YourGame>()`), and then has `play`,
 //! `perft`, `show`, `analyze`, `match`, `selfplay`, `balance`, `tune`, `replay`, `bench`,
 //! `engine` and `serve` for it beside the bundled games (`docs/adding-a-game.md`, "Every
 //! boardlab command for your game"). `pbrain` stays gomoku's and `botzone` amazons': those
@@ -43,7 +44,7 @@ mod tune;
 
 use std::{ffi::OsString, process::ExitCode};
 
-pub use registry::Registry;
+pub use registry::{Commands, Registry, bundled_games};
 
 /// Runs the command line (`std::env::args`) over `registry`'s games and gives the exit
 /// status: 0 on success, 2 on a usage error (the error is on stderr).

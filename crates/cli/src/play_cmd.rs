@@ -102,7 +102,7 @@ pub fn run(registry: &Registry, args: PlayArgs) -> Result<(), CliError> {
         (None, Some((_, file))) => file.spec.clone(),
         (None, None) => return Err(CliError::usage("play needs a game spec or --load FILE")),
     };
-    registry.of_spec(&spec)?.play(&spec, &args, loaded.as_ref())
+    (crate::registry::of_spec(registry, &spec)?.play)(&spec, &args, loaded.as_ref())
 }
 
 fn read(path: &str) -> Result<String, CliError> {
@@ -278,10 +278,8 @@ pub fn run_replay_file(
     // Every error names the file it is about.
     let in_file = |e: CliError| CliError::usage(format!("{path}: {e}"));
     let id = save_game_id(&chosen).map_err(in_file)?;
-    registry
-        .of_id(&id)
-        .map_err(in_file)?
-        .replay(&chosen, path, no_color)
+    let game = crate::registry::of_id(registry, &id).map_err(in_file)?;
+    (game.replay)(&chosen, path, no_color)
 }
 
 pub fn run_replay<P: View>(text: &str, path: &str, no_color: bool) -> Result<(), CliError> {

@@ -118,7 +118,7 @@ pub(crate) fn grid(
 
 pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
     let base = GameSpec::parse(&args.spec)?;
-    let game = registry.of_spec(&base)?;
+    let game = crate::registry::of_spec(registry, &base)?;
     if args.sweep.is_empty() {
         if args.plot.is_some() {
             return Err(CliError::usage(
@@ -128,13 +128,13 @@ pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
         if let Some(path) = &args.records {
             check_writable(path, "records")?;
         }
-        return game.tournament(&args, &base, true).map(|_| ());
+        return (game.tournament)(&args, &base, true).map(|_| ());
     }
     let (axes, settings) = grid("--sweep", &args.sweep, &base)?;
     // Every setting and output file is checked before the first game: a bad value or path
     // fails at once, not after the settings before it were played.
     for (setting, spec) in &settings {
-        game.check_tournament(&args, spec).map_err(|e| {
+        (game.check_tournament)(&args, spec).map_err(|e| {
             CliError::usage(format!("--sweep setting {}: {e}", setting_label(setting)))
         })?;
         if let Some(path) = &args.records {
@@ -146,7 +146,7 @@ pub fn run(registry: &Registry, args: SelfplayArgs) -> Result<(), CliError> {
     }
     let mut rows = Vec::new();
     for (setting, spec) in settings {
-        let row = game.tournament(&args, &spec, false)?;
+        let row = (game.tournament)(&args, &spec, false)?;
         rows.push((setting, row));
     }
     // The table first: a chart that cannot be written after all does not lose it.

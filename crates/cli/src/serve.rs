@@ -83,7 +83,7 @@ pub fn serve(
             listen,
             data.map(Path::new),
             limits.options()?,
-            registry.games().clone(),
+            registry.detached(),
         )
         .map_err(usage);
     };
@@ -105,7 +105,7 @@ fn serve_both(
     let usage = |e: std::io::Error| CliError::usage(format!("serve: {e}"));
     let (table, notes) = boardlab_web::Table::open_with_options(
         data.map(Path::new),
-        registry.games().clone(),
+        registry.detached(),
         limits.options()?,
     )
     .map_err(usage)?;
@@ -180,6 +180,6 @@ pub fn web(
     data: Option<&str>,
     open: bool,
 ) -> Result<(), CliError> {
-    boardlab_web::run(listen, data.map(Path::new), open, registry.games().clone())
+    boardlab_web::run(listen, data.map(Path::new), open, registry.detached())
         .map_err(|e| CliError::usage(format!("web: {e}")))
 }

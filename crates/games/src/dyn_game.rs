@@ -1,8 +1,8 @@
 //! One erased game: [`DynGame`] is an object-safe handle on a position with its history and
 //! its player, so front ends and protocols hold "a game" without being generic over its
-//! type; [`Registry`] maps game ids (the bundled games and a user's own) to constructors.
+//! type; [`GameEntry`] opens one game type by id for the [`Registry`](crate::Registry).
 
-use std::{marker::PhantomData, sync::Arc};
+use std::marker::PhantomData;
 
 use board_core::{
     GameConfig, GameSpec, MoveInputError, NotationError, Outcome, Player, SpecError,
@@ -11,7 +11,7 @@ use board_core::{
 };
 use search::{Agent, AgentError, AgentKind, Limits, OptionsError, Score, SearchOptions};
 
-use crate::{Game, GameId, SpecKey};
+use crate::{Game, SpecKey};
 
 /// Why a move text was refused; the game is left as it was.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -576,97 +576,10 @@ impl<G: Game> GameEntry for Entry<G> {
     }
 }
 
-/// The games a program offers, by id: the bundled ones ([`Registry::bundled`], also the
-/// default) plus any a user registers ([`Registry::with`]). A clone shares the entries.
-#[derive(Clone)]
-pub struct Registry {
-    entries: Vec<Arc<dyn GameEntry>>,
-}
-
-impl Default for Registry {
-    fn default() -> Registry {
-        Registry::bundled()
-    }
-}
-
-impl std::fmt::Debug for Registry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Registry").field(&self.ids()).finish()
-    }
-}
-
-impl Registry {
-    /// No games.
-    pub fn empty() -> Registry {
-        Registry {
-            entries: Vec::new(),
-        }
-    }
-
-    /// Every bundled game, in the table's order.
-    pub fn bundled() -> Registry {
-        fn entry<G: Game>() -> Arc<dyn GameEntry> {
-            Arc::new(Entry::<G>::default())
-        }
-        Registry {
-            entries: GameId::ALL
-                .iter()
-                .map(|&id| with_game!(id, entry()))
-                .collect(),
-        }
-    }
-
-    /// Adds the game `G` (a game with an id already registered replaces it).
-    pub fn with<G: Game>(mut self) -> Registry {
-        let id = <G::Config as GameConfig>::GAME_ID;
-        self.entries.retain(|e| e.id() != id);
-        self.entries.push(Arc::new(Entry::<G>::default()));
-        self
-    }
-
-    /// The registered games, in order.
-    pub fn entries(&self) -> impl Iterator<Item = &dyn GameEntry> {
-        self.entries.iter().map(|e| e.as_ref())
-    }
-
-    /// The registered ids, in order.
-    pub fn ids(&self) -> Vec<&'static str> {
-        self.entries.iter().map(|e| e.id()).collect()
-    }
-
-    /// The entry of game `id`.
-    pub fn get(&self, id: &str) -> Result<&dyn GameEntry, SpecError> {
-        let id = id.trim();
-        self.entries
-            .iter()
-            .find(|e| e.id().eq_ignore_ascii_case(id))
-            .map(|e| e.as_ref())
-            .ok_or_else(|| SpecError::UnknownGame {
-                id: id.chars().take(32).collect(),
-                known: self.ids().join(", "),
-            })
-    }
-
-    /// The start position of a spec string (`gomoku:size=15`), parsed once: its id picks
-    /// the entry, which builds the config from the same parsed spec.
-    pub fn start(&self, spec: &str) -> Result<Box<dyn DynGame>, SpecError> {
-        let spec = GameSpec::parse(spec)?;
-        self.get(&spec.id)?.start(&spec)
-    }
-
-    /// A game replayed from the text of its save file, split once: its spec picks the
-    /// entry, which replays the same parsed file.
-    pub fn load(&self, text: &str) -> Result<Box<dyn DynGame>, OpenError> {
-        // `parse` reports no move errors, so any error type serves for its `E`.
-        let file =
-            SaveFile::parse::<std::fmt::Error>(text).map_err(|e| OpenError::Save(e.to_string()))?;
-        self.get(&file.spec.id)?.load(&file)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Registry;
 
     fn spec(text: &str) -> GameSpec {
         GameSpec::parse(text).unwrap()

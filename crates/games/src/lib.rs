@@ -12,7 +12,8 @@
 //! - [`DynGame`]: one erased game — a position with its history and its player behind a
 //!   trait object (play and undo moves with typed errors, legal moves, ask the player,
 //!   save and load, the view); [`Registry`] opens one by id, for the bundled games and a
-//!   user's own alike.
+//!   user's own alike, and is the one list of a program's games: a tool keeps its own
+//!   per-game code beside each game as an [`Attachment`] (the command line's commands).
 //! - [`records`]: game records in other programs' formats (SGF for gomoku), to and from
 //!   the save file.
 //!
@@ -44,11 +45,13 @@ use search::{
 pub mod table;
 pub mod dyn_game;
 pub mod records;
+pub mod registry;
 
 pub use dyn_game::{
     DynGame, Entry, GameEntry, Handle, Iteration, MoveInfo, OpenError, PlayError, PlayedMove,
-    PlyView, PositionError, Registry, ThinkError, Thought,
+    PlyView, PositionError, ThinkError, Thought,
 };
+pub use registry::{Attachment, Registry};
 pub use table::{Amazons, Clamp, Connect6, Fourshift, GameId, Gomoku};
 
 /// A game the boardlab tools can run: its rules and view, plus its players and the figures

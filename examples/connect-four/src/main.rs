@@ -3,5 +3,5 @@
 use connect_four::game::ConnectFour;
 
 fn main() -> std::process::ExitCode {
-    boardlab_cli::run_cli(&boardlab_cli::Registry::bundled().with::<ConnectFour>())
+    boardlab_cli::run_cli(&boardlab_cli::bundled_games().with::<ConnectFour>())
 }
