@@ -19,6 +19,22 @@ pub const FIRST_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Think time of a hint (milliseconds), on every door.
 pub const HINT_MS: u64 = 1000;
+/// Total think time of an analysis (milliseconds), on every door: shared out over the
+/// game's positions ([`analysis_ms_per_position`]).
+pub const ANALYSIS_MS: u64 = 4000;
+
+/// Think time of each position of an analysis of a game of `moves` moves (milliseconds):
+/// [`ANALYSIS_MS`] shared out over its `moves + 1` positions, each from 20 to 200 ms.
+pub const fn analysis_ms_per_position(moves: usize) -> u64 {
+    let share = ANALYSIS_MS / (moves as u64 + 1);
+    if share < 20 {
+        20
+    } else if share > 200 {
+        200
+    } else {
+        share
+    }
+}
 /// Engine think time per move when none is given (milliseconds).
 pub const DEFAULT_ENGINE_MS: u64 = 200;
 /// The engine think times a seat accepts (milliseconds).

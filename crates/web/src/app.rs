@@ -90,10 +90,10 @@ pub use boardlab_host::limits::MAX_CONNECTIONS;
 pub const MAX_MESSAGE_BYTES: usize = boardlab_host::limits::MAX_REQUEST_BYTES;
 /// Longest uploaded save file.
 pub const MAX_SAVE_BYTES: usize = board_core::savefile::MAX_BYTES;
+/// Total think time of an analysis (ms), shared out over the positions: the host's.
+pub use boardlab_host::limits::ANALYSIS_MS;
 /// Think time of a hint (ms): the host's.
 pub use boardlab_host::limits::HINT_MS;
-/// Total think time of an analysis (ms), shared out over the positions, each 20–200 ms.
-pub const ANALYSIS_MS: u64 = 4000;
 /// Messages waiting to be written to one page before it is dropped.
 const OUTBOX: usize = 256;
 /// Events of the followed game a page may fall behind before it is sent the whole state
@@ -829,7 +829,7 @@ async fn handle(
             let jobs = {
                 let table = app.host.table();
                 let plies = table.state(id, [false; 2]).map(|s| s.moves.len());
-                let ms = plies.map_or(20, |n| (ANALYSIS_MS / (n as u64 + 1)).clamp(20, 200));
+                let ms = plies.map_or(20, boardlab_host::limits::analysis_ms_per_position);
                 table.analysis_jobs(id, held, ms)
             };
             match jobs {

@@ -23,8 +23,8 @@ use board_core::Player;
 use boardlab_games::Registry;
 use boardlab_host::{
     Held, Host, HostError, Level, Offer, Table,
-    game::{Answer, Think},
-    limits::HINT_MS,
+    game::{AnalysisJobs, Answer, Think},
+    limits::{HINT_MS, analysis_ms_per_position},
     pool::Class,
     seat_name, seat_of,
     table::{Applied, Event, Proposal, SeatChoice},
@@ -61,7 +61,7 @@ struct Routes {
     /// The connection whose request is being carried out (under the table's lock): what
     /// it did reaches it as its reply, not pushed again (unless it watches).
     acting: Option<ConnId>,
-    /// Connections waiting for a hint (one at a time each).
+    /// Connections waiting for a hint or an analysis (one at a time each).
     hinting: BTreeSet<ConnId>,
 }
 
@@ -191,6 +191,46 @@ fn think_hint(host: &Host, routes: &Mutex<Routes>, job: HintJob) {
     routes.send(job.conn, hint_line(job.game, answer));
 }
 
+/// An analysis to think for connection `conn` in game `game`: each position's ply and
+/// its engine job.
+struct AnalysisJob {
+    conn: ConnId,
+    game: u64,
+    jobs: AnalysisJobs,
+}
+
+/// The pushed line of one position's analysis: the score from the first player's side
+/// (forced results at ±10000, as the browser board's graph), or why there is none.
+fn analysis_line(game: u64, ply: usize, answer: Result<Answer, String>) -> String {
+    match answer {
+        Ok(Answer { score: Some(s), .. }) => format!("notice {game} analysis {ply} {}", s.first),
+        Ok(Answer { score: None, .. }) => {
+            format!("notice {game} no analysis of ply {ply}: the player gave no score")
+        }
+        Err(e) => format!(
+            "notice {game} no analysis of ply {ply}: {}",
+            escape_controls(&e)
+        ),
+    }
+}
+
+/// Thinks `job`'s positions in order on the host's engine queue (as a person waits for
+/// them), pushing each answer to the one who asked, then `analysis done`; stops early
+/// if that connection is gone.
+fn think_analysis(host: &Host, routes: &Mutex<Routes>, job: AnalysisJob) {
+    let n = job.jobs.len();
+    for (ply, think) in job.jobs {
+        if !lock(routes).conns.contains_key(&job.conn) {
+            break;
+        }
+        let answer = host.think(Class::Person, job.game, think, &mut |_| {});
+        lock(routes).send(job.conn, analysis_line(job.game, ply, answer));
+    }
+    let mut routes = lock(routes);
+    routes.hinting.remove(&job.conn);
+    routes.send(job.conn, format!("notice {} analysis done {n}", job.game));
+}
+
 /// An engine move that was thought but could not be saved: applied again at `due`
 /// ([`Server::retry_saves`]; on the host's engine threads its thread does that itself).
 struct Retry {
@@ -215,6 +255,8 @@ pub struct Server {
     retries: Vec<Retry>,
     /// Hints waiting for [`Server::think_pending`] (without engine threads).
     hints: Vec<HintJob>,
+    /// Analyses waiting for [`Server::think_pending`] (without engine threads).
+    analyses: Vec<AnalysisJob>,
 }
 
 impl Server {
@@ -258,6 +300,7 @@ impl Server {
             options,
             retries: Vec::new(),
             hints: Vec::new(),
+            analyses: Vec::new(),
         }
     }
 
@@ -420,6 +463,10 @@ impl Server {
             think_hint(&self.host, &self.routes, hint);
             n += 1;
         }
+        for analysis in std::mem::take(&mut self.analyses) {
+            n += analysis.jobs.len();
+            think_analysis(&self.host, &self.routes, analysis);
+        }
         n
     }
 
@@ -531,7 +578,8 @@ impl Server {
                 "commands: create SPEC | join ID first|second | rejoin ID TOKEN \
                  | engine ID first|second [MS] | move ID TOKEN MOVE | takeback ID TOKEN \
                  | draw ID TOKEN | accept ID TOKEN | decline ID TOKEN | resign ID TOKEN \
-                 | assist ID TOKEN on|off | hint ID TOKEN | watch ID | unwatch ID | show ID \
+                 | assist ID TOKEN on|off | hint ID TOKEN | analyse ID [TOKEN] | watch ID \
+                 | unwatch ID | show ID \
                  | list | quit"
                     .into(),
             ),
@@ -682,6 +730,42 @@ impl Server {
                 }
                 Ok(format!("hint {n} thinking {HINT_MS}"))
             }
+            ("analyse" | "analyze", [id, token @ ..]) if token.len() <= 1 => {
+                let conn = conn.ok_or("an analysis needs a connection")?;
+                // With a seat's token the player asks; without, a spectator.
+                let (n, held) = match token {
+                    [token] => {
+                        let (n, seat) = self.player(table, id, token)?;
+                        (n, held(seat))
+                    }
+                    _ => (self.game_id(id)?, [false; 2]),
+                };
+                if lock(&self.routes).hinting.contains(&conn) {
+                    return Err("the engine is already working for this connection".into());
+                }
+                let ms = analysis_ms_per_position(table.game(n).map_err(host)?.ply());
+                let jobs = table.analysis_jobs(n, held, ms).map_err(host)?;
+                let positions = jobs.len();
+                lock(&self.routes).hinting.insert(conn);
+                let job = AnalysisJob {
+                    conn,
+                    game: n,
+                    jobs,
+                };
+                if self.engine_threads {
+                    let (host, routes) = (Arc::clone(&self.host), Arc::clone(&self.routes));
+                    let spawned = std::thread::Builder::new()
+                        .name(format!("analysis-game-{n}"))
+                        .spawn(move || think_analysis(&host, &routes, job));
+                    if let Err(e) = spawned {
+                        lock(&self.routes).hinting.remove(&conn);
+                        return Err(format!("no analysis: cannot start a thread: {e}"));
+                    }
+                } else {
+                    self.analyses.push(job);
+                }
+                Ok(format!("analysing {n} {positions} {ms}"))
+            }
             ("assist", [id, token, on @ ("on" | "off")]) => {
                 let (n, seat) = self.player(table, id, token)?;
                 table.set_help(n, held(seat), *on == "on").map_err(host)?;
@@ -706,7 +790,7 @@ impl Server {
             (
                 "create" | "join" | "rejoin" | "engine" | "watch" | "unwatch" | "move" | "show"
                 | "list" | "quit" | "takeback" | "draw" | "accept" | "decline" | "resign"
-                | "assist" | "hint",
+                | "assist" | "hint" | "analyse" | "analyze",
                 _,
             ) => Err(format!("wrong arguments for '{word}': try 'help'")),
             _ => Err(format!(

@@ -538,3 +538,98 @@ fn hints_follow_the_fair_play_rule_and_go_to_the_asker_only() {
         "nothing played"
     );
 }
+
+/// Analysis on the line protocol follows the fair-play rule: in a live game between two
+/// people only once both turned engine help on, for spectators only once the game is
+/// over, against the server's engine at once; each position's score goes to the one who
+/// asked, no one else, thought on the host's engine queue.
+#[test]
+fn analyses_follow_the_fair_play_rule_and_go_to_the_asker_only() {
+    use std::sync::mpsc::sync_channel;
+    let (mut s, _) = Server::open(None).expect("open");
+    let (tx_a, rx_a) = sync_channel(256);
+    let (tx_b, rx_b) = sync_channel(256);
+    let (tx_w, rx_w) = sync_channel(256);
+    let (a, b, w) = (
+        s.attach(tx_a, None),
+        s.attach(tx_b, None),
+        s.attach(tx_w, None),
+    );
+    let id = ok(&s.request(a, "create gomoku:size=7"))[1].clone();
+    let ta = ok(&s.request(a, &format!("join {id} first")))[3].clone();
+    let tb = ok(&s.request(b, &format!("join {id} second")))[3].clone();
+    ok(&s.request(a, &format!("move {id} {ta} d4")));
+    ok(&s.request(b, &format!("move {id} {tb} c3")));
+    ok(&s.request(w, &format!("watch {id}")));
+    err(
+        &s.request(a, &format!("analyse {id} {ta}")),
+        "engine help is off",
+    );
+    err(
+        &s.request(w, &format!("analyse {id}")),
+        "spectators get the engine's analysis once the game is over",
+    );
+    err(
+        &s.request(w, &format!("analyse {id} nottoken")),
+        "wrong token",
+    );
+    err(
+        &s.handle(&format!("analyse {id} {ta}")),
+        "needs a connection",
+    );
+    err(
+        &s.request(a, &format!("analyse {id} {ta} x")),
+        "wrong arguments",
+    );
+    ok(&s.request(a, &format!("assist {id} {ta} on")));
+    err(
+        &s.request(a, &format!("analyse {id} {ta}")),
+        "engine help is off",
+    );
+    ok(&s.request(b, &format!("assist {id} {tb} on")));
+    // Three positions (the start and after each move), 200 ms each (4 s shared out,
+    // at most 200 ms a position).
+    assert_eq!(
+        ok(&s.request(a, &format!("analyze {id} {ta}"))),
+        ["analysing", id.as_str(), "3", "200"]
+    );
+    err(
+        &s.request(a, &format!("analyse {id} {ta}")),
+        "already working",
+    );
+    for rx in [&rx_a, &rx_b, &rx_w] {
+        drain(rx);
+    }
+    assert_eq!(s.think_pending(), 3, "one engine job per position");
+    let told = drain(&rx_a);
+    assert_eq!(told.len(), 4, "{told:?}");
+    for (ply, line) in told[..3].iter().enumerate() {
+        let prefix = format!("notice {id} analysis {ply} ");
+        let score = line
+            .strip_prefix(&prefix)
+            .unwrap_or_else(|| panic!("{line}"));
+        let score: i32 = score.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert!((-10_000..=10_000).contains(&score), "{line}");
+    }
+    assert_eq!(told[3], format!("notice {id} analysis done 3"));
+    assert!(drain(&rx_b).is_empty(), "the opponent is not told");
+    assert!(drain(&rx_w).is_empty(), "the spectator is not told");
+    // Once the game is over, the spectator may analyse it.
+    ok(&s.request(b, &format!("resign {id} {tb}")));
+    drain(&rx_w);
+    assert_eq!(
+        ok(&s.request(w, &format!("analyse {id}"))),
+        ["analysing", id.as_str(), "3", "200"]
+    );
+    assert_eq!(s.think_pending(), 3);
+    let told = drain(&rx_w);
+    assert_eq!(told.last(), Some(&format!("notice {id} analysis done 3")));
+    // Against the server's engine, help needs no consent.
+    let vs = ok(&s.request(a, "create gomoku:size=7"))[1].clone();
+    let tv = ok(&s.request(a, &format!("join {vs} first")))[3].clone();
+    ok(&s.request(a, &format!("engine {vs} second 10")));
+    assert_eq!(
+        ok(&s.request(a, &format!("analyse {vs} {tv}"))),
+        ["analysing", vs.as_str(), "1", "200"]
+    );
+}
