@@ -40,6 +40,13 @@ const COMMANDS: [&str; 11] = [
     "quit",
 ];
 
+/// The protocol's requests a seat's player makes with the seat's token (`takeback ID
+/// TOKEN`): typed alone (`takeback`; `assist on`), the client adds the current game and
+/// the token of the seat held there; typed whole, they are sent as they are.
+const SEAT_COMMANDS: [&str; 8] = [
+    "takeback", "draw", "accept", "decline", "resign", "assist", "hint", "analyse",
+];
+
 /// A request sent to the server, waiting for its reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sent {
@@ -110,6 +117,14 @@ impl Session {
             return Ok(None);
         };
         let command = first.to_ascii_lowercase();
+        let command = if command == "analyze" {
+            "analyse".to_string()
+        } else {
+            command
+        };
+        if SEAT_COMMANDS.contains(&command.as_str()) {
+            return self.seat_request(&command, &words[1..]).map(Some);
+        }
         if COMMANDS.contains(&command.as_str()) {
             let rest = &words[1..];
             let with_id = |n: u64| {
@@ -152,6 +167,45 @@ impl Session {
         };
         let token = held[seat.index()].clone().unwrap_or_default();
         Ok(Some(format!("move {n} {token} {text}")))
+    }
+
+    /// A seat's request typed alone (`draw`, `assist on`): the current game's id and the
+    /// token of the seat held there (of the seat to move, when both are) added. A typed
+    /// id (`draw 3 TOKEN`) goes as typed. `analyse` without a seat is a spectator's.
+    fn seat_request(&self, command: &str, rest: &[&str]) -> Result<String, String> {
+        let bare = match (command, rest) {
+            ("assist", [on]) => matches!(on.to_ascii_lowercase().as_str(), "on" | "off"),
+            (_, []) => true,
+            _ => false,
+        };
+        if !bare {
+            return Ok(format!("{command} {}", rest.join(" ")));
+        }
+        let Some(n) = self.current else {
+            return Err(format!(
+                "'{command}' needs a game: 'join ID first|second' (or '{command} ID TOKEN')"
+            ));
+        };
+        let held = self.seats.get(&n).cloned().unwrap_or_default();
+        let seat = match (&held, self.follower.state(n)) {
+            ([Some(_), Some(_)], Some(GameState::ToMove(p))) => Some(p),
+            ([Some(_), _], _) => Some(Player::First),
+            ([None, Some(_)], _) => Some(Player::Second),
+            ([None, None], _) => None,
+        };
+        let token = seat.and_then(|p| held[p.index()].clone());
+        let on = rest.first().map(|w| w.to_ascii_lowercase());
+        Ok(match (token, on) {
+            (Some(token), Some(on)) => format!("{command} {n} {token} {on}"),
+            (Some(token), None) => format!("{command} {n} {token}"),
+            (None, None) if command == "analyse" => format!("analyse {n}"),
+            (None, _) => {
+                return Err(format!(
+                    "you hold no seat in game {n}: '{command}' is a player's request \
+                     ('join {n} first|second' takes a seat)"
+                ));
+            }
+        })
     }
 
     /// Records a request as sent (its reply is the next server line that is not pushed).
@@ -237,6 +291,18 @@ impl Session {
                 }
             }
             ["ok", "bye"] => self.said_bye = true,
+            // A resignation or an agreed draw ends the game for its players: their
+            // tokens are no use any more (the rules' own ends are the board's, below).
+            ["update", _, "resign" | "draw", ..]
+            | ["ok", "resigned" | "drawn", ..]
+            | ["ok", "accepted", _, "draw"] => {
+                let at = if w[0] == "ok" { 2 } else { 1 };
+                if let Some(n) = id(at)
+                    && self.seats.remove(&n).is_some()
+                {
+                    self.forget_tokens(n, &mut out);
+                }
+            }
             // The server closed the game for good: its tokens are no use any more.
             ["notice", _, "expired:", ..] => {
                 if let Some(n) = id(1)
@@ -247,8 +313,9 @@ impl Session {
             }
             ["ok", "commands:", ..] if !auto => out.print.push(
                 "connect: once you hold a seat (join, rejoin), a move alone (c4) plays it in \
-                 that game; 'join SEAT', 'engine SEAT [MS]', 'show' and 'watch' use the game \
-                 last created or joined"
+                 that game, and 'takeback', 'draw', 'accept', 'decline', 'resign', 'hint', \
+                 'analyse' and 'assist on|off' alone are that seat's requests; 'join SEAT', \
+                 'engine SEAT [MS]', 'show' and 'watch' use the game last created or joined"
                     .to_string(),
             ),
             _ => {}
@@ -316,6 +383,102 @@ impl Session {
             ["ok", "bye"] => "bye".into(),
             // The board that follows shows the move.
             ["ok", "moved", ..] => return None,
+            ["ok", "takeback", n, ply] => {
+                format!("taken back in game {n}: the game is back to {ply} moves played")
+            }
+            ["ok", "asked", n, "takeback"] => format!(
+                "you asked to take back your last move in game {n}: waiting for your \
+                 opponent's answer"
+            ),
+            ["ok", "asked", n, "draw"] => {
+                format!("you offered a draw in game {n}: waiting for your opponent's answer")
+            }
+            ["ok", "drawn", n] => format!("game {n} is over: drawn by agreement"),
+            ["ok", "accepted", n, "takeback"] => {
+                format!("you accepted the takeback in game {n}")
+            }
+            ["ok", "accepted", n, "draw"] => {
+                format!("you accepted the draw: game {n} is over, drawn by agreement")
+            }
+            ["ok", "declined", n, kind] => format!("you declined the {kind} in game {n}"),
+            ["ok", "resigned", n, ..] => format!("game {n} is over: you resigned"),
+            ["ok", "assist", n, _, on] => format!(
+                "engine help in game {n}: your consent is {on} (between two people, hints \
+                 and analysis need both players' consent)"
+            ),
+            ["ok", "hint", n, "thinking", ms] => {
+                format!("the engine looks for a move in game {n} ({ms} ms)")
+            }
+            ["ok", "analysing", n, positions, ms] => {
+                format!("the engine scores the {positions} positions of game {n} ({ms} ms each)")
+            }
+            ["update", n, "offer", kind, seat] => {
+                let by = player(n, seat);
+                let what = if *kind == "draw" {
+                    format!("{by} offers a draw")
+                } else {
+                    format!("{by} asks to take back their last move")
+                };
+                let answers = n
+                    .parse::<u64>()
+                    .ok()
+                    .zip(seat_of(seat))
+                    .is_some_and(|(g, p)| self.holds(g, p.other()));
+                if answers {
+                    format!("game {n}: {what}: type 'accept' or 'decline'")
+                } else {
+                    format!("game {n}: {what}")
+                }
+            }
+            ["update", n, "declined", kind, seat] => {
+                let by = player(n, seat);
+                if *kind == "draw" {
+                    format!("game {n}: the draw {by} offered was declined")
+                } else {
+                    format!("game {n}: the takeback {by} asked for was declined")
+                }
+            }
+            ["update", n, "takeback", ply] => {
+                format!("game {n}: moves taken back, the game is back to {ply} moves played")
+            }
+            ["update", n, "resign", seat, ..] => {
+                let resigned = player(n, seat);
+                let verdict = match n.parse::<u64>().ok().zip(seat_of(seat)) {
+                    Some((g, p)) if self.holds(g, p.other()) && !self.holds(g, p) => "you win: ",
+                    _ => "",
+                };
+                format!("game {n} is over: {verdict}{resigned} resigned")
+            }
+            ["update", n, "draw", ..] => format!("game {n} is over: drawn by agreement"),
+            ["notice", n, "hint", mv, rest @ ..] => {
+                let mut told = format!("game {n}: the engine suggests {mv}");
+                // `score cp 35` or `score win 7`, then `pv MOVES`.
+                let pv = rest.iter().position(|&w| w == "pv");
+                if rest.first() == Some(&"score") {
+                    let score = rest[1..pv.unwrap_or(rest.len())].join(" ");
+                    told.push_str(&format!(" (score {score} for the side to move)"));
+                }
+                if let Some(i) = pv {
+                    told.push_str(&format!("; line {}", rest[i + 1..].join(" ")));
+                }
+                told
+            }
+            ["notice", n, "analysis", "done", positions] => {
+                format!("game {n}: analysis done ({positions} positions)")
+            }
+            ["notice", n, "analysis", ply, score] => {
+                let first = player(n, "first");
+                let second = player(n, "second");
+                let judged = match score.parse::<i32>() {
+                    Ok(0) => "even".to_string(),
+                    Ok(v) if v >= 10_000 => format!("{first} wins by force"),
+                    Ok(v) if v <= -10_000 => format!("{second} wins by force"),
+                    Ok(v) if v > 0 => format!("{first} ahead by {v}"),
+                    Ok(v) => format!("{second} ahead by {}", -v),
+                    Err(_) => format!("score {score}"),
+                };
+                format!("game {n}, after {ply} moves: {judged}")
+            }
             ["update", n, ply, mv, rest @ ..] => {
                 let over = if rest.first() == Some(&"over") {
                     format!(": {}", rest[1..].join(" "))

@@ -121,6 +121,13 @@ impl Follower {
                     out.ask.push(format!("show {n}"));
                 }
             }
+            ["ok", "takeback", ..] | ["ok", "accepted", _, "takeback"] => {
+                // This client's own takeback (done at once, or the opponent's accepted):
+                // the server pushes it to the others only, so a fresh copy is asked for.
+                if let Some(n) = id(2) {
+                    out.ask.push(format!("show {n}"));
+                }
+            }
             ["ok", "moved", _, ply, mv, ..] | ["update", _, ply, mv, ..] => {
                 let at = usize::from(w[0] == "ok") + 1;
                 if let (Some(n), Ok(ply)) = (id(at), ply.parse::<usize>()) {

@@ -433,3 +433,175 @@ fn the_follower_draws_only_the_games_of_its_registry() {
     assert_eq!(out.drawn, Some(3));
     assert_eq!(with.state(3), Some(GameState::ToMove(Player::First)));
 }
+
+#[test]
+fn a_seats_requests_typed_alone_carry_the_game_and_the_token() {
+    let s = Session::new("127.0.0.1:7", None, false);
+    let e = s.request_for("takeback").expect_err("no game");
+    assert!(e.contains("'takeback' needs a game"), "{e}");
+    // Typed whole, they go as typed.
+    assert_eq!(s.request_for("draw 4 abc"), Ok(Some("draw 4 abc".into())));
+    let s = joined("second", None);
+    for (typed, sent) in [
+        ("takeback", "takeback 3 tok"),
+        ("DRAW", "draw 3 tok"),
+        ("accept", "accept 3 tok"),
+        ("decline", "decline 3 tok"),
+        ("resign", "resign 3 tok"),
+        ("hint", "hint 3 tok"),
+        ("analyze", "analyse 3 tok"),
+        ("assist ON", "assist 3 tok on"),
+    ] {
+        assert_eq!(s.request_for(typed), Ok(Some(sent.into())), "{typed}");
+    }
+    // A spectator analyses without a token; a player's requests need a seat.
+    let mut w = Session::new("127.0.0.1:7", None, false);
+    w.sent("watch 5", false);
+    w.on_line("ok watching 5 0");
+    w.sent("show 5", true);
+    w.on_line(&format!(
+        "ok game 5 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    w.sent("create gomoku", false);
+    w.on_line(&format!("ok created 5 {GOMOKU5}"));
+    assert_eq!(w.request_for("analyse"), Ok(Some("analyse 5".into())));
+    let e = w.request_for("resign").expect_err("no seat");
+    assert!(e.contains("you hold no seat in game 5"), "{e}");
+}
+
+#[test]
+fn offers_takebacks_resignations_and_draws_are_told_in_words() {
+    let mut s = joined("first", None);
+    s.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    s.sent("move 3 tok a1", false);
+    s.on_line("ok moved 3 1 a1");
+    let r = s.on_line("update 3 2 b1");
+    assert!(r.print.iter().any(|l| l.starts_with("your turn")), "{r:?}");
+    // The opponent asks; this player answers.
+    let r = s.on_line("update 3 offer takeback second");
+    assert_eq!(
+        r.print,
+        vec![
+            "game 3: White (second) asks to take back their last move: type 'accept' or 'decline'"
+        ]
+    );
+    s.sent("decline 3 tok", false);
+    assert_eq!(
+        s.on_line("ok declined 3 takeback").print,
+        vec!["you declined the takeback in game 3"]
+    );
+    let r = s.on_line("update 3 offer draw second");
+    assert_eq!(
+        r.print,
+        vec!["game 3: White (second) offers a draw: type 'accept' or 'decline'"]
+    );
+    // This player asks; the opponent declines, then accepts a takeback: the board is
+    // asked for again and redrawn without the moves taken back.
+    s.sent("takeback 3 tok", false);
+    assert_eq!(
+        s.on_line("ok asked 3 takeback").print,
+        vec!["you asked to take back your last move in game 3: waiting for your opponent's answer"]
+    );
+    assert_eq!(
+        s.on_line("update 3 declined takeback first").print,
+        vec!["game 3: the takeback Black (first) asked for was declined"]
+    );
+    let r = s.on_line("update 3 takeback 0");
+    assert_eq!(
+        r.print,
+        vec!["game 3: moves taken back, the game is back to 0 moves played"]
+    );
+    assert_eq!(r.ask, vec!["show 3"]);
+    s.sent("show 3", true);
+    let r = s.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    assert!(
+        r.print.iter().any(|l| l == "1 . . . . .  1"),
+        "the redrawn board has no stone: {r:?}"
+    );
+    assert!(r.print.iter().any(|l| l.starts_with("your turn")), "{r:?}");
+    // A takeback done at once (against the engine) is redrawn too.
+    s.sent("takeback 3 tok", false);
+    let r = s.on_line("ok takeback 3 0");
+    assert_eq!(
+        r.print,
+        vec!["taken back in game 3: the game is back to 0 moves played"]
+    );
+    assert_eq!(r.ask, vec!["show 3"]);
+    // The opponent resigns: this player wins, and holds the seat no more.
+    s.sent("show 3", true);
+    s.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    let r = s.on_line("update 3 resign second over White resigned");
+    assert_eq!(
+        r.print,
+        vec!["game 3 is over: you win: White (second) resigned"]
+    );
+    let e = s.request_for("a1").expect_err("the seat is gone");
+    assert!(e.contains("you hold no seat in game 3"), "{e}");
+    // One's own resignation ends the game too; an agreed draw is told as such.
+    let mut w = joined("first", None);
+    w.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    w.sent("resign 3 tok", false);
+    assert_eq!(
+        w.on_line("ok resigned 3 first over Black resigned").print,
+        vec!["game 3 is over: you resigned"]
+    );
+    assert_eq!(
+        w.on_line("update 4 draw over drawn by agreement").print,
+        vec!["game 4 is over: drawn by agreement"]
+    );
+}
+
+#[test]
+fn hints_and_analyses_are_told_in_words() {
+    let mut s = joined("first", None);
+    s.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    s.sent("hint 3 tok", false);
+    assert_eq!(
+        s.on_line("ok hint 3 thinking 1000").print,
+        vec!["the engine looks for a move in game 3 (1000 ms)"]
+    );
+    assert_eq!(
+        s.on_line("notice 3 hint c3 score cp 12 pv c3 b2").print,
+        vec!["game 3: the engine suggests c3 (score cp 12 for the side to move); line c3 b2"]
+    );
+    assert_eq!(
+        s.on_line("notice 3 no hint: the game is over").print,
+        vec!["game 3: no hint: the game is over"]
+    );
+    s.sent("analyse 3 tok", false);
+    assert_eq!(
+        s.on_line("ok analysing 3 2 200").print,
+        vec!["the engine scores the 2 positions of game 3 (200 ms each)"]
+    );
+    for (line, told) in [
+        ("notice 3 analysis 0 0", "game 3, after 0 moves: even"),
+        (
+            "notice 3 analysis 1 35",
+            "game 3, after 1 moves: Black (first) ahead by 35",
+        ),
+        (
+            "notice 3 analysis 1 -40",
+            "game 3, after 1 moves: White (second) ahead by 40",
+        ),
+        (
+            "notice 3 analysis 1 10000",
+            "game 3, after 1 moves: Black (first) wins by force",
+        ),
+        (
+            "notice 3 analysis done 2",
+            "game 3: analysis done (2 positions)",
+        ),
+    ] {
+        assert_eq!(s.on_line(line).print, vec![told], "{line}");
+    }
+}
