@@ -27,7 +27,7 @@ use boardlab_host::{
     limits::{HINT_MS, analysis_ms_per_position},
     pool::Class,
     seat_name, seat_of,
-    table::{Applied, Event, Proposal, SeatChoice},
+    table::{Applied, Event, Proposal, SeatChoice, Watching},
 };
 
 use super::{DEFAULT_ENGINE_MS, ENGINE_MS, ServeOptions, lock, net::Backlog};
@@ -63,6 +63,10 @@ struct Routes {
     acting: Option<ConnId>,
     /// Connections waiting for a hint or an analysis (one at a time each).
     hinting: BTreeSet<ConnId>,
+    /// The spectators among the watchers (watching connections that held no seat of the
+    /// game when they asked): counted in the host's lobby, with the board's, while the
+    /// guard lives.
+    spectators: BTreeMap<(u64, ConnId), Watching>,
 }
 
 impl Routes {
@@ -93,6 +97,7 @@ impl Routes {
     fn forget(&mut self, conn: ConnId) -> Option<Option<TcpStream>> {
         let outbox = self.conns.remove(&conn);
         self.hinting.remove(&conn);
+        self.spectators.retain(|&(_, c), _| c != conn);
         for w in self.watchers.values_mut() {
             w.remove(&conn);
         }
@@ -125,6 +130,7 @@ impl Routes {
         }
         if let Event::Expired = event {
             self.watchers.remove(&id);
+            self.spectators.retain(|&(g, _), _| g != id);
             self.players.remove(&id);
             self.followed.remove(&id);
         }
@@ -631,21 +637,25 @@ impl Server {
                     }
                 }
                 self.follow(table, n).map_err(host)?;
-                lock(&self.routes)
-                    .watchers
-                    .entry(n)
-                    .or_default()
-                    .insert(conn);
+                let mut routes = lock(&self.routes);
+                routes.watchers.entry(n).or_default().insert(conn);
+                let plays = routes
+                    .players
+                    .get(&n)
+                    .is_some_and(|seats| seats.contains(&Some(conn)));
+                if !plays && !routes.spectators.contains_key(&(n, conn)) {
+                    let counted = table.watch(n).map_err(host)?;
+                    routes.spectators.insert((n, conn), counted);
+                }
                 Ok(format!("watching {n} {ply}"))
             }
             ("unwatch", [id]) => {
                 let n = self.game_id(id)?;
                 table.game(n).map_err(host)?;
                 let removed = conn.is_some_and(|c| {
-                    lock(&self.routes)
-                        .watchers
-                        .get_mut(&n)
-                        .is_some_and(|w| w.remove(&c))
+                    let mut routes = lock(&self.routes);
+                    routes.spectators.remove(&(n, c));
+                    routes.watchers.get_mut(&n).is_some_and(|w| w.remove(&c))
                 });
                 if removed {
                     Ok(format!("unwatched {n}"))

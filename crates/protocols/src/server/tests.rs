@@ -633,3 +633,44 @@ fn analyses_follow_the_fair_play_rule_and_go_to_the_asker_only() {
         ["analysing", vs.as_str(), "1", "200"]
     );
 }
+
+/// The line protocol's spectators are counted in the host's lobby beside the browser
+/// board's: a connection watching a game it holds no seat in, once however often it
+/// asks, until it unwatches or goes.
+#[test]
+fn line_protocol_spectators_are_counted_in_the_lobby() {
+    use std::sync::mpsc::sync_channel;
+    let (mut s, _) = Server::open(None).expect("open");
+    let (tx_a, _rx_a) = sync_channel(256);
+    let (tx_v, _rx_v) = sync_channel(256);
+    let (tx_w, _rx_w) = sync_channel(256);
+    let (a, v, w) = (
+        s.attach(tx_a, None),
+        s.attach(tx_v, None),
+        s.attach(tx_w, None),
+    );
+    let id = ok(&s.request(a, "create gomoku:size=7"))[1].clone();
+    let n: u64 = id.parse().expect("id");
+    let watchers = |s: &Server| {
+        let lobby = s.host().table().lobby();
+        lobby.iter().find(|e| e.id == n).map(|e| e.watchers)
+    };
+    assert_eq!(watchers(&s), Some(0));
+    ok(&s.request(v, &format!("watch {id}")));
+    ok(&s.request(v, &format!("watch {id}")));
+    assert_eq!(watchers(&s), Some(1), "one connection, one spectator");
+    ok(&s.request(w, &format!("watch {id}")));
+    assert_eq!(watchers(&s), Some(2));
+    // A player watching its own game is no spectator.
+    ok(&s.request(a, &format!("join {id} first")));
+    ok(&s.request(a, &format!("watch {id}")));
+    assert_eq!(watchers(&s), Some(2));
+    // A page's spectator is counted with them (one table).
+    let page = s.host().table().watch(n).expect("watch");
+    assert_eq!(watchers(&s), Some(3));
+    drop(page);
+    ok(&s.request(v, &format!("unwatch {id}")));
+    assert_eq!(watchers(&s), Some(1));
+    s.detach(w);
+    assert_eq!(watchers(&s), Some(0), "a connection gone is no spectator");
+}
