@@ -1,6 +1,6 @@
 //! The terminal client (`boardlab connect`): a person plays on a `boardlab serve` server.
 //!
-//! [`Session`] is the client without sockets (unit tested): it turns what the user types
+//! [`Client`] is the client without sockets (unit tested): it turns what the user types
 //! into protocol requests (a bare move `c4` becomes `move ID TOKEN c4` once a seat is
 //! held), and each server line into what to print (the board of the game it concerns,
 //! drawn by [`Follower`] from its own typed copy of the game, "your turn", the winner) and
@@ -30,11 +30,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 mod follower;
 mod tokens;
 
-pub use follower::{Followed, Follower, GameState};
+pub use follower::{Followed, Follower, Standing};
 pub use tokens::{SavedSeat, TokenFile};
 
 /// The protocol's commands: a typed line starting with one of these is sent as it is
-/// (see [`Session::request_for`]); any other line is a move.
+/// (see [`Client::request_for`]); any other line is a move.
 const COMMANDS: [&str; 11] = [
     "help", "create", "join", "rejoin", "engine", "watch", "unwatch", "move", "show", "list",
     "quit",
@@ -70,7 +70,7 @@ pub struct Reaction {
 
 /// The client's state: the games it follows, the seats it holds and their tokens, the
 /// requests waiting for their replies.
-pub struct Session {
+pub struct Client {
     /// The server's address as typed (the key of the saved tokens).
     addr: String,
     tokens: Option<TokenFile>,
@@ -84,11 +84,11 @@ pub struct Session {
     said_bye: bool,
 }
 
-impl Session {
-    /// A session with the server at `addr`, saving seat tokens to `tokens` (none: not
+impl Client {
+    /// A client of the server at `addr`, saving seat tokens to `tokens` (none: not
     /// saved), drawing boards in colour when `color` is set.
-    pub fn new(addr: &str, tokens: Option<TokenFile>, color: bool) -> Session {
-        Session {
+    pub fn new(addr: &str, tokens: Option<TokenFile>, color: bool) -> Client {
+        Client {
             addr: addr.to_string(),
             tokens,
             follower: Follower::with_color(color),
@@ -99,8 +99,8 @@ impl Session {
         }
     }
 
-    /// The same session drawing the games of `registry` (instead of the bundled ones).
-    pub fn with_games(mut self, registry: boardlab_games::Registry) -> Session {
+    /// The same client drawing the games of `registry` (instead of the bundled ones).
+    pub fn with_games(mut self, registry: boardlab_games::Registry) -> Client {
         self.follower = self.follower.with_games(registry);
         self
     }
@@ -153,7 +153,7 @@ impl Session {
         };
         let held = self.seats.get(&n).cloned().unwrap_or_default();
         let seat = match (&held, self.follower.state(n)) {
-            ([Some(_), Some(_)], Some(GameState::ToMove(p))) => Some(p),
+            ([Some(_), Some(_)], Some(Standing::ToMove(p))) => Some(p),
             ([Some(_), _], _) => Some(Player::First),
             ([None, Some(_)], _) => Some(Player::Second),
             ([None, None], _) => None,
@@ -188,7 +188,7 @@ impl Session {
         };
         let held = self.seats.get(&n).cloned().unwrap_or_default();
         let seat = match (&held, self.follower.state(n)) {
-            ([Some(_), Some(_)], Some(GameState::ToMove(p))) => Some(p),
+            ([Some(_), Some(_)], Some(Standing::ToMove(p))) => Some(p),
             ([Some(_), _], _) => Some(Player::First),
             ([None, Some(_)], _) => Some(Player::Second),
             ([None, None], _) => None,
@@ -525,17 +525,17 @@ impl Session {
         if !held.contains(&true) {
             return;
         }
-        let name = |s: &Session, p: Player| {
+        let name = |s: &Client, p: Player| {
             let player = s.follower.player_name(n, p).unwrap_or("");
             format!("{player} ({})", seat_name(p))
         };
         match self.follower.state(n) {
-            Some(GameState::ToMove(p)) if held[p.index()] => out.print.push(format!(
+            Some(Standing::ToMove(p)) if held[p.index()] => out.print.push(format!(
                 "your turn: you play {} in game {n}; type your move",
                 name(self, p)
             )),
-            Some(GameState::ToMove(_)) | None => {}
-            Some(GameState::Over(outcome)) => {
+            Some(Standing::ToMove(_)) | None => {}
+            Some(Standing::Over(outcome)) => {
                 let verdict = match outcome {
                     Outcome::Draw => "the game is drawn".to_string(),
                     Outcome::Win(p) if held == [true, true] => {
@@ -607,9 +607,9 @@ pub enum ConnectError {
     Io(#[from] io::Error),
 }
 
-/// The session shared by the client's threads.
+/// The client shared by the terminal's threads.
 struct Shared {
-    session: Session,
+    client: Client,
     to_server: mpsc::Sender<Outgoing>,
     /// The server's side is closed: nothing more will be answered.
     closed: bool,
@@ -629,7 +629,7 @@ impl Shared {
     }
 
     fn send(&mut self, line: &str, auto: bool) {
-        self.session.sent(line, auto);
+        self.client.sent(line, auto);
         // The writer thread is gone only once the connection is: the reader sees it.
         let _ = self.to_server.send(Outgoing::Line(line.to_string()));
     }
@@ -693,7 +693,7 @@ fn rejoin_request(
     }
 }
 
-/// The terminal client: the user's lines to the server (see [`Session::request_for`]),
+/// The terminal client: the user's lines to the server (see [`Client::request_for`]),
 /// the server's lines to stdout with the boards, "your turn" and the result; client-side
 /// errors on stderr. With `rejoin` the saved seat of that game is taken back first.
 /// Returns when the server closes the connection: `Ok` after `quit` or the end of the
@@ -722,7 +722,7 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
     let (to_server, outgoing) = mpsc::channel();
     let shared = Arc::new((
         Mutex::new(Shared {
-            session: Session::new(&key, tokens, options.color).with_games(options.games.clone()),
+            client: Client::new(&key, tokens, options.color).with_games(options.games.clone()),
             to_server,
             closed: false,
             input_ended: false,
@@ -758,7 +758,7 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
         .spawn(move || read_input(&input, interactive))?;
     if interactive && rejoin.is_none() {
         let mut s = lock(&shared.0);
-        let prompt = s.session.prompt();
+        let prompt = s.client.prompt();
         s.show_prompt(&prompt);
     }
     let mut from_server = BufReader::new(stream);
@@ -771,7 +771,7 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
             Err(e) => break Some(e.to_string()),
         };
         let mut s = lock(&shared.0);
-        let reaction = s.session.on_line(&line);
+        let reaction = s.client.on_line(&line);
         for a in &reaction.ask {
             s.send(a, true);
         }
@@ -785,8 +785,8 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
         for l in &reaction.print {
             write_line(&mut stdout, l)?;
         }
-        if interactive && !s.session.awaiting_replies() && !s.session.said_bye() {
-            let prompt = s.session.prompt();
+        if interactive && !s.client.awaiting_replies() && !s.client.said_bye() {
+            let prompt = s.client.prompt();
             s.show_prompt(&prompt);
         }
         drop(s);
@@ -795,7 +795,7 @@ pub fn connect(options: &ConnectOptions) -> Result<(), ConnectError> {
     let mut s = lock(&shared.0);
     s.closed = true;
     shared.1.notify_all();
-    if s.session.said_bye() || (s.input_ended && ended.is_none()) {
+    if s.client.said_bye() || (s.input_ended && ended.is_none()) {
         Ok(())
     } else {
         Err(ConnectError::ServerGone {
@@ -821,7 +821,7 @@ fn read_input(shared: &(Mutex<Shared>, Condvar), interactive: bool) {
         let mut s = lock(&shared.0);
         // The user ended the line: the prompt is no longer alone on it.
         s.prompt_shown = false;
-        while s.session.awaiting_replies() && !s.closed {
+        while s.client.awaiting_replies() && !s.closed {
             s = shared.1.wait(s).unwrap_or_else(|e| e.into_inner());
         }
         if s.closed {
@@ -834,13 +834,13 @@ fn read_input(shared: &(Mutex<Shared>, Condvar), interactive: bool) {
                 continue;
             }
         };
-        match s.session.request_for(&text) {
+        match s.client.request_for(&text) {
             Ok(Some(request)) => s.send(&request, false),
             Ok(None) => {}
             Err(e) => eprintln!("connect: {e}"),
         }
-        if interactive && !s.session.awaiting_replies() {
-            let prompt = s.session.prompt();
+        if interactive && !s.client.awaiting_replies() {
+            let prompt = s.client.prompt();
             s.show_prompt(&prompt);
         }
     }

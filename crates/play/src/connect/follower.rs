@@ -19,7 +19,7 @@ const MAX_FOLLOWED: usize = 1000;
 
 /// Where a followed game stands, as the client's copy has it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameState {
+pub enum Standing {
     /// Going on, with this seat to move.
     ToMove(Player),
     /// Over.
@@ -70,7 +70,7 @@ impl Follower {
     }
 
     /// Where game `n` stands, if it is followed.
-    pub fn state(&self, n: u64) -> Option<GameState> {
+    pub fn state(&self, n: u64) -> Option<Standing> {
         self.games.get(&n).map(|g| state(g.as_ref()))
     }
 
@@ -184,7 +184,7 @@ impl Follower {
         }));
         let ply = game.ply_count();
         let mut status = match state(game.as_ref()) {
-            GameState::Over(outcome) => {
+            Standing::Over(outcome) => {
                 let reason = game.outcome_reason().unwrap_or_else(|| outcome.to_string());
                 let result = match outcome {
                     Outcome::Win(p) => {
@@ -194,7 +194,7 @@ impl Follower {
                 };
                 format!("game {n} · game over after {ply} moves: {result}")
             }
-            GameState::ToMove(p) => format!(
+            Standing::ToMove(p) => format!(
                 "game {n} · move {} · {} ({}) to move",
                 ply + 1,
                 game.player_name(p),
@@ -226,9 +226,9 @@ impl Follower {
 }
 
 /// Where `game` stands.
-fn state(game: &dyn DynGame) -> GameState {
+fn state(game: &dyn DynGame) -> Standing {
     match game.outcome() {
-        Some(outcome) => GameState::Over(outcome),
-        None => GameState::ToMove(game.side_to_move()),
+        Some(outcome) => Standing::Over(outcome),
+        None => Standing::ToMove(game.side_to_move()),
     }
 }

@@ -32,7 +32,7 @@ fn the_follower_draws_each_game_with_its_last_move_marked() {
         out.print.last().map(String::as_str),
         Some("game 3 · move 2 · White (second) to move")
     );
-    assert_eq!(f.state(3), Some(GameState::ToMove(Player::Second)));
+    assert_eq!(f.state(3), Some(Standing::ToMove(Player::Second)));
     // A repeat is ignored; a gap asks for the whole game; a game not followed is ignored.
     assert_eq!(f.on_line("update 3 1 a1", false), Followed::default());
     assert_eq!(f.on_line("update 3 5 c3", false).ask, vec!["show 3"]);
@@ -83,7 +83,7 @@ fn the_follower_names_the_winner_and_clamp_captures() {
     }
     assert_eq!(
         f.state(1),
-        Some(GameState::Over(Outcome::Win(Player::First)))
+        Some(Standing::Over(Outcome::Win(Player::First)))
     );
     let status = last.print.last().expect("status");
     assert!(
@@ -104,9 +104,9 @@ fn the_follower_names_the_winner_and_clamp_captures() {
     );
 }
 
-/// A session that joined game 3 (gomoku 5×5) as `seat` with token `tok`, board known.
-fn joined(seat: &str, tokens: Option<TokenFile>) -> Session {
-    let mut s = Session::new("127.0.0.1:7", tokens, false);
+/// A client that joined game 3 (gomoku 5×5) as `seat` with token `tok`, board known.
+fn joined(seat: &str, tokens: Option<TokenFile>) -> Client {
+    let mut s = Client::new("127.0.0.1:7", tokens, false);
     s.sent(&format!("create {GOMOKU5}"), false);
     s.on_line(&format!("ok created 3 {GOMOKU5}"));
     s.sent(&format!("join 3 {seat}"), false);
@@ -118,7 +118,7 @@ fn joined(seat: &str, tokens: Option<TokenFile>) -> Session {
 
 #[test]
 fn bare_moves_need_a_seat_and_then_carry_its_token() {
-    let s = Session::new("127.0.0.1:7", None, false);
+    let s = Client::new("127.0.0.1:7", None, false);
     let e = s.request_for("c4").expect_err("no game");
     assert!(e.contains("'c4' is not a command"), "{e}");
     assert_eq!(s.request_for("   "), Ok(None));
@@ -128,7 +128,7 @@ fn bare_moves_need_a_seat_and_then_carry_its_token() {
         s.request_for("join 1 first"),
         Ok(Some("join 1 first".into()))
     );
-    let mut s = Session::new("127.0.0.1:7", None, false);
+    let mut s = Client::new("127.0.0.1:7", None, false);
     s.sent("create gomoku", false);
     s.on_line("ok created 5 gomoku:size=15,rule=freestyle");
     // The game just created is the one `join SEAT`, `engine SEAT`, `show` name.
@@ -165,8 +165,8 @@ fn holding_both_seats_plays_the_side_to_move() {
 }
 
 #[test]
-fn the_session_says_whose_turn_and_who_won() {
-    let mut s = Session::new("127.0.0.1:7", None, false);
+fn the_client_says_whose_turn_and_who_won() {
+    let mut s = Client::new("127.0.0.1:7", None, false);
     s.sent("join 3 first", false);
     let r = s.on_line("ok joined 3 first tok");
     // Without a tokens file the token is shown, to rejoin by hand.
@@ -192,7 +192,7 @@ fn the_session_says_whose_turn_and_who_won() {
     assert!(r.print.is_empty(), "{r:?}");
     // Joining a game whose board was drawn at `create`: the turn is said at once, the
     // board not drawn again.
-    let mut c = Session::new("127.0.0.1:7", None, false);
+    let mut c = Client::new("127.0.0.1:7", None, false);
     c.sent(&format!("create {GOMOKU5}"), false);
     c.on_line(&format!("ok created 4 {GOMOKU5}"));
     c.sent("join 4 first", false);
@@ -239,7 +239,7 @@ fn the_session_says_whose_turn_and_who_won() {
         Some("game 3 is over: you lose: Black (first) wins")
     );
     // A watcher's boards say nothing about turns.
-    let mut watcher = Session::new("127.0.0.1:7", None, false);
+    let mut watcher = Client::new("127.0.0.1:7", None, false);
     watcher.sent("watch 3", false);
     watcher.on_line("ok watching 3 0");
     watcher.sent("show 3", true);
@@ -251,7 +251,7 @@ fn the_session_says_whose_turn_and_who_won() {
 
 #[test]
 fn rejoined_seats_are_held_and_help_explains_bare_moves() {
-    let mut s = Session::new("127.0.0.1:7", None, false);
+    let mut s = Client::new("127.0.0.1:7", None, false);
     s.sent("rejoin 8 abcd", false);
     let r = s.on_line("ok rejoined 8 second");
     assert_eq!(r.ask, vec!["show 8"]);
@@ -260,7 +260,7 @@ fn rejoined_seats_are_held_and_help_explains_bare_moves() {
     let r = s.on_line("ok commands: create SPEC | ...");
     assert!(r.print[1].contains("a move alone (c4) plays it"), "{r:?}");
     // A refused rejoin holds nothing.
-    let mut s = Session::new("127.0.0.1:7", None, false);
+    let mut s = Client::new("127.0.0.1:7", None, false);
     s.sent("rejoin 8 zzzz", false);
     s.on_line("error wrong token for this game");
     assert!(s.request_for("c3").is_err());
@@ -328,7 +328,7 @@ fn tokens_are_saved_private_found_per_game_and_forgotten_at_the_end() {
     assert!(file.find("127.0.0.1:7", 3).expect("read").is_empty());
     assert_eq!(file.find("example.org:9", 3).expect("read"), vec![other]);
     // So does the server's notice that a game expired.
-    let mut s = Session::new("127.0.0.1:7", Some(file.clone()), false);
+    let mut s = Client::new("127.0.0.1:7", Some(file.clone()), false);
     s.sent("join 6 second", false);
     s.on_line("ok joined 6 second t6");
     assert_eq!(file.find("127.0.0.1:7", 6).expect("read").len(), 1);
@@ -375,7 +375,7 @@ fn rejoin_takes_the_one_saved_seat_or_says_why_not() {
 
 #[test]
 fn server_lines_are_told_in_words_without_protocol_syntax() {
-    let mut s = Session::new("127.0.0.1:7", None, false);
+    let mut s = Client::new("127.0.0.1:7", None, false);
     // Before any game the prompt names the server.
     assert_eq!(s.prompt(), "127.0.0.1:7> ");
     s.sent("list", false);
@@ -431,12 +431,12 @@ fn the_follower_draws_only_the_games_of_its_registry() {
         .with_games(boardlab_games::Registry::empty().with::<boardlab_games::Gomoku>());
     let out = with.on_line(&format!("ok created 3 {GOMOKU5}"), false);
     assert_eq!(out.drawn, Some(3));
-    assert_eq!(with.state(3), Some(GameState::ToMove(Player::First)));
+    assert_eq!(with.state(3), Some(Standing::ToMove(Player::First)));
 }
 
 #[test]
 fn a_seats_requests_typed_alone_carry_the_game_and_the_token() {
-    let s = Session::new("127.0.0.1:7", None, false);
+    let s = Client::new("127.0.0.1:7", None, false);
     let e = s.request_for("takeback").expect_err("no game");
     assert!(e.contains("'takeback' needs a game"), "{e}");
     // Typed whole, they go as typed.
@@ -455,7 +455,7 @@ fn a_seats_requests_typed_alone_carry_the_game_and_the_token() {
         assert_eq!(s.request_for(typed), Ok(Some(sent.into())), "{typed}");
     }
     // A spectator analyses without a token; a player's requests need a seat.
-    let mut w = Session::new("127.0.0.1:7", None, false);
+    let mut w = Client::new("127.0.0.1:7", None, false);
     w.sent("watch 5", false);
     w.on_line("ok watching 5 0");
     w.sent("show 5", true);
