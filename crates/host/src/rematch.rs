@@ -79,7 +79,9 @@ impl Table {
         // Under the table's bound on games, not the creator's per-peer bound: the refusal
         // would name the creator's address to the other player. A finished game makes
         // one rematch only, so rematches grow no faster than games are played.
-        let created = self.host(game, choices, None)?;
+        // The same time control, with fresh clocks.
+        let time = h.clocks.as_ref().map(crate::clock::Clocks::control);
+        let created = self.host(game, choices, None, time)?;
         let h = self.hosted_mut(id)?;
         h.rematch = Some(Made {
             id: created.id,
