@@ -66,6 +66,9 @@ pub enum Event {
         by: Player,
         /// Why the game is over, if this move ended it.
         over: Option<String>,
+        /// The clocks just after the move (its increment added), in a game with a time
+        /// control.
+        clock: Option<ClockView>,
     },
     /// The engine playing `seat` finished an iteration.
     Thinking {
@@ -1152,6 +1155,7 @@ impl Table {
             mv: canon.clone(),
             by,
             over,
+            clock: h.clocks.as_ref().map(|c| c.view(now)),
         });
         Ok(canon)
     }
