@@ -6,8 +6,9 @@
 //! - `GET /api/games`: the game table (every game and spec key with its range);
 //! - `POST /api/games` `{"spec": "gomoku:size=15", "seats": ["human", "engine:1000"]}`:
 //!   a new game; a seat is `human`, `free` (taken later: `join`), `random`, `baseline`
-//!   or `engine:MS`. The reply has the
-//!   id and the human seats' tokens;
+//!   or `engine:MS`; an optional `"time"` is the time control (`5m+3s`, `30s/move`,
+//!   `none`: `boardlab_host::TimeControl`). The reply has the id and the human seats'
+//!   tokens;
 //! - `POST /api/load` with a save file as the body: a new game (both seats people);
 //! - `GET /api/lobby`: every game as anyone may see it, without tokens (seats, moves,
 //!   result, spectators: `boardlab_host::table::LobbyEntry`);
@@ -66,7 +67,7 @@ use axum::{
 };
 use boardlab_games::Registry;
 use boardlab_host::{
-    Host, HostError, Level, Table,
+    Host, HostError, Level, Table, TimeControl,
     game::{Answer, Progress, Think},
     pool::Class,
     table::{Created, Event, SeatChoice, Watching},
@@ -265,6 +266,9 @@ async fn list_games(State(app): State<Shared>) -> Response {
 struct NewGame {
     spec: String,
     seats: [String; 2],
+    /// The time control (`5m+3s`, `30s/move`); absent, empty or `none`: no clocks.
+    #[serde(default)]
+    time: Option<String>,
 }
 
 /// Reads a seat choice: `human`, `free` (a person takes it later through the line
@@ -312,8 +316,12 @@ async fn create(
         (Ok(a), Ok(b)) => [a, b],
         (Err(e), _) | (_, Err(e)) => return bad(e),
     };
+    let time = match TimeControl::parse_choice(req.time.as_deref().unwrap_or("")) {
+        Ok(time) => time,
+        Err(e) => return bad(e.to_string()),
+    };
     let spec = req.spec;
-    match with_table(&app, move |s| s.create(&spec, seats)).await {
+    match with_table(&app, move |s| s.create_timed(&spec, seats, None, time)).await {
         Ok(Ok(created)) => {
             app.host.kick(created.id);
             Json(created).into_response()
@@ -681,6 +689,7 @@ async fn connection(ws: WebSocket, app: Shared) {
                     | Event::TakenBack { .. }
                     | Event::Resigned { .. }
                     | Event::Drawn
+                    | Event::Flagged { .. }
                     | Event::Offered(_)
                     | Event::Declined(_),
                 )

@@ -153,6 +153,18 @@ async fn wait_moves(c: &Client, n: usize) {
 
 /// Starts a game from the new-game form.
 async fn new_game(c: &Client, base: &str, game: &str, options: &[(&str, &str)], seats: [&str; 2]) {
+    new_timed_game(c, base, game, options, seats, "").await;
+}
+
+/// [`new_game`] under the time control `time` (typed into the form; empty: none).
+async fn new_timed_game(
+    c: &Client,
+    base: &str,
+    game: &str,
+    options: &[(&str, &str)],
+    seats: [&str; 2],
+    time: &str,
+) {
     c.goto(base).await.expect("page");
     wait_for(
         c,
@@ -183,6 +195,14 @@ async fn new_game(c: &Client, base: &str, game: &str, options: &[(&str, &str)], 
             .await
             .expect("seat value");
     }
+    if !time.is_empty() {
+        let input = c
+            .find(Locator::Css("#time-control"))
+            .await
+            .expect("time control");
+        input.clear().await.expect("clear");
+        input.send_keys(time).await.expect("type");
+    }
     let before = c.current_url().await.expect("url").to_string();
     click(c, "#start").await;
     wait_for(
@@ -194,6 +214,75 @@ async fn new_game(c: &Client, base: &str, game: &str, options: &[(&str, &str)], 
         "the new game",
     )
     .await;
+}
+
+/// Clocks run out on a person who never moves and on an engine seat whose fixed think
+/// is longer than its time per move: the host flags both (nothing is injected), and the
+/// banner says who lost on time.
+async fn clocks_run_out(c: &Client, base: &str) {
+    // Two people at one screen, two seconds each, nobody moves.
+    new_timed_game(c, base, "gomoku", &[], ["human", "human"], "2s").await;
+    wait_for(
+        c,
+        "!document.getElementById('clocks').hidden && app.state.clock.control === '2s'",
+        "the clocks",
+    )
+    .await;
+    let started = Instant::now();
+    let shown = text_of(c, "#clock0").await;
+    assert!(shown.contains("Black") && shown.contains("0:0"), "{shown}");
+    // Counting down locally between the server's states.
+    wait_for(
+        c,
+        "document.getElementById('clock0').textContent.includes('0:01.')",
+        "Black's clock counting down",
+    )
+    .await;
+    wait_for(
+        c,
+        "!document.getElementById('banner').hidden && document.getElementById('banner').textContent.includes('lost on time')",
+        "the loss on time",
+    )
+    .await;
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "flagged within the clock and a tick"
+    );
+    assert_eq!(
+        text_of(c, "#banner").await,
+        "White wins — Black lost on time"
+    );
+    assert_eq!(move_count(c).await, 0, "nobody moved");
+    assert!(text_of(c, "#clock0").await.ends_with("0:00.0"));
+    assert_eq!(js(c, "app.state.clock.running").await, Value::Null);
+    screenshot(c, "clock-flag").await;
+
+    // The article's connect6 baseline searches a fixed depth: its reply to one stone
+    // takes seconds, longer than its one second a move.
+    new_timed_game(c, base, "connect6", &[], ["human", "baseline"], "1s/move").await;
+    square(c, "j10").await;
+    wait_moves(c, 1).await;
+    wait_for(
+        c,
+        "app.state.clock.running === 1",
+        "the engine's clock running",
+    )
+    .await;
+    wait_for(
+        c,
+        "!document.getElementById('banner').hidden && document.getElementById('banner').textContent.includes('lost on time')",
+        "the engine's loss on time",
+    )
+    .await;
+    assert_eq!(
+        text_of(c, "#banner").await,
+        "Black wins — White lost on time"
+    );
+    assert_eq!(
+        move_count(c).await,
+        1,
+        "the engine's late move is not played"
+    );
 }
 
 fn docs_dir() -> PathBuf {
@@ -1273,6 +1362,8 @@ async fn the_board_in_a_real_browser() {
     requests_and_rematch(&a, &b, &base).await;
     step("lobby");
     lobby_between_two_browsers(&a, &b, &base).await;
+    step("clocks run out");
+    clocks_run_out(&a, &base).await;
 
     step("network play");
     new_game(&a, &base, "fourshift", &[], ["human", "remote"]).await;
