@@ -40,8 +40,9 @@ pub const MIN_BASE: Duration = Duration::from_secs(1);
 pub const MAX_BASE: Duration = Duration::from_secs(24 * 60 * 60);
 /// The longest increment.
 pub const MAX_INCREMENT: Duration = Duration::from_secs(60 * 60);
-/// The shortest time per move.
-pub const MIN_PER_MOVE: Duration = Duration::from_secs(1);
+/// The shortest time per move: a tenth of a second, for games between engines (and for
+/// an engine seat whose fixed think is longer, which loses on time).
+pub const MIN_PER_MOVE: Duration = Duration::from_millis(100);
 
 /// How much time the players have, chosen when a game is created.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,7 +162,7 @@ impl FromStr for TimeControl {
         if let Some(per) = t.strip_suffix("/move") {
             let per = parse_duration(per).ok_or_else(syntax)?;
             if !(MIN_PER_MOVE..=MAX_BASE).contains(&per) {
-                return Err(range("the time per move", "1s to 24h"));
+                return Err(range("the time per move", "100ms to 24h"));
             }
             return Ok(TimeControl::PerMove(per));
         }
@@ -421,8 +422,12 @@ mod tests {
         );
         let e = "5m+2h".parse::<TimeControl>().unwrap_err().to_string();
         assert!(e.contains("the increment must be from 0s to 1h"), "{e}");
-        let e = "100ms/move".parse::<TimeControl>().unwrap_err().to_string();
-        assert!(e.contains("the time per move must be from 1s"), "{e}");
+        let e = "50ms/move".parse::<TimeControl>().unwrap_err().to_string();
+        assert!(
+            e.contains("the time per move must be from 100ms to 24h"),
+            "{e}"
+        );
+        assert_eq!("100ms/move".parse(), Ok(TimeControl::PerMove(ms(100))));
         let e = "99999999999h".parse::<TimeControl>().unwrap_err();
         assert!(matches!(e, TimeControlError::Syntax(_)), "{e}");
     }

@@ -257,32 +257,31 @@ async fn clocks_run_out(c: &Client, base: &str) {
     assert_eq!(js(c, "app.state.clock.running").await, Value::Null);
     screenshot(c, "clock-flag").await;
 
-    // The article's connect6 baseline searches a fixed depth: its reply to one stone
-    // takes seconds, longer than its one second a move.
-    new_timed_game(c, base, "connect6", &[], ["human", "baseline"], "1s/move").await;
-    square(c, "j10").await;
-    wait_moves(c, 1).await;
-    wait_for(
-        c,
-        "app.state.clock.running === 1",
-        "the engine's clock running",
-    )
-    .await;
+    // The article's amazons baseline searches a fixed depth whatever its clock: its
+    // first move (some 2,000 moves, each answered) takes a good part of a second, longer
+    // than a tenth of a second a move.
+    new_timed_game(c, base, "amazons", &[], ["baseline", "human"], "100ms/move").await;
     wait_for(
         c,
         "!document.getElementById('banner').hidden && document.getElementById('banner').textContent.includes('lost on time')",
         "the engine's loss on time",
     )
     .await;
+    let names = js(c, "app.state.names").await;
     assert_eq!(
         text_of(c, "#banner").await,
-        "Black wins — White lost on time"
+        format!(
+            "{} wins — {} lost on time",
+            names[1].as_str().expect("name"),
+            names[0].as_str().expect("name")
+        )
     );
     assert_eq!(
         move_count(c).await,
-        1,
+        0,
         "the engine's late move is not played"
     );
+    assert_eq!(js(c, "app.state.seats[0].kind").await, "engine");
 }
 
 fn docs_dir() -> PathBuf {
