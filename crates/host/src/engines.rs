@@ -10,7 +10,10 @@
 //! the host.
 
 use std::{
-    sync::{Arc, Mutex, MutexGuard, Weak},
+    sync::{
+        Arc, Mutex, MutexGuard, Weak,
+        mpsc::{self, Receiver, RecvTimeoutError, Sender},
+    },
     time::Duration,
 };
 
@@ -28,20 +31,24 @@ pub const CLOCK_TICK: Duration = Duration::from_millis(100);
 pub struct Host {
     table: Mutex<Table>,
     pool: Arc<Pool>,
+    /// Dropped with the host: its ticker thread ends at once (not a tick later).
+    _ticker: Sender<()>,
 }
 
 impl Host {
     /// The host of `table`; call [`Host::start_engines`] to start the engines of the
     /// games restored from disk.
     pub fn new(table: Table) -> Arc<Host> {
+        let (stop, stopped) = mpsc::channel();
         let host = Arc::new(Host {
             table: Mutex::new(table),
             pool: Pool::new(),
+            _ticker: stop,
         });
         let weak = Arc::downgrade(&host);
         let ticker = std::thread::Builder::new()
             .name("clock-ticker".into())
-            .spawn(move || tick_clocks(&weak));
+            .spawn(move || tick_clocks(&weak, &stopped));
         if let Err(e) = ticker {
             // Moves are still checked against their clocks; only a player who never
             // moves is not flagged. The operator is told.
@@ -141,10 +148,10 @@ impl Host {
     }
 }
 
-/// The ticker: checks the clocks every [`CLOCK_TICK`] while the host lives.
-fn tick_clocks(host: &Weak<Host>) {
-    loop {
-        std::thread::sleep(CLOCK_TICK);
+/// The ticker: checks the clocks every [`CLOCK_TICK`] while the host lives (`stopped`
+/// disconnects when it is dropped).
+fn tick_clocks(host: &Weak<Host>, stopped: &Receiver<()>) {
+    while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(CLOCK_TICK) {
         let Some(host) = host.upgrade() else { return };
         host.check_clocks();
     }

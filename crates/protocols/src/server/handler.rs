@@ -554,7 +554,7 @@ impl Server {
             ),
             ("create", [spec, time @ ..]) if time.len() <= 1 => {
                 let time = match time {
-                    [t] => Some(t.parse::<TimeControl>().map_err(|e| e.to_string())?),
+                    [t] => TimeControl::parse_choice(t).map_err(|e| e.to_string())?,
                     _ => None,
                 };
                 let peer = conn.and_then(|c| lock(&self.routes).conns.get(&c).and_then(|o| o.peer));

@@ -548,6 +548,9 @@ fn a_timed_game_shows_its_clocks_and_the_flag_reaches_the_watchers() {
     );
     err(&s.handle("create gomoku 5m 3s"), "wrong arguments");
     assert!(s.host().table().ids().is_empty(), "nothing created");
+    let untimed = ok(&s.handle("create gomoku:size=9 none"));
+    assert_eq!(untimed.len(), 3, "no clocks: {untimed:?}");
+    assert!(!s.handle(&format!("show {}", untimed[1])).contains("clock"));
     let created = ok(&s.handle("create gomoku:size=9 1m+2s"));
     assert_eq!(created[3..], ["time", "1m+2s"]);
     let id = created[1].clone();
