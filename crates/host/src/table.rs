@@ -232,7 +232,7 @@ pub struct SeatView {
 /// An offer waiting for the opponent's answer, as a follower sees it.
 #[derive(Clone, Debug, Serialize)]
 pub struct OfferView {
-    /// `takeback` or `draw`.
+    /// `takeback`, `draw` or `rematch`.
     pub kind: &'static str,
     /// Who offered (0 first, 1 second).
     pub by: u8,
@@ -1022,7 +1022,10 @@ impl Table {
             paused: h.paused,
             can_pause: owner && h.has_engine() && !h.over(),
             evals: h.evals.iter().map(|(&k, &v)| (k, v)).collect(),
-            can_rematch: person && h.over(),
+            // Not while this follower's own rematch offer waits for the answer.
+            can_rematch: person
+                && h.over()
+                && !matches!(h.conduct.offer, Some(Offer::Rematch { by }) if humans[by.index()]),
             rematch: h.rematch.as_ref().map(|r| r.view_for(humans, owner)),
             clock: h.clocks.as_ref().map(|c| c.view((self.now)())),
         })
@@ -1359,6 +1362,9 @@ impl Table {
             Some(Offer::Draw { .. }) => {
                 h.live()?;
                 self.agree_draw(id)?;
+            }
+            Some(Offer::Rematch { .. }) => {
+                self.make_rematch(id)?;
             }
         }
         let h = self.hosted_mut(id)?;
@@ -2295,7 +2301,10 @@ mod clock_tests {
             .expect("create");
         advance(&at, 3000);
         assert_eq!(t.check_clocks(t.now()), vec![c.id]);
-        let new = t.rematch(c.id, [true, false]).expect("rematch");
+        let new = t
+            .rematch(c.id, BOTH)
+            .expect("rematch")
+            .expect("made at once at one screen");
         let clock = t
             .state(new, [false; 2])
             .expect("state")

@@ -545,7 +545,7 @@ function render() {
   const offer = st.offer;
   $('offer-bar').hidden = !offer;
   if (offer) {
-    const what = offer.kind === 'takeback' ? 'a takeback' : 'a draw';
+    const what = { takeback: 'a takeback', draw: 'a draw', rematch: 'a rematch (colours swapped)' }[offer.kind] || offer.kind;
     $('offer-text').textContent = offer.yours_to_answer
       ? `${st.names[offer.by]} asks for ${what}`
       : `${st.names[offer.by]} offered ${what}: waiting for the answer`;

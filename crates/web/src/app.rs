@@ -32,8 +32,10 @@
 //! the answer to the opponent's takeback or draw offer), `help` (`on`: this player's
 //! consent to engine help between two remote people), `pause` (`on`: the creator, who
 //! opened the game with the creator's token, pauses or resumes its engines), `rematch`
-//! (a player of a finished game: a new game, same spec, seats swapped; each player's
-//! `state` of the finished game then names it in `rematch` with their own tokens), `hint`,
+//! (a player of a finished game: a new game, same spec, seats swapped; between two
+//! remote people an offer the opponent accepts with `answer` or another `rematch`; each
+//! player's `state` of the finished game then names it in `rematch` with their own
+//! tokens), `hint`,
 //! `analyse`, `view` (`ply`). Hints and analyses follow the host's fair-play rule. The server
 //! answers with `state` (after every change of the followed game), `error` (`message`;
 //! nothing changed), `thinking` (`seat`, `progress`: depth, score, nodes, pv), `engine`
@@ -785,11 +787,14 @@ async fn handle(
         | Request::Pause { .. }) => with_table(app, move |s| apply(s, from, &action)).await,
         Request::Rematch => {
             // The new game's engine (if it moves first) starts now; the players hear of
-            // the rematch in the finished game's state, each with their own seat.
+            // the rematch in the finished game's state, each with their own seat. Between
+            // two remote people it is offered first (no engine to start then).
             let made = with_table(app, move |s| s.rematch(id, held)).await;
             return match made {
                 Ok(Ok(new)) => {
-                    app.host.kick(new);
+                    if let Some(new) = new {
+                        app.host.kick(new);
+                    }
                     Vec::new()
                 }
                 Ok(Err(e)) => err(e.to_string()),

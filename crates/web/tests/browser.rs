@@ -1061,9 +1061,9 @@ async fn against_a_line_protocol_player(c: &Client) {
 }
 
 /// Requests between two people at two browsers: a takeback declined then one accepted,
-/// a draw agreed, a rematch with the colours swapped (both players go to it with their
-/// own seat), the board flipped at one page only, and a resignation that needs a second
-/// click to confirm.
+/// a draw agreed, a rematch offered, declined, offered again and accepted, with the
+/// colours swapped (both players go to it with their own seat), the board flipped at one
+/// page only, and a resignation that needs a second click to confirm.
 async fn requests_and_rematch(a: &Client, b: &Client, base: &str) {
     new_game(a, base, "fourshift", &[], ["human", "remote"]).await;
     let link = js(a, "document.querySelector('.seat-link').value").await;
@@ -1147,12 +1147,36 @@ async fn requests_and_rematch(a: &Client, b: &Client, base: &str) {
     }
     assert!(text_of(b, "#banner").await.contains("drawn by agreement"));
 
-    // The rematch: asked by one player, both are offered it with their own seat.
+    // The rematch: offered by one player, declined, offered again and accepted; then
+    // both are offered it with their own seat.
     assert_eq!(
         text_of(b, "#rematch-btn").await,
         "Rematch (colours swapped)"
     );
+    let offered = "!document.getElementById('offer-bar').hidden && document.getElementById('offer-text').textContent.includes('asks for a rematch')";
     click(b, "#rematch-btn").await;
+    wait_for(a, offered, "the rematch offer").await;
+    wait_for(
+        b,
+        "document.getElementById('offer-text').textContent.includes('offered a rematch (colours swapped): waiting') && document.getElementById('rematch-btn').hidden",
+        "the offer waiting",
+    )
+    .await;
+    click(a, "#offer-decline").await;
+    wait_for(
+        b,
+        "app.state.offer === null && !document.getElementById('rematch-btn').hidden",
+        "the rematch declined",
+    )
+    .await;
+    assert_eq!(
+        js(a, "app.state.rematch").await,
+        Value::Null,
+        "no game made"
+    );
+    click(b, "#rematch-btn").await;
+    wait_for(a, offered, "the rematch offered again").await;
+    click(a, "#offer-accept").await;
     for c in [a, b] {
         wait_for(c, "app.state.rematch && document.getElementById('rematch-btn').textContent.startsWith('Go to the rematch')", "the rematch made").await;
     }

@@ -662,6 +662,14 @@ impl Server {
                 let (n, seat) = self.player(table, id, token)?;
                 let accept = answer == "accept";
                 let waiting = table.state(n, held(seat)).map_err(host)?.offer;
+                // A rematch made here would have no way to hand this player the new
+                // game's token: this door declines one, the browser board accepts it.
+                if accept && waiting.as_ref().is_some_and(|o| o.kind == "rematch") {
+                    return Err(
+                        "a rematch is accepted on the browser board (this protocol has no                          rematch); 'decline' declines it"
+                            .into(),
+                    );
+                }
                 table.answer(n, held(seat), accept).map_err(host)?;
                 let kind = waiting.map_or("offer", |o| o.kind);
                 let done = if accept { "accepted" } else { "declined" };

@@ -601,3 +601,26 @@ fn a_timed_game_shows_its_clocks_and_the_flag_reaches_the_watchers() {
         "{shown}"
     );
 }
+
+#[test]
+fn a_rematch_offered_on_the_browser_board_is_declined_here_not_accepted() {
+    let (mut s, _) = Server::open(None).expect("open");
+    let id = ok(&s.handle("create gomoku:size=9"))[1].clone();
+    let first = ok(&s.handle(&format!("join {id} first")))[3].clone();
+    let second = ok(&s.handle(&format!("join {id} second")))[3].clone();
+    ok(&s.handle(&format!("resign {id} {first}")));
+    let n: u64 = id.parse().expect("id");
+    // The first player asks for a rematch on the other door.
+    let offered = s.host().table().rematch(n, [true, false]).expect("offered");
+    assert_eq!(offered, None);
+    let games = s.host().table().ids().len();
+    err(
+        &s.handle(&format!("accept {id} {second}")),
+        "a rematch is accepted on the browser board",
+    );
+    assert_eq!(s.host().table().ids().len(), games, "no game made");
+    assert_eq!(
+        ok(&s.handle(&format!("decline {id} {second}"))),
+        ["declined", id.as_str(), "rematch"]
+    );
+}
