@@ -250,6 +250,21 @@ pub struct Ended {
     pub reason: String,
     /// The players (a resignation, an agreed draw) or a clock ended it, not the rules.
     pub by_players: bool,
+    /// What ended it.
+    pub how: EndKind,
+}
+
+/// What ended a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndKind {
+    /// The rules (a line, a full board, no legal move...).
+    Rules,
+    /// This player resigned.
+    Resigned(Player),
+    /// This player's clock ran out.
+    Time(Player),
+    /// The players agreed a draw.
+    Agreed,
 }
 
 /// Everything a follower may know of a game and do in it now (the board itself is the
@@ -431,6 +446,7 @@ impl Hosted {
                 winner: Some(p.other()),
                 reason: format!("{} lost on time", self.game.player_names()[p.index()]),
                 by_players: true,
+                how: EndKind::Time(p),
             });
         }
         if let Some(p) = self.resigned {
@@ -438,6 +454,7 @@ impl Hosted {
                 winner: Some(p.other()),
                 reason: format!("{} resigned", self.game.player_names()[p.index()]),
                 by_players: true,
+                how: EndKind::Resigned(p),
             });
         }
         if self.drawn {
@@ -445,6 +462,7 @@ impl Hosted {
                 winner: None,
                 reason: "drawn by agreement".into(),
                 by_players: true,
+                how: EndKind::Agreed,
             });
         }
         let (winner, reason) = self.game.outcome()?;
@@ -452,6 +470,7 @@ impl Hosted {
             winner,
             reason,
             by_players: false,
+            how: EndKind::Rules,
         })
     }
 

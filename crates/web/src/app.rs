@@ -67,12 +67,12 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
-use boardlab_games::Registry;
+use boardlab_games::{Registry, records};
 use boardlab_host::{
     Host, HostError, Level, Table, TimeControl,
     game::{Answer, Progress, Think},
     pool::Class,
-    table::{Created, Event, SeatChoice, Watching},
+    table::{Created, EndKind, Event, SeatChoice, SeatView, Status, Watching},
 };
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
@@ -481,12 +481,42 @@ async fn download(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Re
         .into_response()
 }
 
+/// The SGF game information of a game's state: the seats' players (`PB`, `PW`) and the
+/// end its players or a clock made (`RE[B+R]`, `RE[W+T]`, `RE[0]`).
+fn sgf_info(st: &Status) -> records::GameInfo {
+    let name = |seat: &SeatView| match seat.kind {
+        "free" => None,
+        "engine" => Some(format!("boardlab {}", seat.label)),
+        _ => Some(seat.label.clone()),
+    };
+    let end = st.ended.as_ref().and_then(|e| match e.how {
+        EndKind::Rules => None,
+        EndKind::Resigned(p) => Some(records::End::Resigned(p)),
+        EndKind::Time(p) => Some(records::End::Time(p)),
+        EndKind::Agreed => Some(records::End::Agreed),
+    });
+    records::GameInfo {
+        black: name(&st.seats[0]),
+        white: name(&st.seats[1]),
+        end,
+    }
+}
+
 async fn download_sgf(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
     let Ok(id) = id.parse::<u64>() else {
         return bad("the game id must be a number".into());
     };
-    let text = app.host.table().save_text(id);
-    let sgf = match text.map(|t| boardlab_games::records::sgf_from_save(&t)) {
+    let (text, info) = {
+        let table = app.host.table();
+        (
+            table.save_text(id),
+            table.state(id, [false; 2]).map(|st| sgf_info(&st)),
+        )
+    };
+    let sgf = match text
+        .and_then(|t| Ok((t, info?)))
+        .map(|(t, info)| records::sgf_from_save_with(&t, &info))
+    {
         Ok(Ok(sgf)) => sgf,
         Ok(Err(e)) => return bad(e.to_string()),
         Err(e) => return refused(e),

@@ -746,4 +746,25 @@ async fn a_game_with_clocks_is_created_shown_and_lost_on_time_over_the_socket() 
     page.play("e5").await;
     let e = page.next_of("error", 10).await;
     assert_eq!(e["message"], "the game is over: Black lost on time");
+    // The SGF record names the players and the loss on time; a resignation too.
+    let (status, sgf) = board.get(&format!("/api/games/{id}/sgf")).await;
+    assert_eq!(status, 200, "{sgf}");
+    assert!(sgf.contains("PB[person]PW[person]RE[W+T]"), "{sgf}");
+    let plain_id = plain["id"].as_u64().expect("id");
+    let plain_tokens = tokens(&plain);
+    let plain_tokens: Vec<&str> = plain_tokens.iter().map(String::as_str).collect();
+    let mut other = board.socket().await;
+    other.open(plain_id, &plain_tokens).await;
+    other.play("e5").await;
+    other.state_with(1, 10).await;
+    other.send(json!({ "type": "resign" })).await;
+    let resigned = loop {
+        let s = other.next_of("state", 10).await;
+        if !s["view"]["outcome"].is_null() {
+            break s;
+        }
+    };
+    assert_eq!(resigned["view"]["outcome"]["reason"], "White resigned");
+    let (_, sgf) = board.get(&format!("/api/games/{plain_id}/sgf")).await;
+    assert!(sgf.contains("RE[B+R]") && sgf.contains(";B[ee]"), "{sgf}");
 }
