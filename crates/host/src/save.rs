@@ -6,8 +6,10 @@
 //! `# help <seat> on|off`, the creator's token as `# owner <token>` and the engines
 //! paused by the creator as `# paused on|off` ([`Recorded`]), and the engine's score of
 //! the position after `ply` moves, thought when it moved there, as `# eval <ply> <score>`
-//! ([`eval_record`], read by [`evals`]); each accepted move is appended (and synced)
-//! before the reply. At start-up every `*.save` file is found ([`scan`]), checked and
+//! ([`eval_record`], read by [`evals`]); the time control as `# time TIME` after the
+//! game spec, each move's time on its player's clock as `# used PLY MS` appended with the
+//! move (read by [`used_times`]) and a loss on time as `# flag <seat>`; each accepted
+//! move is appended (and synced) before the reply. At start-up every `*.save` file is found ([`scan`]), checked and
 //! read ([`read_game`]) and replayed, so games resume where they were, players reconnect
 //! with their tokens and engines whose turn it is move.
 //!

@@ -11,6 +11,12 @@
 //! opponent answers; engine help between them only when both turned it on; spectators
 //! get analysis once the game is over.
 //!
+//! A game may have clocks ([`crate::clock`], chosen at creation: [`Table::create_timed`]):
+//! the side to move's clock runs while the game is live, both seats are taken and its
+//! engines are not paused; [`Table::check_clocks`] (the host's ticker) and every move
+//! check it in one place, and a player whose clock ran out loses on time
+//! ([`Event::Flagged`]).
+//!
 //! Every method is a short, synchronous critical section that may write and sync a save
 //! file; a door calls it off any async executor's threads. A refused request returns a
 //! [`HostError`] and leaves the game as it was. Each change is announced to the game's
