@@ -4,6 +4,8 @@
 
 use board_core::{GameConfig, Position, savefile};
 use rules_gomoku::sgf;
+/// The players' names and the end of a game beyond its moves, for [`sgf_from_save_with`].
+pub use rules_gomoku::sgf::{End, GameInfo};
 
 use crate::Gomoku;
 
@@ -23,6 +25,12 @@ pub enum RecordError {
 
 /// The SGF record of a gomoku game's save file.
 pub fn sgf_from_save(save: &str) -> Result<String, RecordError> {
+    sgf_from_save_with(save, &sgf::GameInfo::default())
+}
+
+/// [`sgf_from_save`] with the players' names and the end the players or a clock made
+/// (`RE[B+R]`, `RE[W+T]`; [`sgf::GameInfo`]).
+pub fn sgf_from_save_with(save: &str, info: &sgf::GameInfo) -> Result<String, RecordError> {
     let file = savefile::SaveFile::parse::<std::fmt::Error>(save)
         .map_err(|e| RecordError::Save(e.to_string()))?;
     let gomoku = <<Gomoku as Position>::Config as GameConfig>::GAME_ID;
@@ -32,7 +40,7 @@ pub fn sgf_from_save(save: &str) -> Result<String, RecordError> {
     let game = file
         .replay::<Gomoku>()
         .map_err(|e| RecordError::Save(e.to_string()))?;
-    Ok(sgf::write(*game.position.config(), &game.moves))
+    Ok(sgf::write_with(*game.position.config(), &game.moves, info))
 }
 
 /// The save file of the gomoku game an SGF record holds (its main line).

@@ -42,21 +42,27 @@ pub enum Offer {
         /// Who offers.
         by: Player,
     },
+    /// `by` offers a rematch of the finished game (colours swapped).
+    Rematch {
+        /// Who offers.
+        by: Player,
+    },
 }
 
 impl Offer {
     /// Who made the offer.
     pub fn by(self) -> Player {
         match self {
-            Offer::Takeback { by, .. } | Offer::Draw { by } => by,
+            Offer::Takeback { by, .. } | Offer::Draw { by } | Offer::Rematch { by } => by,
         }
     }
 
-    /// `takeback` or `draw`: the protocols' word for it.
+    /// `takeback`, `draw` or `rematch`: the protocols' word for it.
     pub fn kind(self) -> &'static str {
         match self {
             Offer::Takeback { .. } => "takeback",
             Offer::Draw { .. } => "draw",
+            Offer::Rematch { .. } => "rematch",
         }
     }
 }
@@ -174,6 +180,19 @@ impl Conduct {
                 Ok(consent)
             }
         }
+    }
+
+    /// A rematch asked by a follower holding `held` (of a finished game):
+    /// [`Consent::Now`] at one screen or against the engine (make it now);
+    /// [`Consent::Ask`]: it is now the waiting offer, which the opponent accepts.
+    pub fn ask_rematch(&mut self, seats: &[Seat; 2], held: Held) -> Result<Consent, ActionError> {
+        let consent = consent(seats, held, "a rematch")?;
+        if let Consent::Ask(opponent) = consent {
+            self.offer_once(Offer::Rematch {
+                by: opponent.other(),
+            })?;
+        }
+        Ok(consent)
     }
 
     fn offer_once(&mut self, offer: Offer) -> Result<(), ActionError> {

@@ -6,7 +6,7 @@
 
 use board_core::Player;
 use boardlab_games::{DynGame, MoveInfo, OpenError, Registry};
-use search::{AgentKind, Score, ScoreKind, SearchOptions};
+use search::{AgentKind, Limits, Score, ScoreKind, SearchOptions, TimeControl};
 use serde::Serialize;
 
 use crate::{HostError, Level, error::shortened, limits::ENGINE_HASH_MB};
@@ -155,10 +155,25 @@ impl HostedGame {
     }
     /// A snapshot of the position for `level` to think on.
     pub fn think_job(&self, level: Level, seed: u64) -> Box<dyn Think> {
+        self.think_job_within(level, seed, None)
+    }
+
+    /// [`HostedGame::think_job`] for an engine seat with a clock: `clock` is what its
+    /// clock leaves for this move, counted from now. The engine level's own think time
+    /// holds unless the clock's budget (the search's time manager,
+    /// [`TimeControl::budget`]) stops it sooner; the random player and the baseline keep
+    /// their fixed think (a clock too short for it runs out).
+    pub fn think_job_within(
+        &self,
+        level: Level,
+        seed: u64,
+        clock: Option<TimeControl>,
+    ) -> Box<dyn Think> {
         Box::new(Snapshot {
             game: self.0.snapshot(),
             level,
             seed,
+            clock: clock.map(|c| (c, std::time::Instant::now())),
         })
     }
     /// Snapshots of the positions after each of the moves (0 the start), each an engine
@@ -174,6 +189,7 @@ impl HostedGame {
                         game: game.snapshot(),
                         level: Level::Engine(ms),
                         seed: 0,
+                        clock: None,
                     }),
                 ));
             }
@@ -192,12 +208,33 @@ struct Snapshot {
     game: Box<dyn DynGame>,
     level: Level,
     seed: u64,
+    /// The engine seat's clock for this move and when it was read.
+    clock: Option<(TimeControl, std::time::Instant)>,
+}
+
+/// The limits `level` thinks under with `clock` (and when it was read): the level's own
+/// unless the clock's budget stops the engine sooner.
+fn limits_within(level: Level, clock: Option<(TimeControl, std::time::Instant)>) -> Limits {
+    let (kind, limits) = level.player();
+    let Some((control, read)) = clock else {
+        return limits;
+    };
+    match control.budget() {
+        Some(budget)
+            if kind == AgentKind::Engine
+                && limits.hard_time().is_none_or(|own| budget.hard < own) =>
+        {
+            Limits::new().with_budget(budget).with_start(read)
+        }
+        _ => limits,
+    }
 }
 
 impl Think for Snapshot {
     fn think(mut self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Result<Answer, String> {
         let mover = self.game.side_to_move();
-        let (kind, limits) = self.level.player();
+        let kind = self.level.player().0;
+        let limits = limits_within(self.level, self.clock);
         // A panicking engine must not take the server down; like any engine failure it
         // gives no answer (the players are told why), and no other move is played in its place.
         let game = &mut self.game;
@@ -306,6 +343,29 @@ mod tests {
             .expect("refused");
         let err = err.to_string();
         assert!(err.starts_with("line 2:") && err.contains("chess"), "{err}");
+    }
+
+    #[test]
+    fn an_engine_seat_thinks_within_its_clock() {
+        let ms = std::time::Duration::from_millis;
+        let now = std::time::Instant::now();
+        let level = Level::Engine(5000);
+        // Plenty on the clock: the level's own time.
+        let roomy = TimeControl::clock(search::Clock::new(ms(3_600_000), ms(0), None));
+        let own = limits_within(level, Some((roomy, now)));
+        assert_eq!(own.hard_time(), Some(ms(5000)));
+        // Ten seconds left, one of increment: the time manager's share of it.
+        let short = TimeControl::clock(search::Clock::new(ms(10_000), ms(1000), None));
+        let within = limits_within(level, Some((short, now)));
+        let budget = short.budget().expect("a budget");
+        assert_eq!(within.hard_time(), Some(budget.hard));
+        assert!(budget.hard < ms(10_000) / 3 && within.start() == Some(now));
+        // A second per move: below it.
+        let per_move = limits_within(level, Some((TimeControl::per_move(ms(1000)), now)));
+        assert!(per_move.hard_time().is_some_and(|h| h < ms(1000)));
+        // The baseline keeps its fixed think whatever the clock.
+        let baseline = limits_within(Level::Baseline, Some((short, now)));
+        assert_eq!(baseline.hard_time(), None);
     }
 
     #[test]

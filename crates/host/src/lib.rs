@@ -8,6 +8,9 @@
 //!   seats and tokens, join and rejoin, moves, takebacks and draws by the rules of
 //!   conduct, resignations, engine help, the followers' events ([`Event`]) and the
 //!   engine jobs; every refusal a typed [`HostError`];
+//! - [`clock`]: time controls ([`TimeControl`]: base plus increment, or a time per
+//!   move) and the two clocks of a game; the table decides flag fall in one place, and
+//!   the host's ticker thread asks it between moves;
 //! - [`engines`]: [`Host`], the table behind its lock with the engine queue: engine
 //!   moves are thought on their own threads without the lock;
 //! - [`pool`]: the engine queue, fair between games (people first);
@@ -29,6 +32,7 @@
 
 #![deny(missing_docs)]
 
+pub mod clock;
 pub mod conduct;
 pub mod engines;
 mod error;
@@ -39,6 +43,7 @@ pub mod save;
 pub mod seat;
 pub mod table;
 
+pub use clock::{TimeControl, TimeControlError};
 pub use conduct::{ActionError, Conduct, Consent, Held, Help, Offer};
 pub use engines::Host;
 pub use error::HostError;

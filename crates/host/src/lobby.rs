@@ -50,6 +50,8 @@ pub struct LobbyEntry {
     pub result: Option<String>,
     /// Spectators following it now.
     pub watchers: usize,
+    /// The time control (`5m+3s`, `30s/move`); `None`: no clocks.
+    pub time_control: Option<String>,
 }
 
 impl Table {
@@ -84,6 +86,7 @@ impl Table {
                         None => format!("Draw: {}", e.reason),
                     }),
                     watchers: h.watchers.0.load(Ordering::SeqCst),
+                    time_control: h.clocks.as_ref().map(|c| c.control().to_string()),
                 }
             })
             .collect()

@@ -1,13 +1,16 @@
 //! Rematches: a finished game played again with the same settings and the colours
-//! swapped. The new game's seat tokens are kept with the finished game so that each
+//! swapped. Between two remote people a rematch is an offer the opponent accepts (or
+//! declines), like a draw; at one screen or against the engine it is made at once. The new game's seat tokens are kept with the finished game so that each
 //! player, following it, is told their own token and nobody else's
 //! ([`Status::rematch`]).
 
 use board_core::Player;
 use serde::Serialize;
 
-use super::{SeatChoice, Table};
-use crate::{ActionError, HostError, Seat, conduct::people_held, game::create_game};
+use super::{Event, SeatChoice, Table};
+use crate::{
+    ActionError, Consent, HostError, Offer, Seat, conduct::people_held, game::create_game,
+};
 
 /// The rematch made of a finished game: the new game's id, the secret token of each of
 /// its person seats (first, second of the new game) and its creator's token.
@@ -51,18 +54,51 @@ impl Made {
 
 impl Table {
     /// A rematch of finished game `id`, asked by a follower holding `held`: a new game
-    /// of the same spec with the seats swapped (a person's seat gets a new token, an
-    /// engine keeps its level). Both players see it in the finished game's state, each
-    /// with their own token. Asked again (by either player), the same rematch; refused
-    /// for a spectator or while the game is being played. Returns the new game's id.
-    pub fn rematch(&mut self, id: u64, held: super::Held) -> Result<u64, HostError> {
+    /// of the same spec and time control with the seats swapped (a person's seat gets a
+    /// new token, an engine keeps its level). At one screen or against the engine it is
+    /// made at once; between two remote people it is offered ([`Offer::Rematch`]) and
+    /// made when the opponent accepts ([`Table::answer`]) or asks for one too. Both
+    /// players see it in the finished game's state, each with their own token. Asked
+    /// again (by either player), the same rematch; refused for a spectator or while the
+    /// game is being played. The new game's id, or `None` when it was offered.
+    pub fn rematch(&mut self, id: u64, held: super::Held) -> Result<Option<u64>, HostError> {
         let h = self.hosted(id)?;
-        if people_held(&h.seats, held) == [false, false] {
+        let humans = people_held(&h.seats, held);
+        if humans == [false, false] {
             return Err(ActionError::NoSeat("a rematch").into());
         }
         if !h.over() {
             return Err(ActionError::NotOver.into());
         }
+        if let Some(made) = &h.rematch
+            && self.games.contains_key(&made.id)
+        {
+            return Ok(Some(made.id));
+        }
+        // The opponent's offer waits: asking for a rematch too accepts it.
+        if let Some(Offer::Rematch { by }) = h.conduct.offer
+            && humans[by.other().index()]
+        {
+            return self.make_rematch(id).map(Some);
+        }
+        let (seats, mut conduct) = (h.seats.clone(), h.conduct.clone());
+        match conduct.ask_rematch(&seats, held)? {
+            Consent::Now => self.make_rematch(id).map(Some),
+            Consent::Ask(_) => {
+                let h = self.hosted_mut(id)?;
+                h.conduct = conduct;
+                if let Some(offer) = h.conduct.offer {
+                    h.followers.send(&Event::Offered(offer));
+                }
+                h.announce();
+                Ok(None)
+            }
+        }
+    }
+
+    /// Makes the rematch of finished game `id` (once: a rematch made stays the one).
+    pub(super) fn make_rematch(&mut self, id: u64) -> Result<u64, HostError> {
+        let h = self.hosted(id)?;
         if let Some(made) = &h.rematch
             && self.games.contains_key(&made.id)
         {
@@ -79,13 +115,16 @@ impl Table {
         // Under the table's bound on games, not the creator's per-peer bound: the refusal
         // would name the creator's address to the other player. A finished game makes
         // one rematch only, so rematches grow no faster than games are played.
-        let created = self.host(game, choices, None)?;
+        // The same time control, with fresh clocks.
+        let time = h.clocks.as_ref().map(crate::clock::Clocks::control);
+        let created = self.host(game, choices, None, time)?;
         let h = self.hosted_mut(id)?;
         h.rematch = Some(Made {
             id: created.id,
             tokens: created.tokens,
             owner: created.owner,
         });
+        h.conduct.offer = None;
         h.changed();
         Ok(created.id)
     }
@@ -114,10 +153,22 @@ mod tests {
         let second = table.seats_of(id, std::slice::from_ref(&t1)).unwrap();
         assert!(table.state(id, second).unwrap().can_rematch);
         assert!(!table.state(id, [false, false]).unwrap().can_rematch);
-        let new = table.rematch(id, second).expect("rematch");
+        // Between two remote people it is offered; asking too accepts the offer.
+        assert_eq!(table.rematch(id, second), Ok(None));
+        let offer = table.state(id, first).unwrap().offer.expect("offered");
+        assert_eq!(
+            (offer.kind, offer.by, offer.yours_to_answer),
+            ("rematch", 1, true)
+        );
+        assert!(
+            !table.state(id, second).unwrap().can_rematch,
+            "asked already"
+        );
+        let new = table.rematch(id, first).expect("accepted").expect("made");
         assert_ne!(new, id);
-        // Asked again, by the other player: the same game.
-        assert_eq!(table.rematch(id, first).expect("again"), new);
+        assert!(table.state(id, first).unwrap().offer.is_none());
+        // Asked again, by either player: the same game.
+        assert_eq!(table.rematch(id, second), Ok(Some(new)));
         let mine = table
             .state(id, first)
             .unwrap()
@@ -166,10 +217,44 @@ mod tests {
         assert!(table.state(id, [true, false]).unwrap().rematch.is_none());
         // Against the engine: the engine keeps its level, in the other seat.
         table.resign(c.id, [true, false]).expect("resign");
-        let new = table.rematch(c.id, [true, false]).expect("rematch");
+        let new = table
+            .rematch(c.id, [true, false])
+            .expect("rematch")
+            .expect("made at once against the engine");
         let seats = table.state(new, [false, false]).unwrap().seats;
         assert_eq!((seats[0].kind, seats[1].kind), ("engine", "human"));
         let mine = table.state(c.id, [true, false]).unwrap().rematch.unwrap();
         assert_eq!(table.seats_of(new, &mine.tokens).unwrap(), [false, true]);
+    }
+
+    #[test]
+    fn a_rematch_offer_is_accepted_or_declined_by_the_opponent() {
+        let (mut table, _) = Table::open(None).expect("table");
+        let (id, t0, t1) = finished_between_two_people(&mut table);
+        let first = table.seats_of(id, std::slice::from_ref(&t0)).unwrap();
+        let second = table.seats_of(id, std::slice::from_ref(&t1)).unwrap();
+        let games = table.ids().len();
+        assert_eq!(table.rematch(id, first), Ok(None));
+        assert_eq!(
+            table.rematch(id, first).unwrap_err().to_string(),
+            "a rematch offer waits for an answer already"
+        );
+        assert!(
+            table.answer(id, first, true).is_err(),
+            "not one's own offer"
+        );
+        table.answer(id, second, false).expect("declined");
+        assert_eq!(table.ids().len(), games, "no game made");
+        let seen = table.state(id, first).unwrap();
+        assert!(seen.offer.is_none() && seen.rematch.is_none() && seen.can_rematch);
+        assert_eq!(table.rematch(id, first), Ok(None));
+        let accepted = table.answer(id, second, true).expect("accepted");
+        assert_eq!(accepted.map(Offer::kind), Some("rematch"));
+        let made = table.state(id, second).unwrap().rematch.expect("made");
+        assert_eq!(table.ids().len(), games + 1);
+        assert_eq!(
+            table.seats_of(made.id, &made.tokens).unwrap(),
+            [true, false]
+        );
     }
 }

@@ -6,8 +6,10 @@
 //! `# help <seat> on|off`, the creator's token as `# owner <token>` and the engines
 //! paused by the creator as `# paused on|off` ([`Recorded`]), and the engine's score of
 //! the position after `ply` moves, thought when it moved there, as `# eval <ply> <score>`
-//! ([`eval_record`], read by [`evals`]); each accepted move is appended (and synced)
-//! before the reply. At start-up every `*.save` file is found ([`scan`]), checked and
+//! ([`eval_record`], read by [`evals`]); the time control as `# time TIME` after the
+//! game spec, each move's time on its player's clock as `# used PLY MS` appended with the
+//! move (read by [`used_times`]) and a loss on time as `# flag <seat>`; each accepted
+//! move is appended (and synced) before the reply. At start-up every `*.save` file is found ([`scan`]), checked and
 //! read ([`read_game`]) and replayed, so games resume where they were, players reconnect
 //! with their tokens and engines whose turn it is move.
 //!
@@ -30,7 +32,10 @@ use std::{
 
 use board_core::{Player, savefile};
 
-use crate::seat::{Level, Seat, Token, seat_name, seat_of};
+use crate::{
+    clock::TimeControl,
+    seat::{Level, Seat, Token, seat_name, seat_of},
+};
 
 /// The lock file in the data directory; holds the pid of the server that owns it.
 pub const LOCK_FILE: &str = "server.lock";
@@ -494,6 +499,13 @@ pub struct Recorded {
     pub owner: Option<Token>,
     /// The creator paused the game's engines.
     pub paused: bool,
+    /// The time control (`# time`), if the game has clocks.
+    pub time: Option<TimeControl>,
+    /// The seat whose clock ran out (`# flag`).
+    pub flagged: Option<Player>,
+    /// The time each move used, by ply (`# used`; read by [`used_times`], not by
+    /// [`recorded`]).
+    pub used: std::collections::BTreeMap<usize, std::time::Duration>,
 }
 
 impl Default for Recorded {
@@ -505,6 +517,9 @@ impl Default for Recorded {
             help: [false, false],
             owner: None,
             paused: false,
+            time: None,
+            flagged: None,
+            used: std::collections::BTreeMap::new(),
         }
     }
 }
@@ -536,6 +551,8 @@ pub fn recorded(text: &str) -> Recorded {
             }
             ["#", "owner", tok] => r.owner = Some(Token::from_saved(tok)),
             ["#", "paused", on @ ("on" | "off")] => r.paused = *on == "on",
+            ["#", "time", tc] => r.time = tc.parse().ok(),
+            ["#", "flag", seat] => r.flagged = seat_of(seat),
             _ => {}
         }
     }
@@ -579,6 +596,7 @@ pub fn paused_record(on: bool) -> String {
 pub fn file_records(game_save: &str, r: &Recorded) -> Vec<String> {
     let mut lines = game_save.lines();
     let mut out: Vec<String> = lines.by_ref().take(2).map(str::to_string).collect();
+    out.extend(r.time.map(time_record));
     out.extend(
         Player::BOTH
             .iter()
@@ -600,7 +618,40 @@ pub fn file_records(game_save: &str, r: &Recorded) -> Vec<String> {
     if r.drawn {
         out.push(DRAW_RECORD.to_string());
     }
+    if let Some(p) = r.flagged {
+        out.push(flag_record(p));
+    }
     out
+}
+
+/// The record of the game's time control, after the game spec.
+pub fn time_record(time: TimeControl) -> String {
+    format!("# time {time}")
+}
+
+/// The record of the time the move `ply` (1 the first move) used on its player's clock,
+/// in whole milliseconds, appended with the move.
+pub fn used_record(ply: usize, time: std::time::Duration) -> String {
+    format!("# used {ply} {}", time.as_millis())
+}
+
+/// The record of `p`'s clock running out: the game is lost on time.
+pub fn flag_record(p: Player) -> String {
+    format!("# flag {}", seat_name(p))
+}
+
+/// The time each move used ([`used_record`]) by ply; a later record of a ply wins.
+pub fn used_times(text: &str) -> std::collections::BTreeMap<usize, std::time::Duration> {
+    let mut used = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let line = split_trailer(line).map_or(line, |(body, _)| body);
+        if let ["#", "used", ply, ms] = line.split_whitespace().collect::<Vec<_>>()[..]
+            && let (Ok(ply), Ok(ms)) = (ply.parse::<usize>(), ms.parse::<u64>())
+        {
+            used.insert(ply, std::time::Duration::from_millis(ms));
+        }
+    }
+    used
 }
 
 /// The record of the engine's score `score` (the first player's side, as the evaluation
@@ -691,6 +742,9 @@ mod tests {
             help: [true, false],
             owner: Some(Token::generate().expect("randomness")),
             paused: true,
+            time: Some("5m+3s".parse().expect("time control")),
+            flagged: Some(Player::First),
+            used: Default::default(),
         };
         let lines = file_records("boardlab-save 1\ngame x\nc3\nd4\n", &r);
         assert_eq!(&lines[..2], ["boardlab-save 1", "game x"]);

@@ -11,6 +11,12 @@
 //! opponent answers; engine help between them only when both turned it on; spectators
 //! get analysis once the game is over.
 //!
+//! A game may have clocks ([`crate::clock`], chosen at creation: [`Table::create_timed`]):
+//! the side to move's clock runs while the game is live, both seats are taken and its
+//! engines are not paused; [`Table::check_clocks`] (the host's ticker) and every move
+//! check it in one place, and a player whose clock ran out loses on time
+//! ([`Event::Flagged`]).
+//!
 //! Every method is a short, synchronous critical section that may write and sync a save
 //! file; a door calls it off any async executor's threads. A refused request returns a
 //! [`HostError`] and leaves the game as it was. Each change is announced to the game's
@@ -22,7 +28,7 @@ use std::{
     net::IpAddr,
     path::Path,
     sync::{Arc, Mutex},
-    time::{Duration, SystemTime},
+    time::{Duration, Instant, SystemTime},
 };
 
 use board_core::Player;
@@ -31,6 +37,7 @@ use serde::Serialize;
 
 use crate::{
     ActionError, Conduct, Consent, Held, Help, HostError, Level, Offer, Seat, ServeOptions, Token,
+    clock::{ClockView, Clocks, Now, TimeControl, system_now},
     conduct::{consent, people_held},
     game::{AnalysisJobs, Answer, HostedGame, Progress, Think, create_game, load_game_text},
     limits::{SAVE_RETRY_FIRST, SAVE_RETRY_MAX},
@@ -65,6 +72,9 @@ pub enum Event {
         by: Player,
         /// Why the game is over, if this move ended it.
         over: Option<String>,
+        /// The clocks just after the move (its increment added), in a game with a time
+        /// control.
+        clock: Option<ClockView>,
     },
     /// The engine playing `seat` finished an iteration.
     Thinking {
@@ -102,6 +112,13 @@ pub enum Event {
     },
     /// The players agreed a draw.
     Drawn,
+    /// `seat`'s clock ran out: it lost on time (with or without a move tried).
+    Flagged {
+        /// The seat whose clock ran out.
+        seat: Player,
+        /// `Black lost on time`.
+        reason: String,
+    },
     /// An offer waits for the opponent's answer.
     Offered(Offer),
     /// The opponent declined the offer.
@@ -170,6 +187,12 @@ struct Hosted {
     rematch: Option<rematch::Made>,
     /// Followers holding no seat, counted while they follow ([`Table::watch`]).
     watchers: lobby::Watchers,
+    /// The clocks, if the game has a time control.
+    clocks: Option<Clocks>,
+    /// The seat whose clock ran out (the game is lost on time).
+    flagged: Option<Player>,
+    /// The table's time source.
+    now: Now,
 }
 
 /// What became of an engine's answer ([`Table::engine_moved`]).
@@ -215,7 +238,7 @@ pub struct SeatView {
 /// An offer waiting for the opponent's answer, as a follower sees it.
 #[derive(Clone, Debug, Serialize)]
 pub struct OfferView {
-    /// `takeback` or `draw`.
+    /// `takeback`, `draw` or `rematch`.
     pub kind: &'static str,
     /// Who offered (0 first, 1 second).
     pub by: u8,
@@ -228,10 +251,26 @@ pub struct OfferView {
 pub struct Ended {
     /// The winner; `None` a draw.
     pub winner: Option<Player>,
-    /// Why: the rules' reason, `Black resigned`, `drawn by agreement`.
+    /// Why: the rules' reason, `Black resigned`, `drawn by agreement`, `Black lost on
+    /// time`.
     pub reason: String,
-    /// The players ended it (a resignation or an agreed draw), not the rules.
+    /// The players (a resignation, an agreed draw) or a clock ended it, not the rules.
     pub by_players: bool,
+    /// What ended it.
+    pub how: EndKind,
+}
+
+/// What ended a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndKind {
+    /// The rules (a line, a full board, no legal move...).
+    Rules,
+    /// This player resigned.
+    Resigned(Player),
+    /// This player's clock ran out.
+    Time(Player),
+    /// The players agreed a draw.
+    Agreed,
 }
 
 /// Everything a follower may know of a game and do in it now (the board itself is the
@@ -283,6 +322,8 @@ pub struct Status {
     pub can_rematch: bool,
     /// The rematch made of this game, with this follower's seats in it.
     pub rematch: Option<RematchView>,
+    /// The clocks, if the game has a time control.
+    pub clock: Option<ClockView>,
 }
 
 /// A new or loaded game's id and the tokens of its human seats.
@@ -338,6 +379,8 @@ pub struct Table {
     options: ServeOptions,
     /// Notes for the operator made while hosting (see [`Table::take_notes`]).
     notes: Vec<String>,
+    /// Where the clocks read the time.
+    now: Now,
 }
 
 impl Hosted {
@@ -346,8 +389,19 @@ impl Hosted {
         recorded: Recorded,
         creator: Option<IpAddr>,
         last_active: SystemTime,
+        now: Now,
     ) -> Hosted {
-        Hosted {
+        let clocks = recorded.time.map(|tc| {
+            // Each move's time, charged to the player who made it.
+            let used = (1..=game.ply())
+                .map(|ply| {
+                    let time = recorded.used.get(&ply).copied().unwrap_or_default();
+                    (game.to_move_at(ply - 1), time)
+                })
+                .collect();
+            Clocks::new(tc, used)
+        });
+        let mut hosted = Hosted {
             game,
             seats: recorded.seats,
             resigned: recorded.resigned,
@@ -368,16 +422,45 @@ impl Hosted {
             save_failures: 0,
             rematch: None,
             watchers: lobby::Watchers::default(),
+            clocks,
+            flagged: recorded.flagged,
+            now,
+        };
+        hosted.sync_clock();
+        hosted
+    }
+
+    /// Starts or stops the clock of the player to move: it runs while the game is live,
+    /// both seats are taken and the creator has not paused the game.
+    fn sync_clock(&mut self) {
+        let free = self.seats.iter().any(|s| matches!(s, Seat::Free));
+        let runs = !self.over() && !self.paused && !free;
+        let (now, to_move) = ((self.now)(), self.game.to_move());
+        if let Some(c) = &mut self.clocks {
+            if runs {
+                c.run(to_move, now);
+            } else {
+                c.halt(now);
+            }
         }
     }
 
     /// The result: a resignation, a draw agreed, or the rules' outcome.
     fn ended(&self) -> Option<Ended> {
+        if let Some(p) = self.flagged {
+            return Some(Ended {
+                winner: Some(p.other()),
+                reason: format!("{} lost on time", self.game.player_names()[p.index()]),
+                by_players: true,
+                how: EndKind::Time(p),
+            });
+        }
         if let Some(p) = self.resigned {
             return Some(Ended {
                 winner: Some(p.other()),
                 reason: format!("{} resigned", self.game.player_names()[p.index()]),
                 by_players: true,
+                how: EndKind::Resigned(p),
             });
         }
         if self.drawn {
@@ -385,6 +468,7 @@ impl Hosted {
                 winner: None,
                 reason: "drawn by agreement".into(),
                 by_players: true,
+                how: EndKind::Agreed,
             });
         }
         let (winner, reason) = self.game.outcome()?;
@@ -392,6 +476,7 @@ impl Hosted {
             winner,
             reason,
             by_players: false,
+            how: EndKind::Rules,
         })
     }
 
@@ -404,11 +489,17 @@ impl Hosted {
     }
 
     fn over(&self) -> bool {
-        self.resigned.is_some() || self.drawn || self.game.outcome().is_some()
+        self.flagged.is_some()
+            || self.resigned.is_some()
+            || self.drawn
+            || self.game.outcome().is_some()
     }
 
     fn recorded(&self) -> Recorded {
         Recorded {
+            time: self.clocks.as_ref().map(Clocks::control),
+            flagged: self.flagged,
+            used: Default::default(),
             seats: self.seats.clone(),
             resigned: self.resigned,
             drawn: self.drawn,
@@ -434,6 +525,10 @@ impl Hosted {
         let mut records = save::file_records(&self.game.save_text(), &self.recorded());
         let scores = self.evals.range(..=self.game.ply());
         records.extend(scores.map(|(&ply, &score)| save::eval_record(ply, score)));
+        if let Some(c) = &self.clocks {
+            let used = c.used().iter().enumerate();
+            records.extend(used.map(|(i, &(_, time))| save::used_record(i + 1, time)));
+        }
         records
     }
 
@@ -448,6 +543,7 @@ impl Hosted {
     /// a consent, a pause): an engine answer being thought stays good.
     fn announce(&mut self) {
         self.last_active = SystemTime::now();
+        self.sync_clock();
         self.followers.send(&Event::Changed);
     }
 
@@ -494,6 +590,18 @@ impl Table {
         registry: Registry,
         options: ServeOptions,
     ) -> io::Result<(Table, Vec<String>)> {
+        Table::open_with_clock(data, registry, options, system_now())
+    }
+
+    /// [`Table::open_with_options`] with the clocks reading the time from `now` (tests
+    /// move it by hand). The clocks of restored games start again at `now()`: the time
+    /// the host was down is not charged to anyone.
+    pub fn open_with_clock(
+        data: Option<&Path>,
+        registry: Registry,
+        options: ServeOptions,
+        now: Now,
+    ) -> io::Result<(Table, Vec<String>)> {
         let mut table = Table {
             registry,
             games: BTreeMap::new(),
@@ -501,6 +609,7 @@ impl Table {
             data: None,
             options,
             notes: Vec::new(),
+            now,
         };
         let mut notes = Vec::new();
         if let Some(dir) = data {
@@ -512,7 +621,9 @@ impl Table {
             for (id, path) in scan.games {
                 let loaded = save::read_game(&path).and_then(|(text, more)| {
                     let game = load_game_text(&table.registry, &text).map_err(|e| e.to_string())?;
-                    Ok((game, save::recorded(&text), save::evals(&text), more))
+                    let mut recorded = save::recorded(&text);
+                    recorded.used = save::used_times(&text);
+                    Ok((game, recorded, save::evals(&text), more))
                 });
                 match loaded {
                     Ok((game, recorded, mut evals, more)) => {
@@ -522,7 +633,8 @@ impl Table {
                         let touched = std::fs::metadata(&path)
                             .and_then(|m| m.modified())
                             .unwrap_or_else(|_| SystemTime::now());
-                        let mut hosted = Hosted::new(game, recorded, None, touched);
+                        let now = Arc::clone(&table.now);
+                        let mut hosted = Hosted::new(game, recorded, None, touched, now);
                         hosted.evals = evals;
                         table.games.insert(id, hosted);
                     }
@@ -561,6 +673,11 @@ impl Table {
         std::mem::take(&mut self.notes)
     }
 
+    /// Adds a note for the operator.
+    pub fn push_note(&mut self, note: String) {
+        self.notes.push(note);
+    }
+
     fn hosted(&self, id: u64) -> Result<&Hosted, HostError> {
         self.games.get(&id).ok_or(HostError::NoGame(id))
     }
@@ -590,6 +707,7 @@ impl Table {
         game: HostedGame,
         choices: [SeatChoice; 2],
         peer: Option<IpAddr>,
+        time: Option<TimeControl>,
     ) -> Result<Created, HostError> {
         let mine = |t: &Table| {
             peer.map_or(0, |p| {
@@ -616,6 +734,7 @@ impl Table {
         let owner = Token::generate().map_err(HostError::Randomness)?;
         let mut recorded = Recorded {
             owner: Some(owner.clone()),
+            time,
             ..Recorded::default()
         };
         let mut tokens = [None, None];
@@ -630,7 +749,8 @@ impl Table {
                 SeatChoice::Free => Seat::Free,
             };
         }
-        let hosted = Hosted::new(game, recorded, peer, SystemTime::now());
+        let now = Arc::clone(&self.now);
+        let hosted = Hosted::new(game, recorded, peer, SystemTime::now(), now);
         let id = self.new_id(&hosted.file_records())?;
         let spec = hosted.game.spec();
         self.games.insert(id, hosted);
@@ -684,8 +804,20 @@ impl Table {
         seats: [SeatChoice; 2],
         peer: Option<IpAddr>,
     ) -> Result<Created, HostError> {
+        self.create_timed(spec, seats, peer, None)
+    }
+
+    /// [`Table::create_for`] under the time control `time` (`None`: no clocks). The
+    /// first player's clock starts once both seats are taken.
+    pub fn create_timed(
+        &mut self,
+        spec: &str,
+        seats: [SeatChoice; 2],
+        peer: Option<IpAddr>,
+        time: Option<TimeControl>,
+    ) -> Result<Created, HostError> {
         let game = create_game(&self.registry, spec)?;
-        self.host(game, seats, peer)
+        self.host(game, seats, peer, time)
     }
 
     /// A game from a save file's text (from `play`, `selfplay --records`, a host or a
@@ -694,7 +826,7 @@ impl Table {
         let game = load_game_text(&self.registry, text)?;
         let mut evals = save::evals(text);
         evals.retain(|&ply, _| ply <= game.ply());
-        let created = self.host(game, seats, None)?;
+        let created = self.host(game, seats, None, None)?;
         // The file's engine scores (a page's save file) are kept with the new game.
         let records: Vec<String> = evals
             .iter()
@@ -915,9 +1047,65 @@ impl Table {
             paused: h.paused,
             can_pause: owner && h.has_engine() && !h.over(),
             evals: h.evals.iter().map(|(&k, &v)| (k, v)).collect(),
-            can_rematch: person && h.over(),
+            // Not while this follower's own rematch offer waits for the answer.
+            can_rematch: person
+                && h.over()
+                && !matches!(h.conduct.offer, Some(Offer::Rematch { by }) if humans[by.index()]),
             rematch: h.rematch.as_ref().map(|r| r.view_for(humans, owner)),
+            clock: h.clocks.as_ref().map(|c| c.view((self.now)())),
         })
+    }
+
+    /// The time now, as the clocks read it.
+    pub fn now(&self) -> Instant {
+        (self.now)()
+    }
+
+    /// Flags every player whose clock has run out at `now` (the host's ticker calls it
+    /// between moves; a move checks its own game first): each such game is lost on
+    /// time, recorded in its save file, and its followers hear [`Event::Flagged`]. The
+    /// ids of the games that ended.
+    pub fn check_clocks(&mut self, now: Instant) -> Vec<u64> {
+        let due: Vec<u64> = self
+            .games
+            .iter()
+            .filter(|(_, h)| {
+                !h.over()
+                    && h.clocks
+                        .as_ref()
+                        .is_some_and(|c| c.out_of_time(now).is_some())
+            })
+            .map(|(&id, _)| id)
+            .collect();
+        due.into_iter()
+            .filter(|&id| self.flag_if_due(id, now).unwrap_or(false))
+            .collect()
+    }
+
+    /// The one place a flag falls: if the clock of game `id`'s player to move has run
+    /// out at `now`, the game is lost on time (recorded, then announced). Whether it
+    /// fell now. A record that cannot be saved is told to the operator; the game still
+    /// ends (the time is gone whether or not the disk takes the record).
+    fn flag_if_due(&mut self, id: u64, now: Instant) -> Result<bool, HostError> {
+        let h = self.hosted(id)?;
+        if h.over() {
+            return Ok(false);
+        }
+        let Some(seat) = h.clocks.as_ref().and_then(|c| c.out_of_time(now)) else {
+            return Ok(false);
+        };
+        if let Err(e) = self.append(id, &[&save::flag_record(seat)]) {
+            self.notes
+                .push(format!("game {id}: the loss on time is not saved: {e}"));
+        }
+        let h = self.hosted_mut(id)?;
+        h.flagged = Some(seat);
+        h.redo.clear();
+        h.conduct.moved();
+        let reason = h.ended().map(|e| e.reason).unwrap_or_default();
+        h.followers.send(&Event::Flagged { seat, reason });
+        h.changed();
+        Ok(true)
     }
 
     /// Checks that game `id` has at least `ply` moves (to draw its board then).
@@ -946,18 +1134,48 @@ impl Table {
             text.push_str(&save::eval_record(ply, score));
             text.push('\n');
         }
+        // The clocks as a record of the game (a loaded copy is played without them).
+        if let Some(c) = &h.clocks {
+            text.push_str(&save::time_record(c.control()));
+            text.push('\n');
+            for (i, &(_, time)) in c.used().iter().enumerate() {
+                text.push_str(&save::used_record(i + 1, time));
+                text.push('\n');
+            }
+        }
+        if let Some(p) = h.flagged {
+            text.push_str(&save::flag_record(p));
+            text.push('\n');
+        }
         Ok(text)
     }
 
-    /// Validates `text`, appends it to the save file, plays it; a waiting offer is
-    /// withdrawn and the followers hear of the move.
+    /// Validates `text`, appends it to the save file (with the time it used, under a
+    /// clock), plays it; a waiting offer is withdrawn and the followers hear of the move.
+    /// A move whose clock ran out is refused and the game is lost on time.
     fn play_checked(&mut self, id: u64, text: &str) -> Result<String, HostError> {
+        let now = (self.now)();
+        if self.flag_if_due(id, now)? {
+            return Err(HostError::Over(
+                self.hosted(id)?
+                    .ended()
+                    .map(|e| e.reason)
+                    .unwrap_or_default(),
+            ));
+        }
         let path = self.data.as_ref().map(|d| d.game(id));
         let h = self.hosted_mut(id)?;
         let by = h.game.to_move();
+        let ply = h.game.ply() + 1;
+        let used = h.clocks.as_ref().map(|c| c.would_use(by, now));
         let canon = h.game.play(text, &mut |canon| {
-            save::append(path.as_deref(), &[canon]).map_err(HostError::Save)
+            let used = used.map(|time| save::used_record(ply, time));
+            let records: Vec<&str> = std::iter::once(canon).chain(used.as_deref()).collect();
+            save::append(path.as_deref(), &records).map_err(HostError::Save)
         })?;
+        if let Some(c) = &mut h.clocks {
+            c.moved(by, now);
+        }
         h.conduct.moved();
         let over = h.game.outcome().map(|(_, reason)| reason);
         h.followers.send(&Event::Moved {
@@ -965,6 +1183,7 @@ impl Table {
             mv: canon.clone(),
             by,
             over,
+            clock: h.clocks.as_ref().map(|c| c.view(now)),
         });
         Ok(canon)
     }
@@ -1030,7 +1249,12 @@ impl Table {
             return Err(ActionError::NothingToTakeBack.into());
         }
         let (resigned, drawn) = (h.resigned.take(), std::mem::take(&mut h.drawn));
+        let (flagged, clocks) = (h.flagged.take(), h.clocks.clone());
         h.game.truncate(target);
+        // The time of the moves taken back is given back; the turn starts again.
+        if let Some(c) = &mut h.clocks {
+            c.rewind(target);
+        }
         if let Some(path) = &path
             && let Err(e) = save::rewrite(path, &h.file_records())
         {
@@ -1039,6 +1263,7 @@ impl Table {
                 let _ = h.game.play(m, &mut |_| Ok(()));
             }
             (h.resigned, h.drawn) = (resigned, drawn);
+            (h.flagged, h.clocks) = (flagged, clocks);
             return Err(save_error(e));
         }
         if keep_redo {
@@ -1163,6 +1388,9 @@ impl Table {
                 h.live()?;
                 self.agree_draw(id)?;
             }
+            Some(Offer::Rematch { .. }) => {
+                self.make_rematch(id)?;
+            }
         }
         let h = self.hosted_mut(id)?;
         h.conduct = conduct;
@@ -1198,11 +1426,20 @@ impl Table {
         };
         h.thinking = true;
         h.followers.send(&Event::Changed);
+        // The engine thinks within what is left on its clock now (the wait for an
+        // engine thread comes off it too).
+        let now = (h.now)();
+        let clock = h
+            .clocks
+            .as_ref()
+            .map(|c| c.control().for_search(c.left_at(now)[seat.index()]));
         Some(EngineJob {
             game: id,
             version: h.version,
             seat,
-            think: h.game.think_job(level, h.version ^ id.rotate_left(32)),
+            think: h
+                .game
+                .think_job_within(level, h.version ^ id.rotate_left(32), clock),
             followers: h.followers.clone(),
             person_waits: h.seats.iter().any(Seat::is_person),
         })
@@ -1220,6 +1457,10 @@ impl Table {
         seat: Player,
         answer: Result<Answer, String>,
     ) -> Applied {
+        // An engine whose clock ran out loses on time like a person; its answer is
+        // dropped (the game is over).
+        let now = (self.now)();
+        let _ = self.flag_if_due(id, now);
         let Ok(h) = self.hosted_mut(id) else {
             return Applied::Stale;
         };
@@ -1806,5 +2047,297 @@ mod tests {
         let job = s.engine_job(c.id).expect("engine to move again");
         s.engine_moved(c.id, job.version, job.seat, answer);
         assert_eq!(s.state(c.id, [false; 2]).expect("state").moves.len(), 1);
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use std::{fs, path::PathBuf};
+
+    use super::*;
+
+    /// A clock the test moves by hand, and the table's time source reading it.
+    fn manual() -> (Now, Arc<Mutex<Instant>>) {
+        let at = Arc::new(Mutex::new(Instant::now()));
+        let read = Arc::clone(&at);
+        (Arc::new(move || *read.lock().expect("clock")), at)
+    }
+
+    fn advance(at: &Mutex<Instant>, ms: u64) {
+        *at.lock().expect("clock") += Duration::from_millis(ms);
+    }
+
+    fn table(now: &Now, dir: Option<&Path>) -> Table {
+        let opened = Table::open_with_clock(
+            dir,
+            Registry::bundled(),
+            ServeOptions::default(),
+            Arc::clone(now),
+        );
+        opened.expect("open").0
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("boardlab-host-clock-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        d
+    }
+
+    fn tc(text: &str) -> Option<TimeControl> {
+        Some(text.parse().expect("time control"))
+    }
+
+    fn left(t: &Table, id: u64) -> [u64; 2] {
+        t.state(id, [false; 2])
+            .expect("state")
+            .clock
+            .expect("clocks")
+            .left_ms
+    }
+
+    const PEOPLE: [SeatChoice; 2] = [SeatChoice::Human, SeatChoice::Human];
+    const BOTH: Held = [true, true];
+
+    #[test]
+    fn a_player_who_never_moves_loses_on_time_and_every_follower_hears_it() {
+        let (now, at) = manual();
+        let dir = temp_dir("flag");
+        let mut t = table(&now, Some(&dir));
+        let c = t
+            .create_timed("gomoku:size=9", PEOPLE, None, tc("10s"))
+            .expect("create");
+        let (tx, events) = std::sync::mpsc::channel();
+        t.subscribe(c.id, Box::new(move |e| tx.send(e.clone()).is_ok()))
+            .expect("subscribed");
+        advance(&at, 9_999);
+        assert!(t.check_clocks(t.now()).is_empty());
+        assert_eq!(left(&t, c.id), [1, 10_000]);
+        advance(&at, 1);
+        assert_eq!(t.check_clocks(t.now()), vec![c.id]);
+        let flagged = events
+            .try_iter()
+            .find(|e| matches!(e, Event::Flagged { .. }));
+        match flagged {
+            Some(Event::Flagged { seat, reason }) => {
+                assert_eq!(
+                    (seat, reason.as_str()),
+                    (Player::First, "Black lost on time")
+                );
+            }
+            other => panic!("expected Flagged, got {other:?}"),
+        }
+        let state = t.state(c.id, BOTH).expect("state");
+        let ended = state.ended.expect("over");
+        assert_eq!(ended.winner, Some(Player::Second));
+        let clock = state.clock.expect("clocks");
+        assert_eq!((clock.left_ms, clock.running), ([0, 10_000], None));
+        assert!(!state.your_turn);
+        let lobby = t.lobby();
+        assert_eq!(
+            lobby[0].result.as_deref(),
+            Some("White wins: Black lost on time")
+        );
+        assert_eq!(lobby[0].time_control.as_deref(), Some("10s"));
+        // Flagged once only; the loss survives a restart.
+        advance(&at, 5000);
+        assert!(t.check_clocks(t.now()).is_empty());
+        drop(t);
+        let t = table(&now, Some(&dir));
+        let ended = t.state(c.id, BOTH).expect("state").ended.expect("over");
+        assert_eq!(ended.reason, "Black lost on time");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_move_after_the_clock_ran_out_is_refused_and_loses() {
+        let (now, at) = manual();
+        let mut t = table(&now, None);
+        let c = t
+            .create_timed("gomoku:size=9", PEOPLE, None, tc("5s+1s"))
+            .expect("create");
+        advance(&at, 5000);
+        let e = t.play(c.id, BOTH, "e5").expect_err("too late");
+        assert_eq!(e.to_string(), "the game is over: Black lost on time");
+        let state = t.state(c.id, BOTH).expect("state");
+        assert!(state.moves.is_empty(), "the late move is not played");
+        assert_eq!(state.ended.expect("over").winner, Some(Player::Second));
+    }
+
+    #[test]
+    fn the_increment_is_added_after_each_move() {
+        let (now, at) = manual();
+        let mut t = table(&now, None);
+        let c = t
+            .create_timed("gomoku:size=9", PEOPLE, None, tc("10s+2s"))
+            .expect("create");
+        advance(&at, 3000);
+        t.play(c.id, BOTH, "e5").expect("move");
+        assert_eq!(left(&t, c.id), [9000, 10_000]);
+        advance(&at, 500);
+        assert_eq!(left(&t, c.id), [9000, 9500], "White's clock runs");
+        t.play(c.id, BOTH, "a1").expect("move");
+        assert_eq!(left(&t, c.id), [9000, 11_500]);
+        let running = t.state(c.id, BOTH).expect("state").clock.expect("clocks");
+        assert_eq!(running.running, Some(0));
+    }
+
+    #[test]
+    fn a_fixed_time_per_move_starts_full_every_turn_and_is_not_saved() {
+        let (now, at) = manual();
+        let mut t = table(&now, None);
+        let c = t
+            .create_timed("gomoku:size=9", PEOPLE, None, tc("5s/move"))
+            .expect("create");
+        advance(&at, 4900);
+        t.play(c.id, BOTH, "e5").expect("in time");
+        assert_eq!(left(&t, c.id), [5000, 5000]);
+        advance(&at, 4900);
+        t.play(c.id, BOTH, "a1").expect("in time");
+        advance(&at, 5000);
+        let e = t.play(c.id, BOTH, "b2").expect_err("too late");
+        assert_eq!(e.to_string(), "the game is over: Black lost on time");
+    }
+
+    #[test]
+    fn the_clock_waits_for_both_seats_and_stops_while_the_engines_are_paused() {
+        let (now, at) = manual();
+        let mut t = table(&now, None);
+        let c = t
+            .create_timed(
+                "gomoku:size=9",
+                [SeatChoice::Human, SeatChoice::Free],
+                None,
+                tc("10s"),
+            )
+            .expect("create");
+        advance(&at, 60_000);
+        assert!(t.check_clocks(t.now()).is_empty(), "no opponent yet");
+        assert_eq!(left(&t, c.id), [10_000, 10_000]);
+        t.seat_engine(c.id, Player::Second, Level::Random)
+            .expect("engine");
+        advance(&at, 4000);
+        assert_eq!(left(&t, c.id), [6000, 10_000]);
+        t.pause(c.id, true, true).expect("paused");
+        advance(&at, 60_000);
+        assert!(t.check_clocks(t.now()).is_empty(), "paused");
+        t.pause(c.id, true, false).expect("resumed");
+        advance(&at, 1000);
+        assert_eq!(left(&t, c.id), [5000, 10_000]);
+    }
+
+    #[test]
+    fn a_takeback_gives_back_the_time_of_the_moves_taken_back() {
+        let (now, at) = manual();
+        let mut t = table(&now, None);
+        let c = t
+            .create_timed("gomoku:size=9", PEOPLE, None, tc("10s"))
+            .expect("create");
+        advance(&at, 1000);
+        t.play(c.id, BOTH, "e5").expect("move");
+        advance(&at, 2000);
+        t.play(c.id, BOTH, "a1").expect("move");
+        advance(&at, 3000);
+        t.play(c.id, BOTH, "b2").expect("move");
+        assert_eq!(left(&t, c.id), [6000, 8000]);
+        t.undo(c.id, BOTH).expect("undo");
+        // Back to the position after e5 a1, Black to move with the clock as it was then.
+        assert_eq!(left(&t, c.id), [9000, 8000]);
+        advance(&at, 500);
+        assert_eq!(left(&t, c.id), [8500, 8000]);
+    }
+
+    #[test]
+    fn clocks_survive_a_restart_and_the_time_down_is_not_counted() {
+        let (now, at) = manual();
+        let dir = temp_dir("restart");
+        let mut t = table(&now, Some(&dir));
+        let c = t
+            .create_timed("gomoku:size=9", PEOPLE, None, tc("1m+1s"))
+            .expect("create");
+        for (ms, mv) in [(1500, "e5"), (2500, "a1"), (4250, "b2")] {
+            advance(&at, ms);
+            t.play(c.id, BOTH, mv).expect("move");
+        }
+        let before = left(&t, c.id);
+        assert_eq!(before, [56_250, 58_500]);
+        drop(t);
+        let text = fs::read_to_string(dir.join(format!("{}.save", c.id))).expect("file");
+        assert!(text.contains("# time 1m+1s #@"), "{text}");
+        assert!(text.contains("# used 3 4250 #@"), "{text}");
+        // An hour down: nobody's clock ran.
+        advance(&at, 3_600_000);
+        let mut t = table(&now, Some(&dir));
+        assert_eq!(left(&t, c.id), before);
+        advance(&at, 1000);
+        assert_eq!(left(&t, c.id), [56_250, 57_500], "White's turn runs again");
+        t.play(c.id, BOTH, "c3").expect("move");
+        assert_eq!(left(&t, c.id), [56_250, 58_500]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn old_save_files_without_clocks_still_load() {
+        let dir = temp_dir("old");
+        fs::create_dir_all(&dir).expect("dir");
+        fs::write(
+            dir.join("1.save"),
+            "boardlab-save 1\ngame gomoku:size=9\ne5\n",
+        )
+        .expect("file");
+        let (t, notes) = Table::open(Some(&dir)).expect("open");
+        assert!(!notes.iter().any(|n| n.contains("skipped")), "{notes:?}");
+        let state = t.state(1, [false; 2]).expect("state");
+        assert_eq!((state.moves.len(), state.clock), (1, None));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_engine_seat_whose_answer_comes_too_late_loses_on_time() {
+        let (now, at) = manual();
+        let mut t = table(&now, None);
+        let c = t
+            .create_timed(
+                "gomoku:size=9",
+                [SeatChoice::Engine(Level::Random), SeatChoice::Human],
+                None,
+                tc("2s"),
+            )
+            .expect("create");
+        let job = t.engine_job(c.id).expect("engine to move");
+        let answer = job.think.think(&mut |_| {});
+        advance(&at, 2000);
+        assert_eq!(
+            t.engine_moved(c.id, job.version, job.seat, answer),
+            Applied::Stale
+        );
+        let state = t.state(c.id, [false; 2]).expect("state");
+        assert!(state.moves.is_empty());
+        assert_eq!(state.ended.expect("over").reason, "Black lost on time");
+        assert!(t.engine_job(c.id).is_none());
+    }
+
+    #[test]
+    fn a_rematch_has_the_same_time_control_with_fresh_clocks() {
+        let (now, at) = manual();
+        let mut t = table(&now, None);
+        let c = t
+            .create_timed("gomoku:size=9", PEOPLE, None, tc("3s+1s"))
+            .expect("create");
+        advance(&at, 3000);
+        assert_eq!(t.check_clocks(t.now()), vec![c.id]);
+        let new = t
+            .rematch(c.id, BOTH)
+            .expect("rematch")
+            .expect("made at once at one screen");
+        let clock = t
+            .state(new, [false; 2])
+            .expect("state")
+            .clock
+            .expect("clocks");
+        assert_eq!(
+            (clock.control.as_str(), clock.left_ms),
+            ("3s+1s", [3000, 3000])
+        );
     }
 }

@@ -15,7 +15,9 @@
 //!   top row). So `h8` on 15×15 is `hh`, `a1` is `ao`, and `a15` is `aa`;
 //! - `RU` names the rule: `freestyle` (five or more win) or `standard` (exactly five, the
 //!   name gomoku tournaments give it; boardlab's `exact5`). `RE` is written once the rules
-//!   ended the game (`B+`, `W+`, `0` for a full board);
+//!   ended the game (`B+`, `W+`, `0` for a full board), or the players or a clock did
+//!   ([`write_with`] and its [`GameInfo`]: `B+R` Black won by resignation, `W+T` White
+//!   won on time, `0` a draw agreed); `PB` and `PW` name the players when known;
 //! - `B[..]` and `W[..]` alternate from Black's first move.
 //!
 //! Reading follows the SGF rules where gomoku files differ among programs:
@@ -91,15 +93,63 @@ pub enum SgfError {
     },
 }
 
+/// How a game ended when the rules did not end it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// This player resigned (`RE[W+R]` when Black resigned).
+    Resigned(Player),
+    /// This player's clock ran out (`RE[B+T]` when White's did).
+    Time(Player),
+    /// The players agreed a draw (`RE[0]`).
+    Agreed,
+}
+
+/// What a record tells beyond the moves: the players' names and how the game ended if
+/// the rules did not end it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameInfo {
+    /// Black's name (`PB`).
+    pub black: Option<String>,
+    /// White's name (`PW`).
+    pub white: Option<String>,
+    /// The end the players or a clock made; the rules' own end wins if the moves reach
+    /// one.
+    pub end: Option<End>,
+}
+
+/// `text` as an SGF property value: `]` and `\` escaped, line breaks kept.
+fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == ']' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The SGF record of a game of `config` with `moves` (Black first): the root's game
 /// information, then one node per move. `RE` is written when the moves end the game.
 pub fn write(config: GomokuConfig, moves: &[Move]) -> String {
+    write_with(config, moves, &GameInfo::default())
+}
+
+/// [`write()`] with the players' names (`PB`, `PW`) and the end the players or a clock
+/// made (`RE[B+R]`, `RE[W+T]`, `RE[0]`) when the rules did not end the game.
+pub fn write_with(config: GomokuConfig, moves: &[Move], info: &GameInfo) -> String {
     let size = config.size();
     let rule = match config.rule() {
         Rule::Freestyle => "freestyle",
         Rule::Exact5 => "standard",
     };
     let mut out = format!("(;FF[4]GM[4]CA[UTF-8]AP[boardlab]SZ[{size}]RU[{rule}]");
+    if let Some(name) = &info.black {
+        out.push_str(&format!("PB[{}]", escaped(name)));
+    }
+    if let Some(name) = &info.white {
+        out.push_str(&format!("PW[{}]", escaped(name)));
+    }
     // The result, when the moves are a legal game the rules ended.
     let mut pos = GomokuPosition::start(config);
     let legal = moves.iter().all(|&mv| {
@@ -109,10 +159,18 @@ pub fn write(config: GomokuConfig, moves: &[Move]) -> String {
         }
         ok
     });
-    match pos.outcome() {
-        Some(Outcome::Win(Player::First)) if legal => out.push_str("RE[B+]"),
-        Some(Outcome::Win(Player::Second)) if legal => out.push_str("RE[W+]"),
-        Some(Outcome::Draw) if legal => out.push_str("RE[0]"),
+    let colour = |p: Player| if p == Player::First { 'B' } else { 'W' };
+    match (pos.outcome(), info.end) {
+        (Some(Outcome::Win(Player::First)), _) if legal => out.push_str("RE[B+]"),
+        (Some(Outcome::Win(Player::Second)), _) if legal => out.push_str("RE[W+]"),
+        (Some(Outcome::Draw), _) if legal => out.push_str("RE[0]"),
+        (None, Some(End::Resigned(p))) if legal => {
+            out.push_str(&format!("RE[{}+R]", colour(p.other())));
+        }
+        (None, Some(End::Time(p))) if legal => {
+            out.push_str(&format!("RE[{}+T]", colour(p.other())));
+        }
+        (None, Some(End::Agreed)) if legal => out.push_str("RE[0]"),
         _ => {}
     }
     out.push('\n');
@@ -517,5 +575,41 @@ mod tests {
             prop_assert_eq!(game.config, config);
             prop_assert_eq!(game.moves, played);
         }
+    }
+
+    #[test]
+    fn players_resignations_and_losses_on_time_are_recorded() {
+        let config = GomokuConfig::new(9, Rule::Freestyle).unwrap();
+        let moves = [Move(Square(40)), Move(Square(41))];
+        let info = GameInfo {
+            black: Some("person".into()),
+            white: Some("engine [1] \\ 200 ms".into()),
+            end: Some(End::Resigned(Player::First)),
+        };
+        let text = write_with(config, &moves, &info);
+        assert!(
+            text.contains("PB[person]PW[engine [1\\] \\\\ 200 ms]RE[W+R]"),
+            "{text}"
+        );
+        // The names read back as SGF text; the moves as written.
+        let game = read(&text).unwrap();
+        assert_eq!(game.moves, moves.to_vec());
+        let on_time = GameInfo {
+            end: Some(End::Time(Player::First)),
+            ..GameInfo::default()
+        };
+        assert!(write_with(config, &moves, &on_time).contains("RU[freestyle]RE[W+T]\n"));
+        let white_flagged = GameInfo {
+            end: Some(End::Time(Player::Second)),
+            ..GameInfo::default()
+        };
+        assert!(write_with(config, &moves, &white_flagged).contains("RE[B+T]"));
+        let agreed = GameInfo {
+            end: Some(End::Agreed),
+            ..GameInfo::default()
+        };
+        assert!(write_with(config, &moves, &agreed).contains("RE[0]"));
+        // Without an end, no result: the game goes on.
+        assert!(!write_with(config, &moves, &GameInfo::default()).contains("RE["));
     }
 }

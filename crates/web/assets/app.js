@@ -166,11 +166,13 @@ async function startGame(ev) {
   const choice = [$('seat0').value, $('seat1').value];
   // A seat for the lobby is free: whoever takes it there gets its token.
   const seats = choice.map((c) => (c === 'remote' ? 'human' : c === 'lobby' ? 'free' : c));
+  // The server reads the time control (and names what is wrong with one).
+  const time = $('time-control').value.trim();
   let created;
   try {
     created = await api('/api/games', {
       method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ spec, seats }),
+      body: JSON.stringify({ spec, seats, time }),
     });
   } catch (e) { $('setup-error').textContent = e.message; return; }
   // The creator's token rides along with this page's seats: it pauses the engines.
@@ -237,6 +239,8 @@ async function loadFile(file, k) {
 const MY_GAMES = 'my-games';
 const LOBBY_ROWS = 20; // most games shown in each list
 const LOBBY_POLL_MS = 3000;
+// How often the running clock is redrawn between the server's states.
+const CLOCK_DRAW_MS = 100;
 
 function myGames() {
   try {
@@ -255,7 +259,8 @@ function rememberSeats(id, tokens) {
 function describeGame(g) {
   const seat = (i) => `${g.names[i]}: ${g.labels[i]}`;
   const now = g.result || `${g.names[g.to_move]} to move`;
-  return `${seat(0)}, ${seat(1)} · ${g.moves} ${g.moves === 1 ? 'move' : 'moves'} · ${now}`;
+  const clock = g.time_control ? ` · clock ${g.time_control}` : '';
+  return `${seat(0)}, ${seat(1)}${clock} · ${g.moves} ${g.moves === 1 ? 'move' : 'moves'} · ${now}`;
 }
 
 // One list of the lobby: a row per game with its buttons [label, class, action].
@@ -365,6 +370,8 @@ function onMessage(m) {
       if (app.state && m.moves.length !== app.state.moves.length) { app.hint = null; }
       if (!first && m.moves.length > app.lastPly) beep();
       app.state = m;
+      // The server's clocks as of now: the running one is counted down from here.
+      app.clockAt = performance.now();
       app.lastPly = m.moves.length;
       app.sel = [];
       if (m.thinking === null && app.engineText.startsWith('thinking')) app.engineText = '';
@@ -485,6 +492,7 @@ function render() {
     banner.hidden = false;
     banner.textContent = (o.winner === null ? 'Draw' : `${st.names[o.winner]} wins`) + ` — ${o.reason}`;
   } else banner.hidden = true;
+  drawClocks();
   // turn and status
   const tm = st.view.to_move;
   const seat = st.seats[tm];
@@ -537,7 +545,7 @@ function render() {
   const offer = st.offer;
   $('offer-bar').hidden = !offer;
   if (offer) {
-    const what = offer.kind === 'takeback' ? 'a takeback' : 'a draw';
+    const what = { takeback: 'a takeback', draw: 'a draw', rematch: 'a rematch (colours swapped)' }[offer.kind] || offer.kind;
     $('offer-text').textContent = offer.yours_to_answer
       ? `${st.names[offer.by]} asks for ${what}`
       : `${st.names[offer.by]} offered ${what}: waiting for the answer`;
@@ -936,6 +944,36 @@ function armResign() {
   send({ type: 'resign' });
 }
 
+// ---------- clocks ----------
+
+// `m:ss`, with tenths in the last ten seconds (`0:07.3`), `h:mm:ss` from an hour.
+function clockText(ms) {
+  const t = Math.max(0, ms);
+  if (t < 10000) return `0:0${(Math.floor(t / 100) / 10).toFixed(1)}`;
+  const s = Math.floor(t / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+// Both clocks: the server's figures of the last state, the running one counted down
+// locally since it came (each new state corrects them). The host decides a loss on time.
+function drawClocks() {
+  const st = app.state, box = $('clocks');
+  const c = st && st.clock;
+  box.hidden = !c;
+  if (!c) return;
+  const since = performance.now() - (app.clockAt || 0);
+  for (const i of [0, 1]) {
+    const left = c.left_ms[i] - (c.running === i ? since : 0);
+    const span = $(`clock${i}`);
+    span.replaceChildren();
+    el('span', { class: 'who', text: `${st.names[i]} · ${c.control}` }, span);
+    span.append(clockText(left));
+    span.classList.toggle('running', c.running === i);
+    span.classList.toggle('low', left < 10000);
+  }
+}
+
 // ---------- start ----------
 
 async function init() {
@@ -944,6 +982,7 @@ async function init() {
   $('new-btn').addEventListener('click', showSetup);
   $('lobby-btn').addEventListener('click', () => { showSetup(); $('lobby').scrollIntoView(); });
   setInterval(refreshLobby, LOBBY_POLL_MS);
+  setInterval(drawClocks, CLOCK_DRAW_MS);
   $('load-btn').addEventListener('click', () => $('load-file').click());
   $('load-file').addEventListener('change', (e) => { if (e.target.files[0]) loadFile(e.target.files[0]); e.target.value = ''; });
   $('setup-form').addEventListener('submit', startGame);

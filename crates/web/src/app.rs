@@ -6,8 +6,9 @@
 //! - `GET /api/games`: the game table (every game and spec key with its range);
 //! - `POST /api/games` `{"spec": "gomoku:size=15", "seats": ["human", "engine:1000"]}`:
 //!   a new game; a seat is `human`, `free` (taken later: `join`), `random`, `baseline`
-//!   or `engine:MS`. The reply has the
-//!   id and the human seats' tokens;
+//!   or `engine:MS`; an optional `"time"` is the time control (`5m+3s`, `30s/move`,
+//!   `none`: `boardlab_host::TimeControl`). The reply has the id and the human seats'
+//!   tokens;
 //! - `POST /api/load` with a save file as the body: a new game (both seats people);
 //! - `GET /api/lobby`: every game as anyone may see it, without tokens (seats, moves,
 //!   result, spectators: `boardlab_host::table::LobbyEntry`);
@@ -31,8 +32,10 @@
 //! the answer to the opponent's takeback or draw offer), `help` (`on`: this player's
 //! consent to engine help between two remote people), `pause` (`on`: the creator, who
 //! opened the game with the creator's token, pauses or resumes its engines), `rematch`
-//! (a player of a finished game: a new game, same spec, seats swapped; each player's
-//! `state` of the finished game then names it in `rematch` with their own tokens), `hint`,
+//! (a player of a finished game: a new game, same spec, seats swapped; between two
+//! remote people an offer the opponent accepts with `answer` or another `rematch`; each
+//! player's `state` of the finished game then names it in `rematch` with their own
+//! tokens), `hint`,
 //! `analyse`, `view` (`ply`). Hints and analyses follow the host's fair-play rule. The server
 //! answers with `state` (after every change of the followed game), `error` (`message`;
 //! nothing changed), `thinking` (`seat`, `progress`: depth, score, nodes, pv), `engine`
@@ -64,12 +67,12 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
-use boardlab_games::Registry;
+use boardlab_games::{Registry, records};
 use boardlab_host::{
-    Host, HostError, Level, Table,
+    Host, HostError, Level, Table, TimeControl,
     game::{Answer, Progress, Think},
     pool::Class,
-    table::{Created, Event, SeatChoice, Watching},
+    table::{Created, EndKind, Event, SeatChoice, SeatView, Status, Watching},
 };
 use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
@@ -265,6 +268,9 @@ async fn list_games(State(app): State<Shared>) -> Response {
 struct NewGame {
     spec: String,
     seats: [String; 2],
+    /// The time control (`5m+3s`, `30s/move`); absent, empty or `none`: no clocks.
+    #[serde(default)]
+    time: Option<String>,
 }
 
 /// Reads a seat choice: `human`, `free` (a person takes it later through the line
@@ -312,8 +318,12 @@ async fn create(
         (Ok(a), Ok(b)) => [a, b],
         (Err(e), _) | (_, Err(e)) => return bad(e),
     };
+    let time = match TimeControl::parse_choice(req.time.as_deref().unwrap_or("")) {
+        Ok(time) => time,
+        Err(e) => return bad(e.to_string()),
+    };
     let spec = req.spec;
-    match with_table(&app, move |s| s.create(&spec, seats)).await {
+    match with_table(&app, move |s| s.create_timed(&spec, seats, None, time)).await {
         Ok(Ok(created)) => {
             app.host.kick(created.id);
             Json(created).into_response()
@@ -471,12 +481,42 @@ async fn download(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Re
         .into_response()
 }
 
+/// The SGF game information of a game's state: the seats' players (`PB`, `PW`) and the
+/// end its players or a clock made (`RE[B+R]`, `RE[W+T]`, `RE[0]`).
+fn sgf_info(st: &Status) -> records::GameInfo {
+    let name = |seat: &SeatView| match seat.kind {
+        "free" => None,
+        "engine" => Some(format!("boardlab {}", seat.label)),
+        _ => Some(seat.label.clone()),
+    };
+    let end = st.ended.as_ref().and_then(|e| match e.how {
+        EndKind::Rules => None,
+        EndKind::Resigned(p) => Some(records::End::Resigned(p)),
+        EndKind::Time(p) => Some(records::End::Time(p)),
+        EndKind::Agreed => Some(records::End::Agreed),
+    });
+    records::GameInfo {
+        black: name(&st.seats[0]),
+        white: name(&st.seats[1]),
+        end,
+    }
+}
+
 async fn download_sgf(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
     let Ok(id) = id.parse::<u64>() else {
         return bad("the game id must be a number".into());
     };
-    let text = app.host.table().save_text(id);
-    let sgf = match text.map(|t| boardlab_games::records::sgf_from_save(&t)) {
+    let (text, info) = {
+        let table = app.host.table();
+        (
+            table.save_text(id),
+            table.state(id, [false; 2]).map(|st| sgf_info(&st)),
+        )
+    };
+    let sgf = match text
+        .and_then(|t| Ok((t, info?)))
+        .map(|(t, info)| records::sgf_from_save_with(&t, &info))
+    {
         Ok(Ok(sgf)) => sgf,
         Ok(Err(e)) => return bad(e.to_string()),
         Err(e) => return refused(e),
@@ -681,6 +721,7 @@ async fn connection(ws: WebSocket, app: Shared) {
                     | Event::TakenBack { .. }
                     | Event::Resigned { .. }
                     | Event::Drawn
+                    | Event::Flagged { .. }
                     | Event::Offered(_)
                     | Event::Declined(_),
                 )
@@ -776,11 +817,14 @@ async fn handle(
         | Request::Pause { .. }) => with_table(app, move |s| apply(s, from, &action)).await,
         Request::Rematch => {
             // The new game's engine (if it moves first) starts now; the players hear of
-            // the rematch in the finished game's state, each with their own seat.
+            // the rematch in the finished game's state, each with their own seat. Between
+            // two remote people it is offered first (no engine to start then).
             let made = with_table(app, move |s| s.rematch(id, held)).await;
             return match made {
                 Ok(Ok(new)) => {
-                    app.host.kick(new);
+                    if let Some(new) = new {
+                        app.host.kick(new);
+                    }
                     Vec::new()
                 }
                 Ok(Err(e)) => err(e.to_string()),

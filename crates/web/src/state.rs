@@ -40,6 +40,7 @@ pub fn game_state(table: &Table, id: u64, held: Held, owner: bool) -> Result<Gam
         winner,
         reason,
         by_players: true,
+        ..
     }) = &status.ended
     {
         view.outcome = Some(OutcomeView {

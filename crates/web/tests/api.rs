@@ -692,3 +692,79 @@ async fn a_rematch_against_the_engine_swaps_colours_and_the_engine_opens_it() {
         next.state_with(1, 30).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_with_clocks_is_created_shown_and_lost_on_time_over_the_socket() {
+    let board = Board::start(None).await;
+    // A bad time control is refused with the reason; nothing is created.
+    let body = json!({ "spec": "gomoku:size=9", "seats": ["human", "human"], "time": "5x" });
+    let (status, v) = board.post_json("/api/games", &body).await;
+    assert_eq!(status, 400, "{v}");
+    let e = v["error"].as_str().expect("error");
+    assert!(
+        e.starts_with("bad time control '5x': expected BASE[+INCREMENT]"),
+        "{e}"
+    );
+    let (_, lobby) = board.get("/api/lobby").await;
+    assert_eq!(lobby, "[]");
+    // No time (or `none`): no clocks, as before.
+    let body = json!({ "spec": "gomoku:size=9", "seats": ["human", "human"], "time": "none" });
+    let (status, plain) = board.post_json("/api/games", &body).await;
+    assert_eq!(status, 200, "{plain}");
+    // One second each: Black never moves and loses on time.
+    let body = json!({ "spec": "gomoku:size=9", "seats": ["human", "human"], "time": "1s" });
+    let (status, created) = board.post_json("/api/games", &body).await;
+    assert_eq!(status, 200, "{created}");
+    let id = created["id"].as_u64().expect("id");
+    let toks = tokens(&created);
+    let toks: Vec<&str> = toks.iter().map(String::as_str).collect();
+    let mut page = board.socket().await;
+    let state = page.open(id, &toks).await;
+    assert_eq!(state["clock"]["control"], "1s");
+    assert_eq!(state["clock"]["running"], 0);
+    let (_, lobby) = board.get("/api/lobby").await;
+    let lobby: Value = serde_json::from_str(&lobby).expect("JSON");
+    let rows = lobby.as_array().expect("rows");
+    let timed = rows.iter().find(|g| g["id"] == id).expect("listed");
+    assert_eq!(timed["time_control"], "1s");
+    let untimed = rows
+        .iter()
+        .find(|g| g["id"] == plain["id"])
+        .expect("listed");
+    assert_eq!(untimed["time_control"], Value::Null);
+    let over = loop {
+        let s = page.next_of("state", 30).await;
+        if !s["view"]["outcome"].is_null() {
+            break s;
+        }
+    };
+    assert_eq!(over["view"]["outcome"]["reason"], "Black lost on time");
+    assert_eq!(over["view"]["outcome"]["winner"], 1);
+    assert_eq!(over["clock"]["left_ms"], json!([0, 1000]));
+    assert_eq!(over["moves"], json!([]));
+    // A move now is refused with the reason.
+    page.play("e5").await;
+    let e = page.next_of("error", 10).await;
+    assert_eq!(e["message"], "the game is over: Black lost on time");
+    // The SGF record names the players and the loss on time; a resignation too.
+    let (status, sgf) = board.get(&format!("/api/games/{id}/sgf")).await;
+    assert_eq!(status, 200, "{sgf}");
+    assert!(sgf.contains("PB[person]PW[person]RE[W+T]"), "{sgf}");
+    let plain_id = plain["id"].as_u64().expect("id");
+    let plain_tokens = tokens(&plain);
+    let plain_tokens: Vec<&str> = plain_tokens.iter().map(String::as_str).collect();
+    let mut other = board.socket().await;
+    other.open(plain_id, &plain_tokens).await;
+    other.play("e5").await;
+    other.state_with(1, 10).await;
+    other.send(json!({ "type": "resign" })).await;
+    let resigned = loop {
+        let s = other.next_of("state", 10).await;
+        if !s["view"]["outcome"].is_null() {
+            break s;
+        }
+    };
+    assert_eq!(resigned["view"]["outcome"]["reason"], "White resigned");
+    let (_, sgf) = board.get(&format!("/api/games/{plain_id}/sgf")).await;
+    assert!(sgf.contains("RE[B+R]") && sgf.contains(";B[ee]"), "{sgf}");
+}

@@ -153,6 +153,18 @@ async fn wait_moves(c: &Client, n: usize) {
 
 /// Starts a game from the new-game form.
 async fn new_game(c: &Client, base: &str, game: &str, options: &[(&str, &str)], seats: [&str; 2]) {
+    new_timed_game(c, base, game, options, seats, "").await;
+}
+
+/// [`new_game`] under the time control `time` (typed into the form; empty: none).
+async fn new_timed_game(
+    c: &Client,
+    base: &str,
+    game: &str,
+    options: &[(&str, &str)],
+    seats: [&str; 2],
+    time: &str,
+) {
     c.goto(base).await.expect("page");
     wait_for(
         c,
@@ -183,6 +195,14 @@ async fn new_game(c: &Client, base: &str, game: &str, options: &[(&str, &str)], 
             .await
             .expect("seat value");
     }
+    if !time.is_empty() {
+        let input = c
+            .find(Locator::Css("#time-control"))
+            .await
+            .expect("time control");
+        input.clear().await.expect("clear");
+        input.send_keys(time).await.expect("type");
+    }
     let before = c.current_url().await.expect("url").to_string();
     click(c, "#start").await;
     wait_for(
@@ -194,6 +214,74 @@ async fn new_game(c: &Client, base: &str, game: &str, options: &[(&str, &str)], 
         "the new game",
     )
     .await;
+}
+
+/// Clocks run out on a person who never moves and on an engine seat whose fixed think
+/// is longer than its time per move: the host flags both (nothing is injected), and the
+/// banner says who lost on time.
+async fn clocks_run_out(c: &Client, base: &str) {
+    // Two people at one screen, two seconds each, nobody moves.
+    new_timed_game(c, base, "gomoku", &[], ["human", "human"], "2s").await;
+    wait_for(
+        c,
+        "!document.getElementById('clocks').hidden && app.state.clock.control === '2s'",
+        "the clocks",
+    )
+    .await;
+    let started = Instant::now();
+    let shown = text_of(c, "#clock0").await;
+    assert!(shown.contains("Black") && shown.contains("0:0"), "{shown}");
+    // Counting down locally between the server's states.
+    wait_for(
+        c,
+        "document.getElementById('clock0').textContent.includes('0:01.')",
+        "Black's clock counting down",
+    )
+    .await;
+    wait_for(
+        c,
+        "!document.getElementById('banner').hidden && document.getElementById('banner').textContent.includes('lost on time')",
+        "the loss on time",
+    )
+    .await;
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "flagged within the clock and a tick"
+    );
+    assert_eq!(
+        text_of(c, "#banner").await,
+        "White wins — Black lost on time"
+    );
+    assert_eq!(move_count(c).await, 0, "nobody moved");
+    assert!(text_of(c, "#clock0").await.ends_with("0:00.0"));
+    assert_eq!(js(c, "app.state.clock.running").await, Value::Null);
+    screenshot(c, "clock-flag").await;
+
+    // The article's amazons baseline searches a fixed depth whatever its clock: its
+    // first move (some 2,000 moves, each answered) takes a good part of a second, longer
+    // than a tenth of a second a move.
+    new_timed_game(c, base, "amazons", &[], ["baseline", "human"], "100ms/move").await;
+    wait_for(
+        c,
+        "!document.getElementById('banner').hidden && document.getElementById('banner').textContent.includes('lost on time')",
+        "the engine's loss on time",
+    )
+    .await;
+    let names = js(c, "app.state.names").await;
+    assert_eq!(
+        text_of(c, "#banner").await,
+        format!(
+            "{} wins — {} lost on time",
+            names[1].as_str().expect("name"),
+            names[0].as_str().expect("name")
+        )
+    );
+    assert_eq!(
+        move_count(c).await,
+        0,
+        "the engine's late move is not played"
+    );
+    assert_eq!(js(c, "app.state.seats[0].kind").await, "engine");
 }
 
 fn docs_dir() -> PathBuf {
@@ -973,9 +1061,9 @@ async fn against_a_line_protocol_player(c: &Client) {
 }
 
 /// Requests between two people at two browsers: a takeback declined then one accepted,
-/// a draw agreed, a rematch with the colours swapped (both players go to it with their
-/// own seat), the board flipped at one page only, and a resignation that needs a second
-/// click to confirm.
+/// a draw agreed, a rematch offered, declined, offered again and accepted, with the
+/// colours swapped (both players go to it with their own seat), the board flipped at one
+/// page only, and a resignation that needs a second click to confirm.
 async fn requests_and_rematch(a: &Client, b: &Client, base: &str) {
     new_game(a, base, "fourshift", &[], ["human", "remote"]).await;
     let link = js(a, "document.querySelector('.seat-link').value").await;
@@ -1059,12 +1147,36 @@ async fn requests_and_rematch(a: &Client, b: &Client, base: &str) {
     }
     assert!(text_of(b, "#banner").await.contains("drawn by agreement"));
 
-    // The rematch: asked by one player, both are offered it with their own seat.
+    // The rematch: offered by one player, declined, offered again and accepted; then
+    // both are offered it with their own seat.
     assert_eq!(
         text_of(b, "#rematch-btn").await,
         "Rematch (colours swapped)"
     );
+    let offered = "!document.getElementById('offer-bar').hidden && document.getElementById('offer-text').textContent.includes('asks for a rematch')";
     click(b, "#rematch-btn").await;
+    wait_for(a, offered, "the rematch offer").await;
+    wait_for(
+        b,
+        "document.getElementById('offer-text').textContent.includes('offered a rematch (colours swapped): waiting') && document.getElementById('rematch-btn').hidden",
+        "the offer waiting",
+    )
+    .await;
+    click(a, "#offer-decline").await;
+    wait_for(
+        b,
+        "app.state.offer === null && !document.getElementById('rematch-btn').hidden",
+        "the rematch declined",
+    )
+    .await;
+    assert_eq!(
+        js(a, "app.state.rematch").await,
+        Value::Null,
+        "no game made"
+    );
+    click(b, "#rematch-btn").await;
+    wait_for(a, offered, "the rematch offered again").await;
+    click(a, "#offer-accept").await;
     for c in [a, b] {
         wait_for(c, "app.state.rematch && document.getElementById('rematch-btn').textContent.startsWith('Go to the rematch')", "the rematch made").await;
     }
@@ -1273,6 +1385,8 @@ async fn the_board_in_a_real_browser() {
     requests_and_rematch(&a, &b, &base).await;
     step("lobby");
     lobby_between_two_browsers(&a, &b, &base).await;
+    step("clocks run out");
+    clocks_run_out(&a, &base).await;
 
     step("network play");
     new_game(&a, &base, "fourshift", &[], ["human", "remote"]).await;

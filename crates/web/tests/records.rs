@@ -92,7 +92,9 @@ async fn a_gomoku_game_goes_out_as_sgf_and_comes_back_the_same() {
     assert_eq!(status, 200);
     assert_eq!(
         sgf,
-        "(;FF[4]GM[4]CA[UTF-8]AP[boardlab]SZ[15]RU[standard]\n;B[hh];W[ig];B[ao])\n"
+        "(;FF[4]GM[4]CA[UTF-8]AP[boardlab]SZ[15]RU[standard]PB[person]PW[person]\n\
+         ;B[hh];W[ig];B[ao])\n",
+        "the players named, the game going on (no RE)"
     );
     let (status, body) = board
         .post_raw("/api/sgf", "text/plain", sgf.into_bytes())

@@ -22,7 +22,8 @@ use std::{
 use board_core::Player;
 use boardlab_games::Registry;
 use boardlab_host::{
-    Held, Host, HostError, Level, Offer, Table,
+    Held, Host, HostError, Level, Offer, Table, TimeControl,
+    clock::ClockView,
     game::{AnalysisJobs, Answer, Think},
     limits::{HINT_MS, analysis_ms_per_position},
     pool::Class,
@@ -141,10 +142,20 @@ impl Routes {
 fn push_line(id: u64, event: &Event) -> Option<String> {
     let kind = |o: &Offer| o.kind();
     Some(match event {
-        Event::Moved { ply, mv, over, .. } => match over {
-            Some(reason) => format!("update {id} {ply} {mv} over {reason}"),
-            None => format!("update {id} {ply} {mv}"),
+        Event::Moved {
+            ply,
+            mv,
+            over,
+            clock,
+            ..
+        } => match (over, clock) {
+            (Some(reason), _) => format!("update {id} {ply} {mv} over {reason}"),
+            (None, Some(c)) => format!("update {id} {ply} {mv} {}", clock_words(c)),
+            (None, None) => format!("update {id} {ply} {mv}"),
         },
+        Event::Flagged { seat, reason } => {
+            format!("update {id} flag {} over {reason}", seat_name(*seat))
+        }
         Event::TakenBack { ply } => format!("update {id} takeback {ply}"),
         Event::Resigned { seat, reason } => {
             format!("update {id} resign {} over {reason}", seat_name(*seat))
@@ -162,6 +173,12 @@ fn push_line(id: u64, event: &Event) -> Option<String> {
         Event::Expired => format!("notice {id} expired: the game is archived and closed"),
         Event::Changed | Event::Thinking { .. } | Event::EngineMoved { .. } => return None,
     })
+}
+
+/// The clocks after a move, as the `moved` reply and the `update` push end:
+/// `clock FIRST_MS SECOND_MS`.
+fn clock_words(c: &ClockView) -> String {
+    format!("clock {} {}", c.left_ms[0], c.left_ms[1])
 }
 
 /// A hint to think for connection `conn` in game `game`.
@@ -581,7 +598,7 @@ impl Server {
         match (word.as_str(), args.as_slice()) {
             ("", _) => Err("empty request: try 'help'".into()),
             ("help", _) => Ok(
-                "commands: create SPEC | join ID first|second | rejoin ID TOKEN \
+                "commands: create SPEC [TIME] | join ID first|second | rejoin ID TOKEN \
                  | engine ID first|second [MS] | move ID TOKEN MOVE | takeback ID TOKEN \
                  | draw ID TOKEN | accept ID TOKEN | decline ID TOKEN | resign ID TOKEN \
                  | assist ID TOKEN on|off | hint ID TOKEN | analyse ID [TOKEN] | watch ID \
@@ -589,12 +606,19 @@ impl Server {
                  | list | quit"
                     .into(),
             ),
-            ("create", [spec]) => {
+            ("create", [spec, time @ ..]) if time.len() <= 1 => {
+                let time = match time {
+                    [t] => TimeControl::parse_choice(t).map_err(|e| e.to_string())?,
+                    _ => None,
+                };
                 let peer = conn.and_then(|c| lock(&self.routes).conns.get(&c).and_then(|o| o.peer));
                 let c = table
-                    .create_for(spec, [SeatChoice::Free; 2], peer)
+                    .create_timed(spec, [SeatChoice::Free; 2], peer, time)
                     .map_err(host)?;
-                Ok(format!("created {} {}", c.id, c.spec))
+                match time {
+                    Some(t) => Ok(format!("created {} {} time {t}", c.id, c.spec)),
+                    None => Ok(format!("created {} {}", c.id, c.spec)),
+                }
             }
             ("join", [id, seat]) => {
                 let seat = seat_of(seat).ok_or("the seat must be first or second")?;
@@ -667,11 +691,13 @@ impl Server {
                 let (n, seat) = self.player(table, id, token)?;
                 let canon = table.play(n, held(seat), &mv.join(" ")).map_err(host)?;
                 self.seated(table, conn, n, seat).map_err(host)?;
-                let game = table.game(n).map_err(host)?;
-                let over = game
-                    .outcome()
-                    .map_or_else(String::new, |(_, r)| format!(" over {r}"));
-                Ok(format!("moved {n} {} {canon}{over}", game.ply()))
+                let state = table.state(n, held(seat)).map_err(host)?;
+                let end = match (&state.ended, &state.clock) {
+                    (Some(e), _) => format!(" over {}", e.reason),
+                    (None, Some(c)) => format!(" {}", clock_words(c)),
+                    (None, None) => String::new(),
+                };
+                Ok(format!("moved {n} {} {canon}{end}", state.moves.len()))
             }
             ("takeback", [id, token]) => {
                 let (n, seat) = self.player(table, id, token)?;
@@ -694,6 +720,14 @@ impl Server {
                 let (n, seat) = self.player(table, id, token)?;
                 let accept = answer == "accept";
                 let waiting = table.state(n, held(seat)).map_err(host)?.offer;
+                // A rematch made here would have no way to hand this player the new
+                // game's token: this door declines one, the browser board accepts it.
+                if accept && waiting.as_ref().is_some_and(|o| o.kind == "rematch") {
+                    return Err(
+                        "a rematch is accepted on the browser board (this protocol has no                          rematch); 'decline' declines it"
+                            .into(),
+                    );
+                }
                 table.answer(n, held(seat), accept).map_err(host)?;
                 let kind = waiting.map_or("offer", |o| o.kind);
                 let done = if accept { "accepted" } else { "declined" };
@@ -872,8 +906,19 @@ fn describe(table: &Table, n: u64) -> Result<String, HostError> {
         Some(e) => format!("over {}", e.reason),
         None => format!("to-move {}", seat_name(table.game(n)?.to_move())),
     };
+    // The clocks now: the running one has been charged up to this moment.
+    let clock = state.clock.as_ref().map_or_else(String::new, |c| {
+        let running = c
+            .running
+            .and_then(|p| Player::BOTH.get(usize::from(p)))
+            .map_or("none", |&p| seat_name(p));
+        format!(
+            " ; clock {} first {} second {} running {running}",
+            c.control, c.left_ms[0], c.left_ms[1]
+        )
+    });
     Ok(format!(
-        "game {n} {} {seats} ply {} moves {} ; {status}",
+        "game {n} {} {seats} ply {} moves {}{clock} ; {status}",
         state.spec,
         state.moves.len(),
         state.moves.join(" ")

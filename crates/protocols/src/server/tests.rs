@@ -674,3 +674,89 @@ fn line_protocol_spectators_are_counted_in_the_lobby() {
     s.detach(w);
     assert_eq!(watchers(&s), Some(0), "a connection gone is no spectator");
 }
+
+#[test]
+fn a_timed_game_shows_its_clocks_and_the_flag_reaches_the_watchers() {
+    let (mut s, _) = Server::open(None).expect("open");
+    err(
+        &s.handle("create gomoku:size=9 5x"),
+        "bad time control '5x': expected BASE[+INCREMENT]",
+    );
+    err(&s.handle("create gomoku 5m 3s"), "wrong arguments");
+    assert!(s.host().table().ids().is_empty(), "nothing created");
+    let untimed = ok(&s.handle("create gomoku:size=9 none"));
+    assert_eq!(untimed.len(), 3, "no clocks: {untimed:?}");
+    assert!(!s.handle(&format!("show {}", untimed[1])).contains("clock"));
+    let created = ok(&s.handle("create gomoku:size=9 1m+2s"));
+    assert_eq!(created[3..], ["time", "1m+2s"]);
+    let id = created[1].clone();
+    let shown = s.handle(&format!("show {id}"));
+    assert!(
+        shown
+            .contains("moves  ; clock 1m+2s first 60000 second 60000 running none ; to-move first"),
+        "the clock waits for both players: {shown}"
+    );
+    let first = ok(&s.handle(&format!("join {id} first")))[3].clone();
+    let second = ok(&s.handle(&format!("join {id} second")))[3].clone();
+    let moved = ok(&s.handle(&format!("move {id} {first} e5")));
+    // Black's clock: a minute, less the moments the move took, plus 2 s.
+    assert_eq!(moved[..4], ["moved", &id, "1", "e5"]);
+    assert_eq!(moved[4], "clock");
+    let black: u64 = moved[5].parse().expect("ms");
+    assert!((61_000..=62_000).contains(&black), "{moved:?}");
+    // White's clock runs from the move on.
+    let white: u64 = moved[6].parse().expect("ms");
+    assert!((59_000..=60_000).contains(&white), "{moved:?}");
+    let shown = s.handle(&format!("show {id}"));
+    assert!(shown.contains("running second ; to-move second"), "{shown}");
+    ok(&s.handle(&format!("resign {id} {second}")));
+
+    // A one-second clock that nobody moves on: the host flags it, and the watcher hears.
+    let id = ok(&s.handle("create gomoku:size=9 1s"))[1].clone();
+    let (tx, rx) = std::sync::mpsc::sync_channel(16);
+    let watcher = s.attach(tx, None);
+    ok(&s.request(watcher, &format!("watch {id}")));
+    ok(&s.handle(&format!("join {id} first")));
+    let second = ok(&s.handle(&format!("join {id} second")))[3].clone();
+    // The watch reply comes first on the connection's queue, then the push.
+    let wait = std::time::Duration::from_secs(30);
+    let pushed = std::iter::from_fn(|| rx.recv_timeout(wait).ok())
+        .find(|line| line.starts_with("update "))
+        .expect("a push");
+    assert_eq!(
+        pushed,
+        format!("update {id} flag first over Black lost on time")
+    );
+    err(
+        &s.handle(&format!("move {id} {second} e5")),
+        "the game is over: Black lost on time",
+    );
+    let shown = s.handle(&format!("show {id}"));
+    assert!(
+        shown.contains("clock 1s first 0 second 1000 running none ; over Black lost on time"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_rematch_offered_on_the_browser_board_is_declined_here_not_accepted() {
+    let (mut s, _) = Server::open(None).expect("open");
+    let id = ok(&s.handle("create gomoku:size=9"))[1].clone();
+    let first = ok(&s.handle(&format!("join {id} first")))[3].clone();
+    let second = ok(&s.handle(&format!("join {id} second")))[3].clone();
+    ok(&s.handle(&format!("resign {id} {first}")));
+    let n: u64 = id.parse().expect("id");
+    // The first player asks for a rematch on the other door.
+    let offered = s.host().table().rematch(n, [true, false]).expect("offered");
+    assert_eq!(offered, None);
+    let games = s.host().table().ids().len();
+    err(
+        &s.handle(&format!("accept {id} {second}")),
+        "a rematch is accepted on the browser board",
+    );
+    assert_eq!(s.host().table().ids().len(), games, "no game made");
+    assert_eq!(
+        ok(&s.handle(&format!("decline {id} {second}"))),
+        ["declined", id.as_str(), "rematch"]
+    );
+}
