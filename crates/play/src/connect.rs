@@ -291,9 +291,10 @@ impl Client {
                 }
             }
             ["ok", "bye"] => self.said_bye = true,
-            // A resignation or an agreed draw ends the game for its players: their
-            // tokens are no use any more (the rules' own ends are the board's, below).
-            ["update", _, "resign" | "draw", ..]
+            // A resignation, an agreed draw or a loss on time ends the game for its
+            // players: their tokens are no use any more (the rules' own ends are the
+            // board's, below).
+            ["update", _, "resign" | "draw" | "flag", ..]
             | ["ok", "resigned" | "drawn", ..]
             | ["ok", "accepted", _, "draw"] => {
                 let at = if w[0] == "ok" { 2 } else { 1 };
@@ -414,10 +415,14 @@ impl Client {
             }
             ["update", n, "offer", kind, seat] => {
                 let by = player(n, seat);
-                let what = if *kind == "draw" {
-                    format!("{by} offers a draw")
-                } else {
-                    format!("{by} asks to take back their last move")
+                let what = match *kind {
+                    "draw" => format!("{by} offers a draw"),
+                    // This protocol cannot hand over the new game's token (see the
+                    // server's `accept`): the board page accepts a rematch.
+                    "rematch" => format!(
+                        "{by} offers a rematch, colours swapped (accept it on the board page)"
+                    ),
+                    _ => format!("{by} asks to take back their last move"),
                 };
                 let answers = n
                     .parse::<u64>()
@@ -432,10 +437,10 @@ impl Client {
             }
             ["update", n, "declined", kind, seat] => {
                 let by = player(n, seat);
-                if *kind == "draw" {
-                    format!("game {n}: the draw {by} offered was declined")
-                } else {
-                    format!("game {n}: the takeback {by} asked for was declined")
+                match *kind {
+                    "draw" => format!("game {n}: the draw {by} offered was declined"),
+                    "rematch" => format!("game {n}: the rematch {by} offered was declined"),
+                    _ => format!("game {n}: the takeback {by} asked for was declined"),
                 }
             }
             ["update", n, "takeback", ply] => {
@@ -450,6 +455,15 @@ impl Client {
                 format!("game {n} is over: {verdict}{resigned} resigned")
             }
             ["update", n, "draw", ..] => format!("game {n} is over: drawn by agreement"),
+            ["update", n, "flag", seat, ..] => {
+                let flagged = player(n, seat);
+                let verdict = match n.parse::<u64>().ok().zip(seat_of(seat)) {
+                    Some((g, p)) if self.holds(g, p.other()) && !self.holds(g, p) => "you win: ",
+                    Some((g, p)) if self.holds(g, p) && !self.holds(g, p.other()) => "you lose: ",
+                    _ => "",
+                };
+                format!("game {n} is over: {verdict}{flagged} lost on time")
+            }
             ["notice", n, "hint", mv, rest @ ..] => {
                 let mut told = format!("game {n}: the engine suggests {mv}");
                 // `score cp 35` or `score win 7`, then `pv MOVES`.
@@ -480,12 +494,18 @@ impl Client {
                 format!("game {n}, after {ply} moves: {judged}")
             }
             ["update", n, ply, mv, rest @ ..] => {
-                let over = if rest.first() == Some(&"over") {
-                    format!(": {}", rest[1..].join(" "))
-                } else {
-                    String::new()
+                let after = match rest {
+                    ["over", reason @ ..] => format!(": {}", reason.join(" ")),
+                    ["clock", first, second] => format!(
+                        " ({} {}, {} {} left)",
+                        player(n, "first"),
+                        clock_text(first),
+                        player(n, "second"),
+                        clock_text(second)
+                    ),
+                    _ => String::new(),
                 };
-                format!("game {n}, move {ply}: {mv}{over}")
+                format!("game {n}, move {ply}: {mv}{after}")
             }
             ["notice", n, rest @ ..] => format!("game {n}: {}", rest.join(" ")),
             ["error", "not", "your", "turn:", seat, "is", "to", "move"] => {
@@ -851,3 +871,12 @@ fn read_input(shared: &(Mutex<Shared>, Condvar), interactive: bool) {
 
 #[cfg(test)]
 mod tests;
+
+/// A clock's milliseconds from the server (`clock FIRST_MS SECOND_MS`) as a person reads a
+/// clock: `4:05.2`, or the number unchanged if it is not one.
+fn clock_text(ms: &str) -> String {
+    match ms.parse::<u64>() {
+        Ok(ms) => format!("{}:{:02}.{}", ms / 60_000, ms / 1000 % 60, ms / 100 % 10),
+        Err(_) => ms.to_string(),
+    }
+}

@@ -560,6 +560,55 @@ fn offers_takebacks_resignations_and_draws_are_told_in_words() {
 }
 
 #[test]
+fn clocks_flags_and_rematch_offers_are_told_in_words() {
+    let mut s = joined("first", None);
+    s.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; clock 5m+3s first \
+         300000 second 300000 running first ; to-move first"
+    ));
+    s.sent("move 3 tok a1", false);
+    s.on_line("ok moved 3 1 a1 clock 302000 300000");
+    let r = s.on_line("update 3 2 b1 clock 302000 245300");
+    assert!(
+        r.print
+            .iter()
+            .any(|l| l == "game 3, move 2: b1 (Black (first) 5:02.0, White (second) 4:05.3 left)"),
+        "{r:?}"
+    );
+    // A rematch offer is answered on the board page (this protocol cannot hand over the
+    // new game's token); its refusal is told as a rematch's, not a takeback's.
+    assert_eq!(
+        s.on_line("update 3 offer rematch second").print,
+        vec![
+            "game 3: White (second) offers a rematch, colours swapped (accept it on the board \
+             page): type 'accept' or 'decline'"
+        ]
+    );
+    assert_eq!(
+        s.on_line("update 3 declined rematch first").print,
+        vec!["game 3: the rematch Black (first) offered was declined"]
+    );
+    // The opponent's flag falls: this player wins and holds the seat no more.
+    assert_eq!(
+        s.on_line("update 3 flag second over White lost on time")
+            .print,
+        vec!["game 3 is over: you win: White (second) lost on time"]
+    );
+    let e = s.request_for("a3").expect_err("the seat is gone");
+    assert!(e.contains("you hold no seat in game 3"), "{e}");
+    // One's own flag.
+    let mut w = joined("first", None);
+    w.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    assert_eq!(
+        w.on_line("update 3 flag first over Black lost on time")
+            .print,
+        vec!["game 3 is over: you lose: Black (first) lost on time"]
+    );
+}
+
+#[test]
 fn hints_and_analyses_are_told_in_words() {
     let mut s = joined("first", None);
     s.on_line(&format!(

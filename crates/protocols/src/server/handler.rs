@@ -724,7 +724,8 @@ impl Server {
                 // game's token: this door declines one, the browser board accepts it.
                 if accept && waiting.as_ref().is_some_and(|o| o.kind == "rematch") {
                     return Err(
-                        "a rematch is accepted on the browser board (this protocol has no                          rematch); 'decline' declines it"
+                        "a rematch is accepted on the browser board (this protocol has no rematch); \
+                         'decline' declines it"
                             .into(),
                     );
                 }
