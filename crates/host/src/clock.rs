@@ -330,6 +330,17 @@ impl Clocks {
         used
     }
 
+    /// `player`'s clock ran out before these clocks were rebuilt (a game lost on time,
+    /// restored or loaded): it shows no time left, as it did when its flag fell, and no
+    /// clock runs.
+    pub fn ran_out(&mut self, player: Player) {
+        self.turn = Some(Turn {
+            player,
+            spent: self.left[player.index()],
+            since: None,
+        });
+    }
+
     /// The time a move would use if made at `now` by `player`.
     pub fn would_use(&self, player: Player, now: Instant) -> Duration {
         self.turn

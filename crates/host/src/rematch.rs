@@ -117,7 +117,7 @@ impl Table {
         // one rematch only, so rematches grow no faster than games are played.
         // The same time control, with fresh clocks.
         let time = h.clocks.as_ref().map(crate::clock::Clocks::control);
-        let created = self.host(game, choices, None, time)?;
+        let created = self.host(game, choices, None, crate::save::ClockRecords::fresh(time))?;
         let h = self.hosted_mut(id)?;
         h.rematch = Some(Made {
             id: created.id,

@@ -8,7 +8,8 @@
 //! the position after `ply` moves, thought when it moved there, as `# eval <ply> <score>`
 //! ([`eval_record`], read by [`evals`]); the time control as `# time TIME` after the
 //! game spec, each move's time on its player's clock as `# used PLY MS` appended with the
-//! move (read by [`used_times`]) and a loss on time as `# flag <seat>`; each accepted
+//! move (read by [`used_times`]; a file given to load is read strictly by
+//! [`clock_records`]) and a loss on time as `# flag <seat>`; each accepted
 //! move is appended (and synced) before the reply. At start-up every `*.save` file is found ([`scan`]), checked and
 //! read ([`read_game`]) and replayed, so games resume where they were, players reconnect
 //! with their tokens and engines whose turn it is move.
@@ -652,6 +653,86 @@ pub fn used_times(text: &str) -> std::collections::BTreeMap<usize, std::time::Du
         }
     }
     used
+}
+
+/// The clock records of a save file to load ([`clock_records`]): its time control, each
+/// move's time by ply and the seat that lost on time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClockRecords {
+    /// `# time`: the time control (none: a game without clocks).
+    pub time: Option<TimeControl>,
+    /// `# used`: the time each move used, by ply (a later record of a ply wins).
+    pub used: std::collections::BTreeMap<usize, std::time::Duration>,
+    /// `# flag`: the seat whose clock ran out.
+    pub flagged: Option<Player>,
+}
+
+impl ClockRecords {
+    /// The clocks of a new game under `time` (`None`: no clocks): no move played yet.
+    pub fn fresh(time: Option<TimeControl>) -> ClockRecords {
+        ClockRecords {
+            time,
+            ..ClockRecords::default()
+        }
+    }
+}
+
+/// Reads the clock records of a save file given to load (a page's download, a host's
+/// file): unlike the start-up's readers, a clock record that does not read is an error
+/// naming its line (`line 3: ...`), and so is a `# used` or `# flag` record in a file
+/// without a `# time` record (whose clocks would be lost without a word).
+pub fn clock_records(text: &str) -> Result<ClockRecords, String> {
+    let mut r = ClockRecords::default();
+    let mut untimed = None;
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = split_trailer(line).map_or(line, |(body, _)| body);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["#", "time", rest @ ..] => {
+                let tc = rest.join(" ");
+                r.time = Some(tc.parse().map_err(|e| format!("line {n}: {e}"))?);
+            }
+            ["#", "used", rest @ ..] => {
+                let (ply, ms) = match rest {
+                    [ply, ms] => (ply.parse::<usize>().ok(), ms.parse::<u64>().ok()),
+                    _ => (None, None),
+                };
+                let (Some(ply @ 1..), Some(ms)) = (ply, ms) else {
+                    return Err(format!(
+                        "line {n}: bad clock record '{}': expected # used PLY MS (PLY from 1, \
+                         MS whole milliseconds)",
+                        crate::error::shortened(line, 40)
+                    ));
+                };
+                r.used.insert(ply, std::time::Duration::from_millis(ms));
+                untimed.get_or_insert(n);
+            }
+            ["#", "flag", rest @ ..] => {
+                let seat = match rest {
+                    [seat] => seat_of(seat),
+                    _ => None,
+                };
+                let Some(seat) = seat else {
+                    return Err(format!(
+                        "line {n}: bad clock record '{}': expected # flag first|second",
+                        crate::error::shortened(line, 40)
+                    ));
+                };
+                r.flagged = Some(seat);
+                untimed.get_or_insert(n);
+            }
+            _ => {}
+        }
+    }
+    if r.time.is_none()
+        && let Some(n) = untimed
+    {
+        return Err(format!(
+            "line {n}: a clock record in a file without a '# time' record"
+        ));
+    }
+    Ok(r)
 }
 
 /// The record of the engine's score `score` (the first player's side, as the evaluation

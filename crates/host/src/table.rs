@@ -42,6 +42,7 @@ use crate::{
     game::{AnalysisJobs, Answer, HostedGame, Progress, Think, create_game, load_game_text},
     limits::{SAVE_RETRY_FIRST, SAVE_RETRY_MAX},
     save::{self, DataDir, Recorded},
+    seat::seat_name,
 };
 
 /// Who takes a seat when a game is created.
@@ -399,7 +400,11 @@ impl Hosted {
                     (game.to_move_at(ply - 1), time)
                 })
                 .collect();
-            Clocks::new(tc, used)
+            let mut clocks = Clocks::new(tc, used);
+            if let Some(p) = recorded.flagged {
+                clocks.ran_out(p);
+            }
+            clocks
         });
         let mut hosted = Hosted {
             game,
@@ -707,7 +712,7 @@ impl Table {
         game: HostedGame,
         choices: [SeatChoice; 2],
         peer: Option<IpAddr>,
-        time: Option<TimeControl>,
+        clocks: save::ClockRecords,
     ) -> Result<Created, HostError> {
         let mine = |t: &Table| {
             peer.map_or(0, |p| {
@@ -734,7 +739,9 @@ impl Table {
         let owner = Token::generate().map_err(HostError::Randomness)?;
         let mut recorded = Recorded {
             owner: Some(owner.clone()),
-            time,
+            time: clocks.time,
+            used: clocks.used,
+            flagged: clocks.flagged,
             ..Recorded::default()
         };
         let mut tokens = [None, None];
@@ -817,16 +824,41 @@ impl Table {
         time: Option<TimeControl>,
     ) -> Result<Created, HostError> {
         let game = create_game(&self.registry, spec)?;
-        self.host(game, seats, peer, time)
+        self.host(game, seats, peer, save::ClockRecords::fresh(time))
     }
 
     /// A game from a save file's text (from `play`, `selfplay --records`, a host or a
     /// page); a bad file loads nothing and names its first bad line.
+    ///
+    /// A file with clocks (`# time`, `# used`, `# flag`) loads with them, as a restart
+    /// restores them: the clocks where they were after the last move, the turn in
+    /// progress starting afresh once both seats are taken, and a game lost on time
+    /// finished.
     pub fn load(&mut self, text: &str, seats: [SeatChoice; 2]) -> Result<Created, HostError> {
         let game = load_game_text(&self.registry, text)?;
+        let mut clocks = save::clock_records(text).map_err(HostError::BadSave)?;
+        // Times of plies past the last move are no time of this game (as at start-up).
+        clocks.used.retain(|&ply, _| ply <= game.ply());
+        if let Some(seat) = clocks.flagged {
+            // A clock falls only on the player to move of a game still going.
+            let to_move = game.to_move();
+            let why = if game.outcome().is_some() {
+                Some("the rules ended the game".to_string())
+            } else if seat != to_move {
+                Some(format!("{} is to move", seat_name(to_move)))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(HostError::BadSave(format!(
+                    "'# flag {}': no clock ran out there: {why}",
+                    seat_name(seat)
+                )));
+            }
+        }
         let mut evals = save::evals(text);
         evals.retain(|&ply, _| ply <= game.ply());
-        let created = self.host(game, seats, None, None)?;
+        let created = self.host(game, seats, None, clocks)?;
         // The file's engine scores (a page's save file) are kept with the new game.
         let records: Vec<String> = evals
             .iter()
@@ -1134,7 +1166,7 @@ impl Table {
             text.push_str(&save::eval_record(ply, score));
             text.push('\n');
         }
-        // The clocks as a record of the game (a loaded copy is played without them).
+        // The clocks go with the game: a loaded copy is played on them.
         if let Some(c) = &h.clocks {
             text.push_str(&save::time_record(c.control()));
             text.push('\n');
@@ -2339,5 +2371,123 @@ mod clock_tests {
             (clock.control.as_str(), clock.left_ms),
             ("3s+1s", [3000, 3000])
         );
+    }
+
+    #[test]
+    fn a_downloaded_timed_game_loads_with_its_clocks_and_the_turn_starts_afresh() {
+        let (now, at) = manual();
+        let dir = temp_dir("load");
+        let mut t = table(&now, Some(&dir));
+        let c = t
+            .create_timed("gomoku:size=9", PEOPLE, None, tc("1m+1s"))
+            .expect("create");
+        for (ms, mv) in [(1500, "e5"), (2500, "a1"), (4250, "b2")] {
+            advance(&at, ms);
+            t.play(c.id, BOTH, mv).expect("move");
+        }
+        // White's turn has run 7 s when the file is downloaded: that time is not in it.
+        advance(&at, 7000);
+        let file = t.save_text(c.id).expect("download");
+        let loaded = t.load(&file, PEOPLE).expect("load");
+        assert_eq!(left(&t, loaded.id), [56_250, 58_500]);
+        let clock = t
+            .state(loaded.id, BOTH)
+            .expect("state")
+            .clock
+            .expect("clocks");
+        assert_eq!((clock.control.as_str(), clock.running), ("1m+1s", Some(1)));
+        advance(&at, 1000);
+        assert_eq!(left(&t, loaded.id), [56_250, 57_500], "White's turn runs");
+        t.play(loaded.id, BOTH, "c3").expect("move");
+        assert_eq!(left(&t, loaded.id), [56_250, 58_500]);
+        // The loaded game keeps its clocks through a restart too: they are in its file.
+        drop(t);
+        let t = table(&now, Some(&dir));
+        assert_eq!(left(&t, loaded.id), [56_250, 58_500]);
+        let again = t.save_text(loaded.id).expect("download");
+        assert!(again.contains("# time 1m+1s\n"), "{again}");
+        assert!(again.contains("# used 4 1000\n"), "{again}");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_game_lost_on_time_loads_finished_with_the_flag_at_zero() {
+        let (now, at) = manual();
+        let mut t = table(&now, None);
+        let c = t
+            .create_timed("gomoku:size=9", PEOPLE, None, tc("10s+2s"))
+            .expect("create");
+        advance(&at, 3000);
+        t.play(c.id, BOTH, "e5").expect("move");
+        advance(&at, 12_000);
+        assert_eq!(t.check_clocks(t.now()), vec![c.id]);
+        let file = t.save_text(c.id).expect("download");
+        assert!(file.ends_with("# flag second\n"), "{file}");
+        let loaded = t.load(&file, PEOPLE).expect("load");
+        let state = t.state(loaded.id, BOTH).expect("state");
+        assert_eq!(state.ended.expect("over").reason, "White lost on time");
+        let clock = state.clock.expect("clocks");
+        assert_eq!((clock.left_ms, clock.running), ([9000, 0], None));
+        let e = t.play(loaded.id, BOTH, "a1").expect_err("over");
+        assert!(matches!(e, HostError::Over(_)), "{e}");
+        // A takeback at one screen gives the turn back, and its time with it.
+        t.undo(loaded.id, BOTH).expect("undo");
+        assert!(t.state(loaded.id, BOTH).expect("state").ended.is_none());
+        assert_eq!(left(&t, loaded.id), [10_000, 10_000]);
+    }
+
+    #[test]
+    fn a_file_whose_clock_records_do_not_read_loads_nothing_and_names_the_line() {
+        let mut t = table(&system_now(), None);
+        let head = "boardlab-save 1\ngame gomoku:size=9\ne5\n";
+        let cases = [
+            ("# time 5x\n", "line 4: bad time control '5x'"),
+            (
+                "# time 500ms\n",
+                "line 4: bad time control '500ms': the base time",
+            ),
+            (
+                "# time 1m\n# used 1\n",
+                "line 5: bad clock record '# used 1'",
+            ),
+            (
+                "# time 1m\n# used 0 5\n",
+                "line 5: bad clock record '# used 0 5'",
+            ),
+            (
+                "# time 1m\n# flag third\n",
+                "line 5: bad clock record '# flag third'",
+            ),
+            (
+                "# used 1 500\n",
+                "line 4: a clock record in a file without a '# time'",
+            ),
+            (
+                "# flag second\n",
+                "line 4: a clock record in a file without a '# time'",
+            ),
+            (
+                "# time 1m\n# flag first\n",
+                "'# flag first': no clock ran out there: second is to move",
+            ),
+        ];
+        for (records, expected) in cases {
+            let e = t
+                .load(&format!("{head}{records}"), PEOPLE)
+                .expect_err(records)
+                .to_string();
+            assert!(e.starts_with(expected), "{records}: {e}");
+        }
+        assert!(t.ids().is_empty(), "nothing was loaded");
+        // Times past the last move are no time of this game, as at start-up.
+        let c = t
+            .load(
+                &format!("{head}# time 1m\n# used 1 500\n# used 2 900\n"),
+                PEOPLE,
+            )
+            .expect("load");
+        assert_eq!(left(&t, c.id)[0], 59_500);
+        let file = t.save_text(c.id).expect("download");
+        assert!(!file.contains("# used 2"), "{file}");
     }
 }

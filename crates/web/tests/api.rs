@@ -750,6 +750,28 @@ async fn a_game_with_clocks_is_created_shown_and_lost_on_time_over_the_socket() 
     let (status, sgf) = board.get(&format!("/api/games/{id}/sgf")).await;
     assert_eq!(status, 200, "{sgf}");
     assert!(sgf.contains("PB[person]PW[person]RE[W+T]"), "{sgf}");
+    // Its save file loads as the same game lost on time, clocks and all.
+    let (status, save) = board.get(&format!("/api/games/{id}/save")).await;
+    assert_eq!(status, 200, "{save}");
+    assert!(save.contains("# time 1s\n# flag first\n"), "{save}");
+    let (status, body) = board
+        .post_raw("/api/load", "text/plain", save.into_bytes())
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let loaded: Value = serde_json::from_str(&body).expect("JSON");
+    let loaded_id = loaded["id"].as_u64().expect("id");
+    let (_, s) = board.get(&format!("/api/games/{loaded_id}")).await;
+    let s: Value = serde_json::from_str(&s).expect("JSON");
+    assert_eq!(s["view"]["outcome"]["reason"], "Black lost on time", "{s}");
+    assert_eq!(s["clock"]["control"], "1s", "{s}");
+    assert_eq!(s["clock"]["left_ms"], json!([0, 1000]), "{s}");
+    // A clock record that does not read loads nothing and says which line.
+    let bad = "boardlab-save 1\ngame gomoku:size=9\ne5\n# time 5x\n";
+    let (status, body) = board
+        .post_raw("/api/load", "text/plain", bad.as_bytes().to_vec())
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("line 4: bad time control '5x'"), "{body}");
     let plain_id = plain["id"].as_u64().expect("id");
     let plain_tokens = tokens(&plain);
     let plain_tokens: Vec<&str> = plain_tokens.iter().map(String::as_str).collect();
