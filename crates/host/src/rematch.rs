@@ -119,6 +119,12 @@ impl Table {
         let time = h.clocks.as_ref().map(crate::clock::Clocks::control);
         let created = self.host(game, choices, None, crate::save::ClockRecords::fresh(time))?;
         let h = self.hosted_mut(id)?;
+        // Colours swapped: this game's first seat's player holds the new game's second.
+        let [first, second] = created.tokens.clone();
+        h.followers.send(&Event::Rematched {
+            id: created.id,
+            tokens: [second, first],
+        });
         h.rematch = Some(Made {
             id: created.id,
             tokens: created.tokens,
@@ -255,6 +261,43 @@ mod tests {
         assert_eq!(
             table.seats_of(made.id, &made.tokens).unwrap(),
             [true, false]
+        );
+    }
+
+    #[test]
+    fn the_followers_hear_the_rematch_with_each_players_token_in_the_new_game() {
+        let (mut table, _) = Table::open(None).expect("table");
+        let (id, t0, t1) = finished_between_two_people(&mut table);
+        let first = table.seats_of(id, std::slice::from_ref(&t0)).unwrap();
+        let second = table.seats_of(id, std::slice::from_ref(&t1)).unwrap();
+        let (tx, events) = std::sync::mpsc::channel();
+        table
+            .subscribe(id, Box::new(move |e| tx.send(e.clone()).is_ok()))
+            .expect("subscribed");
+        assert_eq!(table.rematch(id, first), Ok(None));
+        assert!(
+            !events
+                .try_iter()
+                .any(|e| matches!(e, Event::Rematched { .. })),
+            "only offered"
+        );
+        table.answer(id, second, true).expect("accepted");
+        let heard = events.try_iter().find_map(|e| match e {
+            Event::Rematched { id, tokens } => Some((id, tokens)),
+            _ => None,
+        });
+        let (new, [of_first, of_second]) = heard.expect("the rematch is heard");
+        // The finished game's first player holds the new game's second seat, and so on.
+        let of_first = of_first.expect("a person's token");
+        let of_second = of_second.expect("a person's token");
+        assert_eq!(table.seats_of(new, &[of_first]).unwrap(), [false, true]);
+        assert_eq!(table.seats_of(new, &[of_second]).unwrap(), [true, false]);
+        // Asked again: the same game, and nothing heard again.
+        assert_eq!(table.rematch(id, first), Ok(Some(new)));
+        assert!(
+            !events
+                .try_iter()
+                .any(|e| matches!(e, Event::Rematched { .. }))
         );
     }
 }

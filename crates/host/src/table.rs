@@ -120,6 +120,16 @@ pub enum Event {
         /// `Black lost on time`.
         reason: String,
     },
+    /// The rematch of this finished game was made: game `id`, colours swapped.
+    /// `tokens[s]` is the secret token of the new game's seat that the player of this
+    /// game's seat `s` holds there (`s.other()`), for a person's seat: a door hands each
+    /// one to that seat's player only.
+    Rematched {
+        /// The new game.
+        id: u64,
+        /// By this game's seat (first, second): its player's token in the new game.
+        tokens: [Option<String>; 2],
+    },
     /// An offer waits for the opponent's answer.
     Offered(Offer),
     /// The opponent declined the offer.

@@ -722,6 +722,7 @@ async fn connection(ws: WebSocket, app: Shared) {
                     | Event::Resigned { .. }
                     | Event::Drawn
                     | Event::Flagged { .. }
+                    | Event::Rematched { .. }
                     | Event::Offered(_)
                     | Event::Declined(_),
                 )

@@ -114,7 +114,9 @@ impl Routes {
 
     /// Pushes game `id`'s event to its watchers and its players' connections.
     fn deliver(&mut self, id: u64, event: &Event) {
-        if let Some(line) = push_line(id, event) {
+        if let Event::Rematched { id: new, tokens } = event {
+            self.deliver_rematch(id, *new, tokens);
+        } else if let Some(line) = push_line(id, event) {
             let watchers = self.watchers.get(&id).cloned().unwrap_or_default();
             let mut to = watchers.clone();
             if let Some(seats) = self.players.get(&id) {
@@ -134,6 +136,30 @@ impl Routes {
             self.spectators.retain(|&(g, _), _| g != id);
             self.players.remove(&id);
             self.followed.remove(&id);
+        }
+    }
+}
+
+impl Routes {
+    /// The rematch of finished game `id` was made (game `new`): each player's connection
+    /// is told its own seat and token there (`update ID rematch NEW SEAT TOKEN`; the one
+    /// whose request made it has them in its reply), the other watchers only the new
+    /// game's id (`update ID rematch NEW`). A token reaches no one but its player.
+    fn deliver_rematch(&mut self, id: u64, new: u64, tokens: &[Option<String>; 2]) {
+        let mut told = BTreeSet::new();
+        let seats = self.players.get(&id).copied().unwrap_or_default();
+        for p in Player::BOTH {
+            if let (Some(conn), Some(token)) = (seats[p.index()], &tokens[p.index()]) {
+                if Some(conn) != self.acting {
+                    let seat = seat_name(p.other());
+                    self.send(conn, format!("update {id} rematch {new} {seat} {token}"));
+                }
+                told.insert(conn);
+            }
+        }
+        let watchers = self.watchers.get(&id).cloned().unwrap_or_default();
+        for conn in watchers.difference(&told) {
+            self.send(*conn, format!("update {id} rematch {new}"));
         }
     }
 }
@@ -161,6 +187,8 @@ fn push_line(id: u64, event: &Event) -> Option<String> {
             format!("update {id} resign {} over {reason}", seat_name(*seat))
         }
         Event::Drawn => format!("update {id} draw over drawn by agreement"),
+        // Without the tokens: each player is told their own ([`Routes::deliver_rematch`]).
+        Event::Rematched { id: new, .. } => format!("update {id} rematch {new}"),
         Event::Offered(o) => format!("update {id} offer {} {}", kind(o), seat_name(o.by())),
         Event::Declined(o) => format!("update {id} declined {} {}", kind(o), seat_name(o.by())),
         Event::EngineFailed { message, .. } => {
@@ -601,6 +629,7 @@ impl Server {
                 "commands: create SPEC [TIME] | join ID first|second | rejoin ID TOKEN \
                  | engine ID first|second [MS] | move ID TOKEN MOVE | takeback ID TOKEN \
                  | draw ID TOKEN | accept ID TOKEN | decline ID TOKEN | resign ID TOKEN \
+                 | rematch ID TOKEN \
                  | assist ID TOKEN on|off | hint ID TOKEN | analyse ID [TOKEN] | watch ID \
                  | unwatch ID | show ID \
                  | list | quit"
@@ -720,19 +749,26 @@ impl Server {
                 let (n, seat) = self.player(table, id, token)?;
                 let accept = answer == "accept";
                 let waiting = table.state(n, held(seat)).map_err(host)?.offer;
-                // A rematch made here would have no way to hand this player the new
-                // game's token: this door declines one, the browser board accepts it.
-                if accept && waiting.as_ref().is_some_and(|o| o.kind == "rematch") {
-                    return Err(
-                        "a rematch is accepted on the browser board (this protocol has no rematch); \
-                         'decline' declines it"
-                            .into(),
-                    );
-                }
                 table.answer(n, held(seat), accept).map_err(host)?;
                 let kind = waiting.map_or("offer", |o| o.kind);
-                let done = if accept { "accepted" } else { "declined" };
-                Ok(format!("{done} {n} {kind}"))
+                if !accept {
+                    return Ok(format!("declined {n} {kind}"));
+                }
+                if kind == "rematch" {
+                    let new = self.rematch_seat(table, conn, n, seat)?;
+                    return Ok(format!("accepted {n} rematch {new}"));
+                }
+                Ok(format!("accepted {n} {kind}"))
+            }
+            ("rematch", [id, token]) => {
+                let (n, seat) = self.player(table, id, token)?;
+                match table.rematch(n, held(seat)).map_err(host)? {
+                    Some(_) => {
+                        let new = self.rematch_seat(table, conn, n, seat)?;
+                        Ok(format!("rematch {n} {new}"))
+                    }
+                    None => Ok(format!("asked {n} rematch")),
+                }
             }
             ("resign", [id, token]) => {
                 let (n, seat) = self.player(table, id, token)?;
@@ -846,6 +882,33 @@ impl Server {
     }
 
     /// Game `id` and the seat whose token `token` is.
+    /// The rematch made of finished game `n` for the player of its seat `seat`, as a
+    /// reply ends: `NEWID SEAT TOKEN`, the new game's id, this player's seat there (the
+    /// other colour) and its secret token; connection `conn` plays that seat from now on
+    /// (it gets the new game's pushes, as after `join`).
+    fn rematch_seat(
+        &mut self,
+        table: &Table,
+        conn: Option<ConnId>,
+        n: u64,
+        seat: Player,
+    ) -> Result<String, String> {
+        let host = |e: HostError| e.to_string();
+        let made = table.state(n, held(seat)).map_err(host)?.rematch;
+        // A person's seat of the finished game is a person's seat of its rematch, so
+        // the view holds exactly this player's token.
+        let Some((new, [token])) = made.map(|m| (m.id, m.tokens)).and_then(|(id, t)| {
+            let token: [String; 1] = t.try_into().ok()?;
+            Some((id, token))
+        }) else {
+            return Err(format!("game {n} has no rematch with a seat of yours"));
+        };
+        let new_seat = seat.other();
+        self.seated(table, conn, new, new_seat).map_err(host)?;
+        self.touched = Some(new);
+        Ok(format!("{new} {} {token}", seat_name(new_seat)))
+    }
+
     fn player(&mut self, table: &Table, id: &str, token: &str) -> Result<(u64, Player), String> {
         let n = self.game_id(id)?;
         let seat = table.seat_of_token(n, token).map_err(|e| e.to_string())?;

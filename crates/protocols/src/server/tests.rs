@@ -739,24 +739,147 @@ fn a_timed_game_shows_its_clocks_and_the_flag_reaches_the_watchers() {
 }
 
 #[test]
-fn a_rematch_offered_on_the_browser_board_is_declined_here_not_accepted() {
+fn a_rematch_between_two_people_is_offered_and_accepted_each_told_their_own_seat() {
+    use std::sync::mpsc::sync_channel;
+    let (mut s, _) = Server::open(None).expect("open");
+    let (tx_a, rx_a) = sync_channel(64);
+    let (tx_b, rx_b) = sync_channel(64);
+    let (tx_w, rx_w) = sync_channel(64);
+    let (a, b, w) = (
+        s.attach(tx_a, None),
+        s.attach(tx_b, None),
+        s.attach(tx_w, None),
+    );
+    let id = ok(&s.request(a, "create gomoku:size=9 5m+3s"))[1].clone();
+    let first = ok(&s.request(a, &format!("join {id} first")))[3].clone();
+    let second = ok(&s.request(b, &format!("join {id} second")))[3].clone();
+    ok(&s.request(w, &format!("watch {id}")));
+    // Not while the game is played, and not with a wrong token.
+    err(
+        &s.request(a, &format!("rematch {id} {first}")),
+        "a rematch follows a finished game",
+    );
+    err(
+        &s.request(a, &format!("rematch {id} nottoken")),
+        "wrong token",
+    );
+    ok(&s.request(a, &format!("resign {id} {first}")));
+    let games = s.host().table().ids().len();
+    // The first player asks: an offer the second player answers.
+    assert_eq!(
+        ok(&s.request(a, &format!("rematch {id} {first}"))),
+        ["asked", id.as_str(), "rematch"]
+    );
+    assert_eq!(s.host().table().ids().len(), games, "only offered");
+    drain(&rx_a);
+    assert!(drain(&rx_b).contains(&format!("update {id} offer rematch first")));
+    assert!(drain(&rx_w).contains(&format!("update {id} offer rematch first")));
+    err(
+        &s.request(a, &format!("accept {id} {first}")),
+        "no offer of your opponent",
+    );
+    // Accepted: the reply names the new game, this player's seat there (the other
+    // colour) and its token; the one who offered is told their own, the watcher no token.
+    let accepted = ok(&s.request(b, &format!("accept {id} {second}")));
+    assert_eq!(
+        accepted[..4],
+        ["accepted", id.as_str(), "rematch", &accepted[3]]
+    );
+    let new = accepted[3].clone();
+    assert_eq!(accepted[4], "first", "the second player plays first now");
+    let token_b = accepted[5].clone();
+    assert_eq!(s.host().table().ids().len(), games + 1);
+    let pushed_a = drain(&rx_a);
+    let told: Vec<&String> = pushed_a
+        .iter()
+        .filter(|l| l.starts_with(&format!("update {id} rematch ")))
+        .collect();
+    assert_eq!(told.len(), 1, "{pushed_a:?}");
+    let words: Vec<&str> = told[0].split_whitespace().collect();
+    assert_eq!(
+        words[..5],
+        ["update", id.as_str(), "rematch", new.as_str(), "second"]
+    );
+    let token_a = words[5].to_string();
+    assert_ne!(token_a, token_b);
+    assert_eq!(
+        drain(&rx_w),
+        vec![format!("update {id} rematch {new}")],
+        "a watcher learns the new game, not a token"
+    );
+    let pushed_b = drain(&rx_b);
+    assert_eq!(
+        pushed_b.iter().filter(|l| l.contains(&token_b)).count(),
+        1,
+        "the accepting player has the token in the reply only: {pushed_b:?}"
+    );
+    assert!(
+        !pushed_b.iter().any(|l| l.contains(&token_a)),
+        "{pushed_b:?}"
+    );
+    // The tokens hold the swapped seats; the time control is the same.
+    assert_eq!(
+        ok(&s.request(a, &format!("rejoin {new} {token_a}")))[2],
+        "second"
+    );
+    let shown = s.handle(&format!("show {new}"));
+    assert!(shown.contains("first=taken second=taken ply 0"), "{shown}");
+    assert!(shown.contains("; clock 5m+3s first "), "{shown}");
+    // The accepting player's connection plays the new game: it hears the moves there.
+    ok(&s.request(b, &format!("move {new} {token_b} e5")));
+    ok(&s.request(a, &format!("move {new} {token_a} a1")));
+    assert!(
+        drain(&rx_b)
+            .iter()
+            .any(|l| l.starts_with(&format!("update {new} 2 a1")))
+    );
+    // Asked again by either player: the same game, with that player's own seat.
+    assert_eq!(
+        ok(&s.request(a, &format!("rematch {id} {first}"))),
+        [
+            "rematch",
+            id.as_str(),
+            new.as_str(),
+            "second",
+            token_a.as_str()
+        ]
+    );
+    assert_eq!(s.host().table().ids().len(), games + 1);
+}
+
+#[test]
+fn a_rematch_offer_is_declined_or_made_at_once_against_the_engine() {
     let (mut s, _) = Server::open(None).expect("open");
     let id = ok(&s.handle("create gomoku:size=9"))[1].clone();
     let first = ok(&s.handle(&format!("join {id} first")))[3].clone();
     let second = ok(&s.handle(&format!("join {id} second")))[3].clone();
     ok(&s.handle(&format!("resign {id} {first}")));
     let n: u64 = id.parse().expect("id");
-    // The first player asks for a rematch on the other door.
+    // Offered on the other door, declined here.
     let offered = s.host().table().rematch(n, [true, false]).expect("offered");
     assert_eq!(offered, None);
     let games = s.host().table().ids().len();
-    err(
-        &s.handle(&format!("accept {id} {second}")),
-        "a rematch is accepted on the browser board",
-    );
-    assert_eq!(s.host().table().ids().len(), games, "no game made");
     assert_eq!(
         ok(&s.handle(&format!("decline {id} {second}"))),
         ["declined", id.as_str(), "rematch"]
+    );
+    assert_eq!(s.host().table().ids().len(), games, "no game made");
+    // Offered on the other door, accepted here.
+    assert_eq!(s.host().table().rematch(n, [true, false]), Ok(None));
+    let accepted = ok(&s.handle(&format!("accept {id} {second}")));
+    assert_eq!(accepted[..3], ["accepted", id.as_str(), "rematch"]);
+    assert_eq!(accepted[4], "first");
+    // Against the engine: made at once, the engine keeping its level in the other seat.
+    let id = ok(&s.handle("create fourshift"))[1].clone();
+    let mine = ok(&s.handle(&format!("join {id} first")))[3].clone();
+    ok(&s.handle(&format!("engine {id} second 10")));
+    ok(&s.handle(&format!("resign {id} {mine}")));
+    let made = ok(&s.handle(&format!("rematch {id} {mine}")));
+    assert_eq!((made[0].as_str(), made[3].as_str()), ("rematch", "second"));
+    let shown = s.handle(&format!("show {}", made[2]));
+    assert!(shown.contains("first=engine second=taken"), "{shown}");
+    assert_eq!(
+        ok(&s.handle(&format!("rejoin {} {}", made[2], made[4])))[2],
+        "second"
     );
 }
