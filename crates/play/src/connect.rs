@@ -43,9 +43,14 @@ const COMMANDS: [&str; 11] = [
 /// The protocol's requests a seat's player makes with the seat's token (`takeback ID
 /// TOKEN`): typed alone (`takeback`; `assist on`), the client adds the current game and
 /// the token of the seat held there; typed whole, they are sent as they are.
-const SEAT_COMMANDS: [&str; 8] = [
-    "takeback", "draw", "accept", "decline", "resign", "assist", "hint", "analyse",
+const SEAT_COMMANDS: [&str; 9] = [
+    "takeback", "draw", "accept", "decline", "resign", "assist", "hint", "analyse", "rematch",
 ];
+
+/// The seat requests about a finished game (a rematch, and the answer to one): typed
+/// alone they also use the tokens of a game that ended by the players (kept in memory
+/// only, see [`Client::ended`]).
+const AFTER_THE_END: [&str; 3] = ["accept", "decline", "rematch"];
 
 /// A request sent to the server, waiting for its reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,6 +82,10 @@ pub struct Client {
     follower: Follower,
     /// The tokens of the seats held, by game (first, second).
     seats: BTreeMap<u64, [Option<String>; 2]>,
+    /// The tokens of the seats held in games a resignation, an agreed draw or a loss on
+    /// time ended: no seat to play any more (and forgotten in the tokens file), but what
+    /// asks for a rematch, or answers one, in this session.
+    ended: BTreeMap<u64, [Option<String>; 2]>,
     /// The game bare moves go to: the one last created, joined or rejoined.
     current: Option<u64>,
     /// Requests sent, oldest first; each server line that is not pushed answers the first.
@@ -93,6 +102,7 @@ impl Client {
             tokens,
             follower: Follower::with_color(color),
             seats: BTreeMap::new(),
+            ended: BTreeMap::new(),
             current: None,
             sent: VecDeque::new(),
             said_bye: false,
@@ -186,7 +196,10 @@ impl Client {
                 "'{command}' needs a game: 'join ID first|second' (or '{command} ID TOKEN')"
             ));
         };
-        let held = self.seats.get(&n).cloned().unwrap_or_default();
+        let mut held = self.seats.get(&n).cloned().unwrap_or_default();
+        if held == [None, None] && AFTER_THE_END.contains(&command) {
+            held = self.ended.get(&n).cloned().unwrap_or_default();
+        }
         let seat = match (&held, self.follower.state(n)) {
             ([Some(_), Some(_)], Some(Standing::ToMove(p))) => Some(p),
             ([Some(_), _], _) => Some(Player::First),
@@ -251,6 +264,23 @@ impl Client {
         self.seats.get(&n).is_some_and(|s| s[p.index()].is_some())
     }
 
+    /// Whether seat `p` of game `n` is held, or was until the players ended the game.
+    fn held_to_the_end(&self, n: u64, p: Player) -> bool {
+        self.holds(n, p) || self.ended.get(&n).is_some_and(|s| s[p.index()].is_some())
+    }
+
+    /// Where the token of a seat just taken is kept, for people.
+    fn token_saved_note(&self, n: u64, out: &mut Reaction) {
+        if let Some(file) = &self.tokens {
+            out.print.push(format!(
+                "token saved in {}; after a crash, reconnect with: boardlab connect {} \
+                 --rejoin {n}",
+                file.path().display(),
+                self.addr
+            ));
+        }
+    }
+
     /// Reads one line from the server: a reply (to the oldest request waiting) or a
     /// pushed `update`/`notice`.
     pub fn on_line(&mut self, line: &str) -> Reaction {
@@ -268,14 +298,24 @@ impl Client {
             ["ok", "joined", _, seat, token] => {
                 if let (Some(n), Some(seat)) = (id(2), seat_of(seat)) {
                     self.take_seat(n, seat, token, &mut out);
-                    if let Some(file) = &self.tokens {
-                        out.print.push(format!(
-                            "token saved in {}; after a crash, reconnect with: boardlab \
-                             connect {} --rejoin {n}",
-                            file.path().display(),
-                            self.addr
-                        ));
-                    }
+                    self.token_saved_note(n, &mut out);
+                }
+            }
+            // The rematch made by this client's request: its seat there, as a `join`
+            // (the server plays it on this connection already).
+            ["ok", "rematch", _, new, seat, token]
+            | ["ok", "accepted", _, "rematch", new, seat, token] => {
+                if let (Ok(new), Some(seat)) = (new.parse::<u64>(), seat_of(seat)) {
+                    self.take_seat(new, seat, token, &mut out);
+                    self.token_saved_note(new, &mut out);
+                    out.ask.push(format!("show {new}"));
+                }
+            }
+            // The rematch made by the opponent's answer (or on the other door): its seat
+            // is taken up on this connection with `rejoin`, whose reply takes it here.
+            ["update", _, "rematch", new, seat, token] => {
+                if let (Ok(new), Some(_)) = (new.parse::<u64>(), seat_of(seat)) {
+                    out.ask.push(format!("rejoin {new} {token}"));
                 }
             }
             ["ok", "rejoined", _, seat] => {
@@ -299,15 +339,16 @@ impl Client {
             | ["ok", "accepted", _, "draw"] => {
                 let at = if w[0] == "ok" { 2 } else { 1 };
                 if let Some(n) = id(at)
-                    && self.seats.remove(&n).is_some()
+                    && let Some(held) = self.seats.remove(&n)
                 {
+                    self.ended.insert(n, held);
                     self.forget_tokens(n, &mut out);
                 }
             }
             // The server closed the game for good: its tokens are no use any more.
             ["notice", _, "expired:", ..] => {
                 if let Some(n) = id(1)
-                    && self.seats.remove(&n).is_some()
+                    && (self.seats.remove(&n).is_some() | self.ended.remove(&n).is_some())
                 {
                     self.forget_tokens(n, &mut out);
                 }
@@ -315,7 +356,8 @@ impl Client {
             ["ok", "commands:", ..] if !auto => out.print.push(
                 "connect: once you hold a seat (join, rejoin), a move alone (c4) plays it in \
                  that game, and 'takeback', 'draw', 'accept', 'decline', 'resign', 'hint', \
-                 'analyse' and 'assist on|off' alone are that seat's requests; 'join SEAT', \
+                 'analyse', 'assist on|off' and (once it is over) 'rematch' alone are that \
+                 seat's requests; 'join SEAT', \
                  'engine SEAT [MS]', 'show' and 'watch' use the game last created or joined"
                     .to_string(),
             ),
@@ -391,6 +433,27 @@ impl Client {
                 "you asked to take back your last move in game {n}: waiting for your \
                  opponent's answer"
             ),
+            ["ok", "asked", n, "rematch"] => format!(
+                "you asked for a rematch of game {n}, colours swapped: waiting for your \
+                 opponent's answer"
+            ),
+            ["ok", "rematch", n, new, seat, token] => {
+                format!(
+                    "rematch of game {n}: {}",
+                    self.rematch_words(n, new, seat, token)
+                )
+            }
+            ["ok", "accepted", n, "rematch", new, seat, token] => format!(
+                "you accepted the rematch of game {n}: {}",
+                self.rematch_words(n, new, seat, token)
+            ),
+            ["update", n, "rematch", new, seat, token] => format!(
+                "game {n}: the rematch was made: {}",
+                self.rematch_words(n, new, seat, token)
+            ),
+            ["update", n, "rematch", new] => {
+                format!("game {n}: the rematch is game {new} ('watch {new}' follows it)")
+            }
             ["ok", "asked", n, "draw"] => {
                 format!("you offered a draw in game {n}: waiting for your opponent's answer")
             }
@@ -417,18 +480,14 @@ impl Client {
                 let by = player(n, seat);
                 let what = match *kind {
                     "draw" => format!("{by} offers a draw"),
-                    // This protocol cannot hand over the new game's token (see the
-                    // server's `accept`): the board page accepts a rematch.
-                    "rematch" => format!(
-                        "{by} offers a rematch, colours swapped (accept it on the board page)"
-                    ),
+                    "rematch" => format!("{by} offers a rematch, colours swapped"),
                     _ => format!("{by} asks to take back their last move"),
                 };
                 let answers = n
                     .parse::<u64>()
                     .ok()
                     .zip(seat_of(seat))
-                    .is_some_and(|(g, p)| self.holds(g, p.other()));
+                    .is_some_and(|(g, p)| self.held_to_the_end(g, p.other()));
                 if answers {
                     format!("game {n}: {what}: type 'accept' or 'decline'")
                 } else {
@@ -515,6 +574,28 @@ impl Client {
             ["ok", ..] => line["ok ".len()..].to_string(),
             _ => line.to_string(),
         })
+    }
+
+    /// The rematch `new` of game `n` for this player, in words: `game 5, colours
+    /// swapped: you play White (second)` (the token too when it is not saved).
+    fn rematch_words(&self, n: &str, new: &str, seat: &str, token: &str) -> String {
+        // The same game as `n`: its players' names are `n`'s.
+        let named = n
+            .parse::<u64>()
+            .ok()
+            .zip(seat_of(seat))
+            .and_then(|(n, p)| self.follower.player_name(n, p));
+        let you = match named {
+            Some(name) => format!("{name} ({seat})"),
+            None => format!("the {seat} seat"),
+        };
+        match &self.tokens {
+            Some(_) => format!("game {new}, colours swapped: you play {you}"),
+            None => format!(
+                "game {new}, colours swapped: you play {you}; your seat's token (keep it to \
+                 rejoin): {token}"
+            ),
+        }
     }
 
     fn take_seat(&mut self, n: u64, seat: Player, token: &str, out: &mut Reaction) {

@@ -575,13 +575,12 @@ fn clocks_flags_and_rematch_offers_are_told_in_words() {
             .any(|l| l == "game 3, move 2: b1 (Black (first) 5:02.0, White (second) 4:05.3 left)"),
         "{r:?}"
     );
-    // A rematch offer is answered on the board page (this protocol cannot hand over the
-    // new game's token); its refusal is told as a rematch's, not a takeback's.
+    // A rematch offer is told as one (answered with 'accept' or 'decline'); its refusal
+    // is told as a rematch's, not a takeback's.
     assert_eq!(
         s.on_line("update 3 offer rematch second").print,
         vec![
-            "game 3: White (second) offers a rematch, colours swapped (accept it on the board \
-             page): type 'accept' or 'decline'"
+            "game 3: White (second) offers a rematch, colours swapped: type 'accept' or 'decline'"
         ]
     );
     assert_eq!(
@@ -653,4 +652,176 @@ fn hints_and_analyses_are_told_in_words() {
     ] {
         assert_eq!(s.on_line(line).print, vec![told], "{line}");
     }
+}
+
+#[test]
+fn a_rematch_is_asked_and_accepted_typed_alone_and_its_new_seat_taken_and_saved() {
+    let dir = temp_dir("rematch");
+    let file = TokenFile::at(dir.join("tokens"));
+    let mut s = joined("first", Some(file.clone()));
+    s.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    // Not before the game is over: the server says so (the request goes as typed).
+    assert_eq!(s.request_for("rematch"), Ok(Some("rematch 3 tok".into())));
+    // The opponent resigns: the seat is played no more, but a rematch is still this
+    // player's to ask for (and to answer) in this session.
+    s.on_line("update 3 resign second over White resigned");
+    assert!(file.find("127.0.0.1:7", 3).expect("read").is_empty());
+    assert!(s.request_for("a1").is_err(), "no seat to play");
+    assert_eq!(s.request_for("rematch"), Ok(Some("rematch 3 tok".into())));
+    s.sent("rematch 3 tok", false);
+    assert_eq!(
+        s.on_line("ok asked 3 rematch").print,
+        vec![
+            "you asked for a rematch of game 3, colours swapped: waiting for your opponent's answer"
+        ]
+    );
+    // The opponent accepts: the new seat is taken up on this connection and saved.
+    let r = s.on_line("update 3 rematch 4 second tok4");
+    assert_eq!(
+        r.print,
+        vec!["game 3: the rematch was made: game 4, colours swapped: you play White (second)"]
+    );
+    assert_eq!(r.ask, vec!["rejoin 4 tok4"]);
+    s.sent("rejoin 4 tok4", true);
+    let r = s.on_line("ok rejoined 4 second");
+    assert_eq!(r.ask, vec!["show 4"]);
+    let saved = file.find("127.0.0.1:7", 4).expect("read");
+    assert_eq!(
+        (saved.len(), saved[0].seat, saved[0].token.as_str()),
+        (1, Player::Second, "tok4")
+    );
+    assert_eq!(s.prompt(), "game 4> ", "the new game is the current one");
+    s.sent("show 4", true);
+    s.on_line(&format!(
+        "ok game 4 {GOMOKU5} first=taken second=taken ply 1 moves c3 ; to-move second"
+    ));
+    assert_eq!(s.request_for("b2"), Ok(Some("move 4 tok4 b2".into())));
+    let _ = fs::remove_dir_all(&dir);
+
+    // Offered by the opponent after the end: 'accept' alone answers it; the reply names
+    // the new seat, which is taken at once (the server plays it on this connection).
+    let mut w = joined("second", None);
+    w.on_line(&format!(
+        "ok game 3 {GOMOKU5} first=taken second=taken ply 0 moves  ; to-move first"
+    ));
+    w.on_line("update 3 flag first over Black lost on time");
+    assert_eq!(
+        w.on_line("update 3 offer rematch first").print,
+        vec!["game 3: Black (first) offers a rematch, colours swapped: type 'accept' or 'decline'"]
+    );
+    assert_eq!(w.request_for("accept"), Ok(Some("accept 3 tok".into())));
+    w.sent("accept 3 tok", false);
+    let r = w.on_line("ok accepted 3 rematch 5 first tok5");
+    assert_eq!(
+        r.print,
+        vec![
+            "you accepted the rematch of game 3: game 5, colours swapped: you play Black \
+             (first); your seat's token (keep it to rejoin): tok5"
+        ]
+    );
+    assert_eq!(r.ask, vec!["show 5"]);
+    assert_eq!(w.request_for("e5"), Ok(Some("move 5 tok5 e5".into())));
+    // A watcher is told which game the rematch is.
+    assert_eq!(
+        w.on_line("update 7 rematch 8").print,
+        vec!["game 7: the rematch is game 8 ('watch 8' follows it)"]
+    );
+}
+
+/// A client on an in-process server through one connection: its requests go to the
+/// server, and the replies and pushes queued on the connection come back to it (its own
+/// requests too, as the terminal loop sends them).
+struct Wired {
+    client: Client,
+    conn: protocols::server::ConnId,
+    from_server: std::sync::mpsc::Receiver<String>,
+    printed: Vec<String>,
+}
+
+impl Wired {
+    fn new(server: &mut protocols::server::Server) -> Wired {
+        let (tx, from_server) = std::sync::mpsc::sync_channel(256);
+        Wired {
+            client: Client::new("127.0.0.1:7", None, false),
+            conn: server.attach(tx, None),
+            from_server,
+            printed: Vec::new(),
+        }
+    }
+
+    /// Types `text`, then reads every line the server has for this client.
+    fn typed(&mut self, server: &mut protocols::server::Server, text: &str) {
+        let request = self.client.request_for(text).expect(text).expect(text);
+        self.client.sent(&request, false);
+        server.request(self.conn, &request);
+        self.read(server);
+    }
+
+    fn read(&mut self, server: &mut protocols::server::Server) {
+        loop {
+            let lines: Vec<String> = self.from_server.try_iter().collect();
+            if lines.is_empty() {
+                return;
+            }
+            for line in lines {
+                let r = self.client.on_line(&line);
+                self.printed.extend(r.print);
+                for ask in r.ask {
+                    self.client.sent(&ask, true);
+                    server.request(self.conn, &ask);
+                }
+            }
+        }
+    }
+
+    fn said(&mut self, text: &str) -> bool {
+        let said = self.printed.iter().any(|l| l == text);
+        if !said {
+            eprintln!("not said: {text:?}; said: {:#?}", self.printed);
+        }
+        self.printed.clear();
+        said
+    }
+}
+
+#[test]
+fn two_clients_play_a_rematch_on_a_real_server_each_in_their_new_seat() {
+    let (mut server, _) = protocols::server::Server::open(None).expect("server");
+    let (mut a, mut b) = (Wired::new(&mut server), Wired::new(&mut server));
+    a.typed(&mut server, "create gomoku:size=5");
+    a.typed(&mut server, "join first");
+    b.typed(&mut server, "join 1 second");
+    a.typed(&mut server, "c3");
+    b.read(&mut server);
+    a.typed(&mut server, "resign");
+    b.read(&mut server);
+    assert!(b.said("game 1 is over: you win: Black (first) resigned"));
+    b.typed(&mut server, "rematch");
+    assert!(b.said(
+        "you asked for a rematch of game 1, colours swapped: waiting for your opponent's answer"
+    ));
+    a.read(&mut server);
+    assert!(a.said(
+        "game 1: White (second) offers a rematch, colours swapped: type 'accept' or 'decline'"
+    ));
+    a.typed(&mut server, "accept");
+    assert!(a.printed.iter().any(|l| l.starts_with(
+        "you accepted the rematch of game 1: game 2, colours swapped: you play White (second)"
+    )));
+    b.read(&mut server);
+    assert!(b.printed.iter().any(|l| l.starts_with(
+        "game 1: the rematch was made: game 2, colours swapped: you play Black (first)"
+    )));
+    assert!(b.said("your turn: you play Black (first) in game 2; type your move"));
+    // Bare moves go to the new game, each seat's moves reach the other player.
+    b.typed(&mut server, "c3");
+    a.read(&mut server);
+    assert!(a.said("your turn: you play White (second) in game 2; type your move"));
+    a.typed(&mut server, "b2");
+    b.read(&mut server);
+    assert!(b.said("your turn: you play Black (first) in game 2; type your move"));
+    let shown = server.handle("show 2");
+    assert!(shown.contains("ply 2 moves c3 b2"), "{shown}");
 }
