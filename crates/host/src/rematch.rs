@@ -58,7 +58,9 @@ impl Table {
     /// new token, an engine keeps its level). At one screen or against the engine it is
     /// made at once; between two remote people it is offered ([`Offer::Rematch`]) and
     /// made when the opponent accepts ([`Table::answer`]) or asks for one too. Both
-    /// players see it in the finished game's state, each with their own token. Asked
+    /// players see it in the finished game's state, each with their own token, and the
+    /// followers hear [`Event::Rematched`] (with each player's token, for a door to hand
+    /// to that player alone) when it is made. Asked
     /// again (by either player), the same rematch; refused for a spectator or while the
     /// game is being played. The new game's id, or `None` when it was offered.
     pub fn rematch(&mut self, id: u64, held: super::Held) -> Result<Option<u64>, HostError> {

@@ -9,7 +9,8 @@
 //!   or `engine:MS`; an optional `"time"` is the time control (`5m+3s`, `30s/move`,
 //!   `none`: `boardlab_host::TimeControl`). The reply has the id and the human seats'
 //!   tokens;
-//! - `POST /api/load` with a save file as the body: a new game (both seats people);
+//! - `POST /api/load` with a save file as the body: a new game (both seats people), with
+//!   the file's clocks if it has them (`boardlab_host::Table::load`);
 //! - `GET /api/lobby`: every game as anyone may see it, without tokens (seats, moves,
 //!   result, spectators: `boardlab_host::table::LobbyEntry`);
 //! - `POST /api/games/ID/join` `{"seat": 0 or 1}`: takes a live game's free seat; the
