@@ -138,9 +138,7 @@ impl Routes {
             self.followed.remove(&id);
         }
     }
-}
 
-impl Routes {
     /// The rematch of finished game `id` was made (game `new`): each player's connection
     /// is told its own seat and token there (`update ID rematch NEW SEAT TOKEN`; the one
     /// whose request made it has them in its reply), the other watchers only the new
@@ -881,7 +879,6 @@ impl Server {
         }
     }
 
-    /// Game `id` and the seat whose token `token` is.
     /// The rematch made of finished game `n` for the player of its seat `seat`, as a
     /// reply ends: `NEWID SEAT TOKEN`, the new game's id, this player's seat there (the
     /// other colour) and its secret token; connection `conn` plays that seat from now on
@@ -909,6 +906,7 @@ impl Server {
         Ok(format!("{new} {} {token}", seat_name(new_seat)))
     }
 
+    /// Game `id` and the seat whose token `token` is.
     fn player(&mut self, table: &Table, id: &str, token: &str) -> Result<(u64, Player), String> {
         let n = self.game_id(id)?;
         let seat = table.seat_of_token(n, token).map_err(|e| e.to_string())?;
