@@ -577,6 +577,79 @@ fn threat_defence_keeps_exactly_the_refutations() {
     assert_eq!(moves, listed);
 }
 
+/// White to move while Black would win by threats (a double three at j8 or j9): the root
+/// defence keeps the moves after which Black no longer wins by threats and drops the
+/// candidates after which it still does; the engine then plays a kept move. Nothing to
+/// defend, or a deadline already passed, leaves the list alone.
+#[test]
+fn root_defence_keeps_the_refutations_and_the_engine_plays_one() {
+    let pos = play(15, Rule::Freestyle, "h8 a1 i8 o1 j10 a15 j11");
+    let black_wins_after = |white: Move, budget: u32| {
+        let mut p = pos.clone();
+        p.make_move(white);
+        find_vct(&mut wrap(&p), budget, 3, None).is_some()
+    };
+    assert!(black_wins_after(Move::new(sq(&pos, "a3")), 10_000));
+    let mut root = wrap(&pos);
+    let before = root.clone();
+    let mut moves = Vec::new();
+    candidates(&root, &mut moves, MAX_CANDIDATES[0]);
+    let listed = moves.clone();
+    assert!(root_defence(&mut root, 10_000, 3, None, &mut moves));
+    assert!(root == before, "the defence leaves the position as it was");
+    assert!(!moves.is_empty() && moves.len() < listed.len(), "{moves:?}");
+    for &m in &moves {
+        assert!(
+            !black_wins_after(m, 10_000),
+            "{} kept but loses",
+            pos.format_move(m)
+        );
+    }
+    for &m in listed.iter().filter(|m| !moves.contains(m)) {
+        assert!(
+            black_wins_after(m, 10_000),
+            "{} dropped but holds",
+            pos.format_move(m)
+        );
+    }
+    // The evaluator gives them as the root's candidates, and only for that root.
+    use search::Evaluator as _;
+    let eval = GomokuEval::new();
+    eval.set_root_ply(pos.ply());
+    eval.set_root_moves(Some((root.hash(), moves.clone())));
+    let mut given = Vec::new();
+    eval.candidates(&root, &mut given);
+    assert_eq!(given, moves);
+    let other = wrap(&play(15, Rule::Freestyle, "h8 a1 i8 o1 j10 a15 k11"));
+    let mut usual = Vec::new();
+    candidates(&other, &mut usual, MAX_CANDIDATES[0]);
+    eval.candidates(&other, &mut given);
+    assert_eq!(given, usual);
+    eval.set_root_moves(None);
+    eval.candidates(&root, &mut given);
+    assert_eq!(given, listed);
+    // The engine plays one of them.
+    let mut engine = Position::engine(SearchOptions::default()).expect("engine");
+    let r = engine.think(&pos, &Limits::new().with_depth(2), &mut |_| {});
+    let played = r.best_move.expect("a move");
+    assert!(
+        moves.contains(&played),
+        "played {}",
+        pos.format_move(played)
+    );
+    // A deadline already passed, or nothing to defend: the list as it was.
+    let mut cut = listed.clone();
+    let past = Some(std::time::Instant::now());
+    assert!(!root_defence(&mut root, 10_000, 3, past, &mut cut));
+    assert_eq!(cut, listed);
+    let mut quiet = wrap(&play(15, Rule::Freestyle, "h8 h9"));
+    let mut moves = Vec::new();
+    candidates(&quiet, &mut moves, MAX_CANDIDATES[0]);
+    let listed = moves.clone();
+    assert!(!root_defence(&mut quiet, 10_000, 3, None, &mut moves));
+    assert_eq!(moves, listed);
+}
+
 /// The VCT's wins hold against every reply, not only its defence sets: positions from
 /// quick engine games from the book where the solver (5,000 nodes) claims a win by
 /// threats, each claimed first move answered by every empty square, after which the
