@@ -4,10 +4,7 @@
 //! a VCF (victory by continuous fours) threat search.
 
 use std::{
-    sync::{
-        Mutex,
-        atomic::{AtomicU32, Ordering},
-    },
+    sync::atomic::{AtomicU32, Ordering},
     time::Instant,
 };
 
@@ -50,9 +47,6 @@ pub struct GomokuEval {
     /// The ply of the current search's root (set by the agent before each search), which
     /// tells `candidates` how deep a node is.
     root_ply: AtomicU32,
-    /// The root's moves when [`root_defence`] narrowed them: the root position's hash and
-    /// the moves (set by the agent before a search, cleared after it).
-    root_moves: Mutex<Option<(u64, Vec<Move>)>>,
 }
 
 impl GomokuEval {
@@ -68,23 +62,6 @@ impl GomokuEval {
     /// Records the ply of the next search's root.
     pub fn set_root_ply(&self, ply: u32) {
         self.root_ply.store(ply, Ordering::Relaxed);
-    }
-
-    /// Makes `moves` the candidates of the root position whose hash is `hash` (the moves
-    /// [`root_defence`] kept), or with `None` goes back to the usual candidates.
-    pub fn set_root_moves(&self, root: Option<(u64, Vec<Move>)>) {
-        *self.root_moves.lock().unwrap_or_else(|e| e.into_inner()) = root;
-    }
-
-    /// The moves set for the root, if `pos` is that root.
-    fn root_moves_of(&self, pos: &EnginePosition) -> Option<Vec<Move>> {
-        if pos.ply() != self.root_ply.load(Ordering::Relaxed) {
-            return None;
-        }
-        let root = self.root_moves.lock().unwrap_or_else(|e| e.into_inner());
-        root.as_ref()
-            .filter(|(hash, _)| *hash == pos.hash())
-            .map(|(_, moves)| moves.clone())
     }
 
     /// How many quiet candidates a node at `ply` keeps.
@@ -255,10 +232,6 @@ impl Evaluator<EnginePosition> for GomokuEval {
     }
 
     fn candidates(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
-        if let Some(root) = self.root_moves_of(pos) {
-            *moves = root;
-            return;
-        }
         candidates(pos, moves, self.width(pos.ply()));
     }
 
@@ -508,79 +481,4 @@ pub fn threat_defence(
     if !kept.is_empty() {
         *moves = kept;
     }
-}
-
-/// The root's defence against the opponent's threats (session 10, issue 26: most games
-/// lost to the sparring engines were lost by a move after which the opponent won by
-/// threats although another move refuted them). When the opponent of the side to move
-/// would win by threats (a VCT of at most `threes` threes a line within `budget` nodes) if
-/// it were its turn, keeps in `moves` only the moves after which it no longer does (at the
-/// same budget), taken from the moves given, our fours, the opponent's four and three
-/// points and the squares on its four points' lines, the defence set of its open threes
-/// and its VCT's first move; the moves given keep their order, the others follow. Returns
-/// whether it narrowed `moves`. It leaves `moves` as they were when nothing threatens,
-/// when the node is already forced (a five to play or block, an open three to answer: the
-/// candidates answer those), when no move refutes the threat (the position is lost: the
-/// search finds the longest resistance), and when `deadline` passes before every move is
-/// tried (a move not tried might be the only defence). `pos` is left as it was.
-pub fn root_defence(
-    pos: &mut EnginePosition,
-    budget: u32,
-    threes: u32,
-    deadline: Option<Instant>,
-    moves: &mut Vec<Move>,
-) -> bool {
-    let me = pos.side_to_move();
-    let op = me.other();
-    let st = pos.state();
-    if pos.position().outcome().is_some()
-        || st.five_point(me).is_some()
-        || !st.fives(op).is_empty()
-        || st.kind_count(op, K_FLEX4) > 0
-    {
-        return false;
-    }
-    let st = pos.state_mut();
-    let Some((_, first)) = vct(st, op, budget, threes, deadline) else {
-        return false;
-    };
-    let passed = || deadline.is_some_and(|d| Instant::now() >= d);
-    if passed() {
-        return false;
-    }
-    let mut pool: Vec<Square> = moves.iter().map(|m| m.square()).collect();
-    pool.push(first);
-    pool.extend(st.fours(me).iter());
-    pool.extend(st.fours(op).iter());
-    pool.extend(st.threes(op).iter());
-    let mut blocks = Vec::new();
-    for f in st.fours(op).iter() {
-        st.four_line_cells(op, f, &mut blocks);
-    }
-    pool.extend(blocks);
-    pool.extend(defence_set(st, op, me));
-    let mut seen = CellSet::default();
-    let mut kept = Vec::new();
-    for sq in pool {
-        if seen.contains(sq) {
-            continue;
-        }
-        seen.insert(sq);
-        if !st.put(sq, me) {
-            continue;
-        }
-        let refutes = vct(st, op, budget, threes, deadline).is_none();
-        st.take(sq, me);
-        if passed() {
-            return false;
-        }
-        if refutes {
-            kept.push(Move::new(sq));
-        }
-    }
-    if kept.is_empty() {
-        return false;
-    }
-    *moves = kept;
-    true
 }

@@ -67,8 +67,8 @@ pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_e
 pub use board::{CellWeights, EVAL_WEIGHTS, EvalWeights, HAND_WEIGHTS};
 pub use engine::{
     DEFENCE_VCT_THREES, EnginePosition, FEATURES, FUTILITY_MARGINS, GomokuEval, GomokuState,
-    MAX_CANDIDATES, RAZOR_MARGINS, find_vcf, find_vct, quiet_features, quiet_value, root_defence,
-    static_value, threat_defence, wrap,
+    MAX_CANDIDATES, RAZOR_MARGINS, find_vcf, find_vct, quiet_features, quiet_value, static_value,
+    threat_defence, wrap,
 };
 use rules_gomoku::Move;
 use std::time::Instant;
@@ -155,45 +155,15 @@ impl Agent<Position> for TimedEngine {
                 return result;
             }
         }
-        let evaluator = self.inner.searcher_mut().evaluator();
-        evaluator.set_root_ply(pos.ply());
-        // Against the opponent's threats, the root searches only the moves that refute
-        // them (within the defence's share of the time).
-        let mut defended = None;
-        if pos.outcome().is_none() {
-            let mut root = wrap(pos);
-            let mut moves = Vec::new();
-            engine::candidates(&root, &mut moves, MAX_CANDIDATES[0]);
-            let deadline = limits
-                .hard_time()
-                .and_then(|h| start.checked_add(h * ROOT_DEFENCE_TIME_SHARE / 100));
-            if root_defence(
-                &mut root,
-                ROOT_DEFENCE_NODES,
-                ROOT_DEFENCE_THREES,
-                deadline,
-                &mut moves,
-            ) {
-                defended = Some((root.hash(), moves));
-            }
-        }
-        evaluator.set_root_moves(defended);
-        // The VCF's and the defence's time count against the move's budget.
+        self.inner
+            .searcher_mut()
+            .evaluator()
+            .set_root_ply(pos.ply());
+        // The VCF's time counts against the move's budget.
         let limits = limits.clone().with_start(start);
-        let result = self.inner.think(pos, &limits, report);
-        self.inner.searcher_mut().evaluator().set_root_moves(None);
-        result
+        self.inner.think(pos, &limits, report)
     }
 }
-
-/// The VCT budget of [`root_defence`] at the root, for the threat and for each reply
-/// tried: nodes, and threes in a line.
-pub const ROOT_DEFENCE_NODES: u32 = 10_000;
-/// See [`ROOT_DEFENCE_NODES`].
-pub const ROOT_DEFENCE_THREES: u32 = 3;
-/// The root VCF and the root defence end by this share of the hard time, in percent (a
-/// defence cut short leaves the root's moves as they were).
-pub const ROOT_DEFENCE_TIME_SHARE: u32 = 40;
 
 /// Root VCF node budget (also bounded by [`ROOT_VCF_TIME_SHARE`] of the hard time).
 pub const ROOT_VCF_NODES: u32 = 20_000;
