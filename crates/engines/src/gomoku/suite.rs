@@ -332,7 +332,11 @@ fn diagnose_lost_games() {
     for file in files.split(',') {
         let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
         for game in savefile::split_records(&text) {
-            let header = game.lines().next().unwrap_or("");
+            // The match's own line for the game (a file may start with comments of its own).
+            let header = game
+                .lines()
+                .find(|l| l.contains(" (first) vs "))
+                .unwrap_or("");
             let Some((first, rest)) = header.split_once(" (first) vs ") else {
                 continue;
             };
