@@ -309,3 +309,118 @@ fn threat_suite_solve_rate() {
         );
     }
 }
+
+/// Why one side lost recorded games: `RECORDS=a.txt,b.txt OURS=<part of its player name>
+/// [SKIP=5] [NODES=50000] cargo test --release -p boardlab-engines diagnose_lost_games --
+/// --ignored --nocapture`. In each game that side lost (after the first `SKIP` plies, the
+/// opening), it finds the first of its moves after which the opponent wins by threats (a
+/// VCT found at `NODES` nodes and 4 threes a line is a proof) and whether some move near the
+/// stones would have refuted that threat there (a missed defence) or none did at that budget
+/// (the threat came too late to answer: an earlier move lost); and the first of its moves
+/// where it had a win by threats of its own and played another move (a missed win).
+#[test]
+#[ignore = "a diagnosis of records files (minutes)"]
+fn diagnose_lost_games() {
+    use board_core::{Outcome, Player, savefile};
+    let env = |k: &str| std::env::var(k).ok();
+    let files = env("RECORDS").expect("RECORDS=file,file,...");
+    let ours = env("OURS").expect("OURS=<part of our player's name>");
+    let skip: usize = env("SKIP").map_or(5, |s| s.parse().expect("SKIP is a number"));
+    let nodes: u32 = env("NODES").map_or(50_000, |s| s.parse().expect("NODES is a number"));
+    let (mut lost, mut missed_defence, mut too_late, mut unexplained, mut missed_win) =
+        (0, 0, 0, 0, 0);
+    for file in files.split(',') {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for game in savefile::split_records(&text) {
+            // The match's own line for the game (a file may start with comments of its own).
+            let header = game
+                .lines()
+                .find(|l| l.contains(" (first) vs "))
+                .unwrap_or("");
+            let Some((first, rest)) = header.split_once(" (first) vs ") else {
+                continue;
+            };
+            let Some(second) = rest.split(" (second)").next() else {
+                continue;
+            };
+            let us = if first.contains(&ours) {
+                Player::First
+            } else if second.contains(&ours) {
+                Player::Second
+            } else {
+                continue;
+            };
+            let loaded = savefile::load::<GomokuPosition>(&game).expect("a records game");
+            if loaded.position.outcome() != Some(Outcome::Win(us.other())) {
+                continue;
+            }
+            lost += 1;
+            let mut pos = GomokuPosition::new(*loaded.position.config());
+            let (mut loss, mut win) = (None, None);
+            for (ply, &mv) in loaded.moves.iter().enumerate() {
+                if pos.side_to_move() == us && ply >= skip {
+                    let mut st = GomokuState::from_position(&pos);
+                    if win.is_none()
+                        && vct(&mut st, us, nodes, PROOF_THREES, None).is_some()
+                        && vct_after(&mut st, us, mv.square(), nodes, PROOF_THREES).is_none()
+                    {
+                        win = Some(ply);
+                    }
+                    if loss.is_none() {
+                        let mut after = pos.clone();
+                        after.make_move(mv);
+                        let mut st = GomokuState::from_position(&after);
+                        if after.outcome().is_none()
+                            && vct(&mut st, us.other(), nodes, PROOF_THREES, None).is_some()
+                        {
+                            let me = us;
+                            let mut st = GomokuState::from_position(&pos);
+                            let mut refutations = Vec::new();
+                            for i in 0..pos.size() * pos.size() {
+                                let sq = Square::new(i as u16);
+                                if !pos.is_empty_square(sq) || !st.is_near(sq) {
+                                    continue;
+                                }
+                                st.put(sq, me);
+                                if vct(&mut st, me.other(), nodes, PROOF_THREES, None).is_none() {
+                                    refutations.push(name(&pos, sq));
+                                }
+                                st.take(sq, me);
+                            }
+                            loss = Some((ply, pos.format_move(mv), refutations));
+                        }
+                    }
+                }
+                pos.make_move(mv);
+            }
+            let plies = loaded.moves.len();
+            match &loss {
+                Some((ply, mv, refutations)) if !refutations.is_empty() => {
+                    missed_defence += 1;
+                    println!(
+                        "{header}\n  ply {ply} of {plies}: played {mv}, the threat it left was refuted by {}",
+                        refutations.join(" ")
+                    );
+                }
+                Some((ply, mv, _)) => {
+                    too_late += 1;
+                    println!(
+                        "{header}\n  ply {ply} of {plies}: played {mv}, no move refuted the threat there"
+                    );
+                }
+                None => {
+                    unexplained += 1;
+                    println!("{header}\n  no threat proved after any of our moves");
+                }
+            }
+            if let Some(ply) = win {
+                missed_win += 1;
+                println!("  missed win by threats at ply {ply}");
+            }
+        }
+    }
+    println!(
+        "{lost} games lost: missed defence {missed_defence}, no defence left (lost earlier) \
+         {too_late}, no threat proved {unexplained}; a win by threats missed in {missed_win}"
+    );
+}
