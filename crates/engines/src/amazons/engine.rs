@@ -88,7 +88,6 @@ impl Evaluator<EnginePosition> for EngineEval {
             let k = K_BY_PLY[(ply - 1).min(K_BY_PLY.len() - 1)];
             if ply <= RERANK_PLIES && RERANKED > k {
                 interior_candidates(pos.position(), RERANKED, moves);
-                add_trapping_moves(pos.position(), moves);
                 rerank(pos.position(), k, moves);
             } else {
                 interior_candidates(pos.position(), k, moves);
@@ -173,51 +172,6 @@ pub(super) fn interior_candidates(pos: &Position, k: usize, moves: &mut Vec<Amaz
     best_first(&mut out, k, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     moves.clear();
     moves.extend(out.into_iter().map(|(_, m)| m));
-}
-
-/// Adds to `moves` (without duplicates) the side to move's best [`TRAP_MOVES`] moves, by
-/// the pre-score, whose arrow takes a liberty of an opponent queen with at most
-/// [`TRAP_LIBERTIES`] empty neighbours.
-///
-/// Why: the shortlist picks queen moves first, by the mobility they gain, and arrows only
-/// for those; a move that walls a queen in with a poor-looking queen move (into a corner,
-/// say) never reaches the re-ranking, although its static value is often the best of all.
-/// In a lost game against a Botzone bot the reply that shut our queen in (`h3-f1/d1`, the
-/// best move by static value) was not among the 33 moves the search considered.
-pub(super) fn add_trapping_moves(pos: &Position, moves: &mut Vec<AmazonsMove>) {
-    let ctx = PreScore::new(pos);
-    let empty = pos.empty_squares().0;
-    let mut liberties = 0u128;
-    for &(q, libs) in &ctx.opp[..ctx.opp_n] {
-        if libs <= TRAP_LIBERTIES {
-            liberties |= pos.neighbours(q).0 & empty;
-        }
-    }
-    if liberties == 0 {
-        return;
-    }
-    let occupied = pos.occupied().0;
-    let mut traps: Vec<(i32, AmazonsMove)> = Vec::new();
-    for from in squares(pos.queens(pos.side_to_move())) {
-        let dests = pos.queen_reach(from).0;
-        let vacated = Bitboard128(occupied & !bit(from));
-        for target in squares(Bitboard128(liberties)) {
-            // The destinations that see `target` once `from` is empty (lines are symmetric).
-            let seers = pos.queen_reach_in(target, vacated).0 & dests;
-            for to in squares(Bitboard128(seers)) {
-                let score = ctx.queen(from, to) + ctx.arrow(from, to, target);
-                traps.push((score, AmazonsMove::new(from, to, target)));
-            }
-        }
-    }
-    best_first(&mut traps, TRAP_MOVES, |a, b| {
-        b.0.cmp(&a.0).then(a.1.cmp(&b.1))
-    });
-    for (_, mv) in traps {
-        if !moves.contains(&mv) {
-            moves.push(mv);
-        }
-    }
 }
 
 /// Keeps the first `k` of `v` under the total order `cmp`, sorted: the same list as a full
