@@ -86,8 +86,12 @@ impl Evaluator<EnginePosition> for EngineEval {
             root_candidates(pos.position(), moves);
         } else {
             let k = K_BY_PLY[(ply - 1).min(K_BY_PLY.len() - 1)];
+            if ply == 1 && reply_candidates(pos.position(), k, moves) {
+                return;
+            }
             if ply <= RERANK_PLIES && RERANKED > k {
                 interior_candidates(pos.position(), RERANKED, moves);
+                add_trapping_moves(pos.position(), moves);
                 rerank(pos.position(), k, moves);
             } else {
                 interior_candidates(pos.position(), k, moves);
@@ -124,17 +128,63 @@ fn value_after(p: &mut Position, mv: AmazonsMove) -> i32 {
     v
 }
 
+thread_local! {
+    /// The replies' lists by position hash ([`reply_candidates`]): a pure function of the
+    /// position, computed once per position instead of once per iteration.
+    static REPLIES: RefCell<HashMap<u64, Vec<AmazonsMove>>> = RefCell::new(HashMap::new());
+}
+
+/// At ply 1 (the opponent's replies to the root moves): when the side to move has at most
+/// [`FULL_RANK_MAX_MOVES`] legal moves, every one is scored by the static value after it
+/// and the best `k` are kept, best first (`true`); otherwise `moves` is left empty and
+/// the caller uses the shortlist (`false`).
+///
+/// Why: in 16 games lost 5-11 to a Botzone bot, the bot's reply after 27 of our search's
+/// drops of 250 cp or more was in the shortlist-built reply list once; 22 of the 27 were
+/// among the best 20 replies by static value.
+pub(super) fn reply_candidates(pos: &Position, k: usize, moves: &mut Vec<AmazonsMove>) -> bool {
+    moves.clear();
+    let key = pos.hash();
+    let cached = REPLIES.with(|c| {
+        c.try_borrow()
+            .ok()
+            .and_then(|c| c.get(&key).map(|list| moves.extend_from_slice(list)))
+            .is_some()
+    });
+    if cached {
+        return true;
+    }
+    pos.generate_moves(moves);
+    if moves.len() > FULL_RANK_MAX_MOVES {
+        moves.clear();
+        return false;
+    }
+    rank_all(pos, k, moves);
+    REPLIES.with(|c| {
+        if let Ok(mut c) = c.try_borrow_mut() {
+            if c.len() >= REPLY_CACHE_ENTRIES {
+                c.clear();
+            }
+            c.insert(key, moves.clone());
+        }
+    });
+    true
+}
+
 /// Every legal move scored by the static value after it; the best [`ROOT_K`], best first.
 pub(super) fn root_candidates(pos: &Position, moves: &mut Vec<AmazonsMove>) {
     pos.generate_moves(moves);
+    rank_all(pos, ROOT_K, moves);
+}
+
+/// Scores `moves` by the static value after each; keeps the best `k`, best first.
+fn rank_all(pos: &Position, k: usize, moves: &mut Vec<AmazonsMove>) {
     let mut p = pos.clone();
     let mut scored: Vec<(i32, AmazonsMove)> = moves
         .iter()
         .map(|&mv| (value_after(&mut p, mv), mv))
         .collect();
-    best_first(&mut scored, ROOT_K, |a, b| {
-        b.0.cmp(&a.0).then(a.1.cmp(&b.1))
-    });
+    best_first(&mut scored, k, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     moves.clear();
     moves.extend(scored.into_iter().map(|(_, m)| m));
 }
@@ -172,6 +222,51 @@ pub(super) fn interior_candidates(pos: &Position, k: usize, moves: &mut Vec<Amaz
     best_first(&mut out, k, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     moves.clear();
     moves.extend(out.into_iter().map(|(_, m)| m));
+}
+
+/// Adds to `moves` (without duplicates) the side to move's best [`TRAP_MOVES`] moves, by
+/// the pre-score, whose arrow takes a liberty of an opponent queen with at most
+/// [`TRAP_LIBERTIES`] empty neighbours.
+///
+/// Why: the shortlist picks queen moves first, by the mobility they gain, and arrows only
+/// for those; a move that walls a queen in with a poor-looking queen move (into a corner,
+/// say) never reaches the re-ranking, although its static value is often the best of all.
+/// In a lost game against a Botzone bot the reply that shut our queen in (`h3-f1/d1`, the
+/// best move by static value) was not among the 33 moves the search considered.
+pub(super) fn add_trapping_moves(pos: &Position, moves: &mut Vec<AmazonsMove>) {
+    let ctx = PreScore::new(pos);
+    let empty = pos.empty_squares().0;
+    let mut liberties = 0u128;
+    for &(q, libs) in &ctx.opp[..ctx.opp_n] {
+        if libs <= TRAP_LIBERTIES {
+            liberties |= pos.neighbours(q).0 & empty;
+        }
+    }
+    if liberties == 0 {
+        return;
+    }
+    let occupied = pos.occupied().0;
+    let mut traps: Vec<(i32, AmazonsMove)> = Vec::new();
+    for from in squares(pos.queens(pos.side_to_move())) {
+        let dests = pos.queen_reach(from).0;
+        let vacated = Bitboard128(occupied & !bit(from));
+        for target in squares(Bitboard128(liberties)) {
+            // The destinations that see `target` once `from` is empty (lines are symmetric).
+            let seers = pos.queen_reach_in(target, vacated).0 & dests;
+            for to in squares(Bitboard128(seers)) {
+                let score = ctx.queen(from, to) + ctx.arrow(from, to, target);
+                traps.push((score, AmazonsMove::new(from, to, target)));
+            }
+        }
+    }
+    best_first(&mut traps, TRAP_MOVES, |a, b| {
+        b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+    });
+    for (_, mv) in traps {
+        if !moves.contains(&mv) {
+            moves.push(mv);
+        }
+    }
 }
 
 /// Keeps the first `k` of `v` under the total order `cmp`, sorted: the same list as a full

@@ -39,11 +39,14 @@
 //!   20, 12, 8, …). At the first [`RERANK_PLIES`] plies below the root the pre-score only
 //!   shortlists ([`RERANKED`] moves): each is made and scored by the static evaluation,
 //!   and the best `K` by that value are searched (a paired match at 100 ms a move gained
-//!   with it, see `docs/strength.md`). The interior list is a pure function of the
-//!   position; within the re-ranked plies and within the deeper ones, the lists of
-//!   different plies are prefixes of the same order, so a transposition-table move index
-//!   means the same move there (a mismatch between the two groups only costs ordering:
-//!   the search checks the move's legality).
+//!   with it, see `docs/strength.md`). The shortlist there also gets up to [`TRAP_MOVES`]
+//!   **trapping moves**: arrows onto a liberty of an opponent queen with at most
+//!   [`TRAP_LIBERTIES`] empty neighbours, whatever the queen move's pre-score (a queen
+//!   walled in by a move into a corner was missed that way in a lost Botzone game). The
+//!   interior list is a pure function of the position; within the re-ranked plies and
+//!   within the deeper ones, the lists of different plies are prefixes of the same order,
+//!   so a transposition-table move index means the same move there (a mismatch between
+//!   the two groups only costs ordering: the search checks the move's legality).
 //!
 //! Time: the engine searches within the caller's limits as given; the protocols' budgets
 //! ([`search::TimeBudget`]) keep the reserve for their overhead, and the root ranking runs on
@@ -58,7 +61,7 @@
 //! The only state carried move by move ([`RootPly`]) is the ply of the search root, which
 //! tells the candidate generator how deep a node is; distances are recomputed per node.
 
-use std::cell::RefCell;
+use std::{cell::RefCell, collections::HashMap};
 
 use board_core::{Bitboard128, Player, Rules as _, Square};
 use distances::AmazonsDistances;
@@ -90,6 +93,16 @@ pub const ARROWS_PER_QUEEN_MOVE: usize = 3;
 pub const RERANK_PLIES: usize = 2;
 /// Moves taken from the pre-score for evaluation at the first [`RERANK_PLIES`] plies.
 pub const RERANKED: usize = 40;
+/// An opponent queen with at most this many empty neighbours is nearly trapped: at the
+/// re-ranked plies, moves whose arrow takes one of its liberties join the shortlist.
+pub const TRAP_LIBERTIES: u32 = 3;
+/// Trapping moves added to the shortlist at most (the best by the pre-score).
+pub const TRAP_MOVES: usize = 12;
+/// At ply 1, positions with at most this many legal moves rank all of them by static value
+/// (more cost too much time in the opening: about 60 such nodes per search).
+pub const FULL_RANK_MAX_MOVES: usize = 400;
+/// Positions whose ply-1 lists are kept (the cache is emptied when full).
+const REPLY_CACHE_ENTRIES: usize = 4096;
 
 /// Benchmark positions: (game spec, moves from the start).
 pub const BENCH_POSITIONS: &[(&str, &str)] = &[

@@ -319,8 +319,20 @@ fn near_the_root_candidates_are_the_shortlists_best_by_evaluation() {
                 let mut c = Vec::new();
                 EngineEval.candidates(&w, &mut c);
                 let mut shortlist = Vec::new();
-                if ply <= RERANK_PLIES {
+                let mut legal = Vec::new();
+                node.generate_moves(&mut legal);
+                if ply == 1 && legal.len() <= FULL_RANK_MAX_MOVES {
+                    // Every reply ranked by static value: the best k of all legal moves.
+                    assert_eq!(c.len(), k.min(legal.len()));
+                    let values: Vec<i32> = c.iter().map(|&m| value_after(&node, m)).collect();
+                    assert!(values.windows(2).all(|v| v[0] >= v[1]), "{values:?}");
+                    let last = *values.last().unwrap();
+                    for m in legal.iter().filter(|m| !c.contains(m)) {
+                        assert!(value_after(&node, *m) <= last);
+                    }
+                } else if ply <= RERANK_PLIES {
                     interior_candidates(&node, RERANKED, &mut shortlist);
+                    add_trapping_moves(&node, &mut shortlist);
                     assert_eq!(c.len(), k.min(shortlist.len()));
                     let values: Vec<i32> = c.iter().map(|&m| value_after(&node, m)).collect();
                     assert!(values.windows(2).all(|v| v[0] >= v[1]), "{values:?}");
@@ -337,4 +349,35 @@ fn near_the_root_candidates_are_the_shortlists_best_by_evaluation() {
             }
         });
     }
+}
+
+/// A game our engine (Black) lost to a Botzone bot: after its `d2-c1/d2` (ply 24, depth 8,
+/// +76) the bot's reply `h3-f1/d1` shut the c1 queen in (the engine read -350 a move
+/// later, and the separated ending was lost by three squares).
+const TRAPPED_AT_C1: &str = "a6-b7/a8 a3-d3/a3 c8-c5/f5 d3-d6/b6 c5-c4/g4 c1-c2/e4 h6-d2/f4 \
+    h3-h6/g7 f8-f6/e7 f1-f2/e2 f6-g6/h7 d6-d7/c7 c4-b3/e6 d7-e8/f7 b7-c6/c3 e8-c8/d7 \
+    c6-b7/b8 c2-d3/a6 b7-d5/b7 h6-g5/h5 d2-e1/h1 f2-d4/f2 e1-d2/c2 d3-h3/d3 d2-c1/d2";
+
+#[test]
+fn the_reply_that_traps_a_queen_is_searched() {
+    let config = AmazonsConfig::new(8).unwrap();
+    let mut pos = Position::new(config);
+    for m in TRAPPED_AT_C1.split_whitespace() {
+        let mv = pos.parse_move(m).unwrap();
+        pos.play(mv).unwrap();
+    }
+    let trap = pos.parse_move("h3-f1/d1").unwrap();
+    // The move with the best static value, which the queen-move shortlist alone misses.
+    let mut by_value = Vec::new();
+    root_candidates(&pos, &mut by_value);
+    assert_eq!(by_value[0], trap);
+    let mut shortlist = Vec::new();
+    interior_candidates(&pos, RERANKED, &mut shortlist);
+    assert!(!shortlist.contains(&trap));
+    // As the reply one ply below our root (the search at ply 24), it is searched, first.
+    let mut w = wrap_engine(&pos);
+    w.state_mut().root = pos.ply() - 1;
+    let mut c = Vec::new();
+    EngineEval.candidates(&w, &mut c);
+    assert_eq!(c.first(), Some(&trap));
 }
