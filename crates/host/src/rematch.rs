@@ -119,7 +119,13 @@ impl Table {
         // one rematch only, so rematches grow no faster than games are played.
         // The same time control, with fresh clocks.
         let time = h.clocks.as_ref().map(crate::clock::Clocks::control);
-        let created = self.host(game, choices, None, crate::save::ClockRecords::fresh(time))?;
+        let created = self.host(
+            game,
+            choices,
+            None,
+            crate::save::ClockRecords::fresh(time),
+            crate::save::Ending::default(),
+        )?;
         let h = self.hosted_mut(id)?;
         // Colours swapped: this game's first seat's player holds the new game's second.
         let [first, second] = created.tokens.clone();

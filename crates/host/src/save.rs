@@ -735,6 +735,62 @@ pub fn clock_records(text: &str) -> Result<ClockRecords, String> {
     Ok(r)
 }
 
+/// How a save file given to load says the players ended its game ([`ending_records`]):
+/// a resignation or a draw agreed. (A loss on time is a clock record.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ending {
+    /// `# resign SEAT`: the player who resigned.
+    pub resigned: Option<Player>,
+    /// `# draw`: the players agreed a draw.
+    pub drawn: bool,
+}
+
+/// Reads how the players ended the game of a save file given to load: unlike the
+/// start-up's reader ([`recorded`]), a `# resign` record that does not name a seat is an
+/// error naming its line, and so is a file that ends its game twice (resigned and drawn).
+pub fn ending_records(text: &str) -> Result<Ending, String> {
+    let mut ending = Ending::default();
+    let mut first = None;
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = split_trailer(line).map_or(line, |(body, _)| body);
+        match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+            ["#", "resign", rest @ ..] => {
+                let seat = match rest {
+                    [seat] => seat_of(seat),
+                    _ => None,
+                };
+                let Some(seat) = seat else {
+                    return Err(format!(
+                        "line {n}: bad record '{}': expected # resign first|second",
+                        crate::error::shortened(line, 40)
+                    ));
+                };
+                ending.resigned = Some(seat);
+                first.get_or_insert(n);
+            }
+            ["#", "draw"] => {
+                ending.drawn = true;
+                first.get_or_insert(n);
+            }
+            ["#", "draw", ..] => {
+                return Err(format!(
+                    "line {n}: bad record '{}': expected # draw",
+                    crate::error::shortened(line, 40)
+                ));
+            }
+            _ => {}
+        }
+    }
+    if ending.resigned.is_some() && ending.drawn {
+        let n = first.unwrap_or(1);
+        return Err(format!(
+            "line {n}: the file ends its game twice: a resignation and a draw agreed"
+        ));
+    }
+    Ok(ending)
+}
+
 /// The record of the engine's score `score` (the first player's side, as the evaluation
 /// graph draws it) of the position after `ply` moves, thought when it moved there.
 pub fn eval_record(ply: usize, score: i32) -> String {

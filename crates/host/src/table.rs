@@ -723,6 +723,7 @@ impl Table {
         choices: [SeatChoice; 2],
         peer: Option<IpAddr>,
         clocks: save::ClockRecords,
+        ending: save::Ending,
     ) -> Result<Created, HostError> {
         let mine = |t: &Table| {
             peer.map_or(0, |p| {
@@ -752,6 +753,8 @@ impl Table {
             time: clocks.time,
             used: clocks.used,
             flagged: clocks.flagged,
+            resigned: ending.resigned,
+            drawn: ending.drawn,
             ..Recorded::default()
         };
         let mut tokens = [None, None];
@@ -834,7 +837,13 @@ impl Table {
         time: Option<TimeControl>,
     ) -> Result<Created, HostError> {
         let game = create_game(&self.registry, spec)?;
-        self.host(game, seats, peer, save::ClockRecords::fresh(time))
+        self.host(
+            game,
+            seats,
+            peer,
+            save::ClockRecords::fresh(time),
+            save::Ending::default(),
+        )
     }
 
     /// A game from a save file's text (from `play`, `selfplay --records`, a host or a
@@ -849,6 +858,24 @@ impl Table {
         let mut clocks = save::clock_records(text).map_err(HostError::BadSave)?;
         // Times of plies past the last move are no time of this game (as at start-up).
         clocks.used.retain(|&ply, _| ply <= game.ply());
+        let ending = save::ending_records(text).map_err(HostError::BadSave)?;
+        // The players end only a game the rules have not ended, and only once.
+        if ending.resigned.is_some() || ending.drawn {
+            let record = match ending.resigned {
+                Some(p) => save::resign_record(p),
+                None => save::DRAW_RECORD.to_string(),
+            };
+            let why = if game.outcome().is_some() {
+                Some("the rules ended the game")
+            } else if clocks.flagged.is_some() {
+                Some("the game was lost on time")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(HostError::BadSave(format!("'{record}': {why}")));
+            }
+        }
         if let Some(seat) = clocks.flagged {
             // A clock falls only on the player to move of a game still going.
             let to_move = game.to_move();
@@ -868,7 +895,7 @@ impl Table {
         }
         let mut evals = save::evals(text);
         evals.retain(|&ply, _| ply <= game.ply());
-        let created = self.host(game, seats, None, clocks)?;
+        let created = self.host(game, seats, None, clocks, ending)?;
         // The file's engine scores (a page's save file) are kept with the new game.
         let records: Vec<String> = evals
             .iter()
@@ -2444,6 +2471,74 @@ mod clock_tests {
         t.undo(loaded.id, BOTH).expect("undo");
         assert!(t.state(loaded.id, BOTH).expect("state").ended.is_none());
         assert_eq!(left(&t, loaded.id), [10_000, 10_000]);
+    }
+
+    #[test]
+    fn a_resigned_or_drawn_game_loads_finished() {
+        let mut t = table(&system_now(), None);
+        let c = t.create("gomoku:size=9", PEOPLE).expect("create");
+        t.play(c.id, BOTH, "e5").expect("move");
+        t.resign(c.id, [false, true]).expect("resign");
+        let file = t.save_text(c.id).expect("download");
+        assert!(file.contains("# resign second\n"), "{file}");
+        let loaded = t.load(&file, PEOPLE).expect("load");
+        let state = t.state(loaded.id, BOTH).expect("state");
+        assert_eq!(state.ended.expect("over").reason, "White resigned");
+        let e = t.play(loaded.id, BOTH, "a1").expect_err("over");
+        assert!(matches!(e, HostError::Over(_)), "{e}");
+        // Downloaded again, the resignation is still in the file.
+        let again = t.save_text(loaded.id).expect("download");
+        assert!(again.contains("# resign second\n"), "{again}");
+        // A takeback at one screen gives the game back, as after a resignation played.
+        t.undo(loaded.id, BOTH).expect("undo");
+        assert!(t.state(loaded.id, BOTH).expect("state").ended.is_none());
+
+        let drawn = "boardlab-save 1\ngame gomoku:size=9\ne5\n# draw\n";
+        let loaded = t.load(drawn, PEOPLE).expect("load");
+        let state = t.state(loaded.id, BOTH).expect("state");
+        assert!(
+            state
+                .ended
+                .expect("over")
+                .reason
+                .contains("drawn by agreement")
+        );
+        let e = t.play(loaded.id, BOTH, "a1").expect_err("over");
+        assert!(matches!(e, HostError::Over(_)), "{e}");
+    }
+
+    #[test]
+    fn a_file_whose_ending_does_not_read_loads_nothing_and_names_the_line() {
+        let mut t = table(&system_now(), None);
+        let head = "boardlab-save 1\ngame gomoku:size=9\ne5\n";
+        let cases = [
+            ("# resign third\n", "line 4: bad record '# resign third'"),
+            ("# resign\n", "line 4: bad record '# resign'"),
+            ("# draw now\n", "line 4: bad record '# draw now'"),
+            (
+                "# resign first\n# draw\n",
+                "line 4: the file ends its game twice",
+            ),
+            (
+                "# time 1m\n# flag second\n# resign first\n",
+                "'# resign first': the game was lost on time",
+            ),
+        ];
+        for (records, expected) in cases {
+            let e = t
+                .load(&format!("{head}{records}"), PEOPLE)
+                .expect_err(records)
+                .to_string();
+            assert!(e.contains(expected), "{records}: {e}");
+        }
+        // A game the rules ended cannot be resigned as well.
+        let five = "boardlab-save 1\ngame gomoku:size=9\na1\nb1\na2\nb2\na3\nb3\na4\nb4\na5\n# resign second\n";
+        let e = t
+            .load(five, PEOPLE)
+            .expect_err("over by the rules")
+            .to_string();
+        assert!(e.contains("the rules ended the game"), "{e}");
+        assert!(t.ids().is_empty(), "nothing was loaded");
     }
 
     #[test]
