@@ -4,6 +4,8 @@
 //! pool without any lock. The engine's answer stays typed ([`Answer`]) until a door
 //! writes it on its wire.
 
+use std::sync::{Arc, atomic::AtomicBool};
+
 use board_core::Player;
 use boardlab_games::{DynGame, MoveInfo, OpenError, Registry};
 use search::{AgentKind, Limits, Score, ScoreKind, SearchOptions, TimeControl};
@@ -155,25 +157,28 @@ impl HostedGame {
     }
     /// A snapshot of the position for `level` to think on.
     pub fn think_job(&self, level: Level, seed: u64) -> Box<dyn Think> {
-        self.think_job_within(level, seed, None)
+        self.think_job_within(level, seed, None, Arc::default())
     }
 
     /// [`HostedGame::think_job`] for an engine seat with a clock: `clock` is what its
     /// clock leaves for this move, counted from now. The engine level's own think time
     /// holds unless the clock's budget (the search's time manager,
     /// [`TimeControl::budget`]) stops it sooner; the random player and the baseline keep
-    /// their fixed think (a clock too short for it runs out).
+    /// their fixed think (a clock too short for it runs out). Raising `stop` ends the
+    /// think within a few milliseconds (its answer is then stale: the game changed).
     pub fn think_job_within(
         &self,
         level: Level,
         seed: u64,
         clock: Option<TimeControl>,
+        stop: Arc<AtomicBool>,
     ) -> Box<dyn Think> {
         Box::new(Snapshot {
             game: self.0.snapshot(),
             level,
             seed,
             clock: clock.map(|c| (c, std::time::Instant::now())),
+            stop,
         })
     }
     /// Snapshots of the positions after each of the moves (0 the start), each an engine
@@ -190,6 +195,7 @@ impl HostedGame {
                         level: Level::Engine(ms),
                         seed: 0,
                         clock: None,
+                        stop: Arc::default(),
                     }),
                 ));
             }
@@ -210,6 +216,8 @@ struct Snapshot {
     seed: u64,
     /// The engine seat's clock for this move and when it was read.
     clock: Option<(TimeControl, std::time::Instant)>,
+    /// Raised by the table when the game changes under the think.
+    stop: Arc<AtomicBool>,
 }
 
 /// The limits `level` thinks under with `clock` (and when it was read): the level's own
@@ -234,7 +242,7 @@ impl Think for Snapshot {
     fn think(mut self: Box<Self>, progress: &mut dyn FnMut(Progress)) -> Result<Answer, String> {
         let mover = self.game.side_to_move();
         let kind = self.level.player().0;
-        let limits = limits_within(self.level, self.clock);
+        let limits = limits_within(self.level, self.clock).with_stop_flag(self.stop.clone());
         // A panicking engine must not take the server down; like any engine failure it
         // gives no answer (the players are told why), and no other move is played in its place.
         let game = &mut self.game;

@@ -27,7 +27,10 @@ use std::{
     io,
     net::IpAddr,
     path::Path,
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
     time::{Duration, Instant, SystemTime},
 };
 
@@ -183,6 +186,10 @@ struct Hosted {
     version: u64,
     /// An engine move is being thought.
     thinking: bool,
+    /// Raised to stop the engine move being thought once the game changes under it: a
+    /// takeback, a resignation or a flag should not wait for a stale think, and a finished
+    /// game should not hold an engine thread.
+    think_stop: Arc<AtomicBool>,
     /// The engine's scores (first player's side) by the ply they were thought at.
     evals: BTreeMap<usize, i32>,
     followers: Followers,
@@ -430,6 +437,7 @@ impl Hosted {
             redo: Vec::new(),
             version: 0,
             thinking: false,
+            think_stop: Arc::default(),
             evals: BTreeMap::new(),
             followers: Followers::default(),
             creator,
@@ -551,6 +559,7 @@ impl Hosted {
     /// answer thought before is stale; the followers hear of it.
     fn changed(&mut self) {
         self.version += 1;
+        self.think_stop.store(true, Ordering::Relaxed);
         self.announce();
     }
 
@@ -974,6 +983,7 @@ impl Table {
                 notes.push(format!("game {n} expired"));
             }
             if let Some(h) = self.games.remove(&n) {
+                h.think_stop.store(true, Ordering::Relaxed);
                 h.followers.send(&Event::Expired);
             }
         }
@@ -1494,6 +1504,7 @@ impl Table {
             return None;
         };
         h.thinking = true;
+        h.think_stop = Arc::default();
         h.followers.send(&Event::Changed);
         // The engine thinks within what is left on its clock now (the wait for an
         // engine thread comes off it too).
@@ -1506,9 +1517,12 @@ impl Table {
             game: id,
             version: h.version,
             seat,
-            think: h
-                .game
-                .think_job_within(level, h.version ^ id.rotate_left(32), clock),
+            think: h.game.think_job_within(
+                level,
+                h.version ^ id.rotate_left(32),
+                clock,
+                h.think_stop.clone(),
+            ),
             followers: h.followers.clone(),
             person_waits: h.seats.iter().any(Seat::is_person),
         })
@@ -1962,6 +1976,35 @@ mod tests {
         s.create("gomoku", [SeatChoice::Human; 2]).expect("first");
         let e = s.create("gomoku", [SeatChoice::Human; 2]).unwrap_err();
         assert_eq!(e, HostError::TooManyGames(1));
+    }
+
+    #[test]
+    fn a_think_stops_when_the_game_changes_under_it() {
+        // An engine seat of a minute a move: a resignation (or a takeback, or a flag) must
+        // not leave it thinking a stale position for the rest of the minute.
+        let (mut s, _) = Table::open(None).expect("open");
+        let c = s
+            .create(
+                "gomoku:size=9",
+                [SeatChoice::Human, SeatChoice::Engine(Level::Engine(60_000))],
+            )
+            .expect("create");
+        let held = [true, false];
+        s.play(c.id, held, "e5").expect("move");
+        let job = s.engine_job(c.id).expect("engine to move");
+        let (done, answered) = std::sync::mpsc::channel();
+        let think = job.think;
+        std::thread::spawn(move || {
+            let _ = done.send(think.think(&mut |_| {}));
+        });
+        s.resign(c.id, held).expect("resign");
+        let answer = answered
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the think stopped long before its minute");
+        // Its answer is stale: the game is over and stays as it was.
+        let applied = s.engine_moved(c.id, job.version, job.seat, answer);
+        assert_eq!(applied, Applied::Stale);
+        assert_eq!(s.state(c.id, held).expect("state").moves.len(), 1);
     }
 
     #[test]
