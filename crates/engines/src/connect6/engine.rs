@@ -64,8 +64,17 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
     block: [150, 600],
 };
 
-/// The engine's evaluation weights.
-pub const EVAL_WEIGHTS: EvalWeights = HAND_WEIGHTS;
+/// The engine's evaluation weights: [`HAND_WEIGHTS`] fitted to the results of 800 self-play
+/// games (`connect6::tune`; the games are `data/connect6-selfplay-n2000-s9.txt`, the
+/// commands and the match that kept them are in `docs/strength.md`, connect6, session 11).
+/// What the fit changed: the side to move's 3-stone windows are worth less than its hand
+/// weight said (93, not 210) and its 2-stone ones more; the waiting side's 4-stone windows
+/// weigh little by themselves, while the block they force costs about twice as much.
+pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
+    to_move: [3, 51, 93],
+    waiting: [0, 28, 42, 73, 289],
+    block: [258, 1162],
+};
 
 impl EvalWeights {
     /// The weights as [`quiet_features`] orders its terms: the side to move's, the waiting

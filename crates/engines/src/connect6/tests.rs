@@ -728,6 +728,24 @@ fn fit_follows_the_results() {
     assert!(weights.to_move[1] > HAND_WEIGHTS.to_move[1], "{weights:?}");
 }
 
+/// The self-play games the shipped weights were fitted to (`docs/strength.md`, connect6,
+/// session 11).
+const SHIPPED_RECORDS: &str = include_str!("../../data/connect6-selfplay-n2000-s9.txt");
+/// The opening plies of those games, drawn at random and skipped.
+const SHIPPED_SKIP: usize = 3;
+
+/// The shipped weights are what the fit makes of the shipped games from the hand weights:
+/// the weights are reproducible, and a change to the features or the fit shows here.
+#[test]
+fn shipped_weights_are_the_fit_of_the_shipped_games() {
+    let mut s = tune::Samples::default();
+    tune::add_samples(SHIPPED_RECORDS, SHIPPED_SKIP, &mut s).expect("records load");
+    assert_eq!((s.games, s.unfinished), (800, 0));
+    let (weights, fitted) = tune::fit_weights(&s.samples, &HAND_WEIGHTS).expect("fits");
+    assert_eq!(weights, EVAL_WEIGHTS, "{fitted:?}");
+    assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
+}
+
 /// Fits the evaluation weights to recorded games, from the hand weights (or, with
 /// `START=shipped`, from the shipped ones): `RECORDS=a.txt,b.txt SKIP=3 cargo test
 /// --release -p boardlab-engines fit_connect6_weights -- --ignored --nocapture`.
