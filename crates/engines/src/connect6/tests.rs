@@ -778,3 +778,28 @@ fn fit_connect6_weights() {
     );
     println!("{weights:?}");
 }
+
+/// Every opening of the shipped connect6 book (`docs/strength.md`, connect6, session 11) is
+/// legal and leaves the game open, as `boardlab match --openings book:FILE` needs.
+#[test]
+fn shipped_openings_are_legal_and_open() {
+    let book = include_str!("../../../../data/openings/connect6-cloudict.txt");
+    let mut count = 0;
+    for line in book
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+    {
+        let mut pos = Connect6Position::new(Connect6Config::default());
+        for text in line.split_whitespace() {
+            let mv = pos
+                .parse_move(text)
+                .unwrap_or_else(|e| panic!("{line}: {text}: {e}"));
+            assert!(pos.validate(&mv).is_ok(), "{line}: {text}");
+            pos.make_move(mv);
+        }
+        assert!(pos.outcome().is_none(), "{line}");
+        count += 1;
+    }
+    assert_eq!(count, 40);
+}
