@@ -7,7 +7,7 @@ use board_core::{Player, Rules as _, Square};
 use rules_connect6::{Connect6Position, Move};
 use search::{Evaluator, ForcedWin, Incremental};
 
-use super::state::{self, WindowState, blockers_needed, pair_blocks, threat_cells};
+use super::state::{self, WindowCounts, WindowState, blockers_needed, pair_blocks, threat_cells};
 use super::threats::{PairEffect, ThreatMakers, pair_effect};
 
 /// The position the engine searches: the rules position plus its window state.
@@ -35,6 +35,98 @@ pub const TOP_CELLS: usize = 12;
 /// How many pairs a node searches at most (the best by the value after them).
 pub const MAX_PAIRS: usize = 16;
 
+/// The quiet evaluation's weights: what a live window is worth by the number of stones of
+/// its colour in it, one set for the side to move (its two stones about to be played turn a
+/// 3-stone window into a threat with one stone and a 2-stone one with both, so its windows
+/// are worth more) and one for the side that waits, and what a forced block costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// Per live window of the side to move holding 1, 2 or 3 of its stones (4 or 5 are a
+    /// threat, a win for the side to move: not weighed).
+    pub to_move: [i32; 3],
+    /// Per live window of the side that waits holding 1 to 5 of its stones.
+    pub waiting: [i32; 5],
+    /// What the side to move loses when the opponent's threats take one stone of its move
+    /// to block, and when they take both.
+    pub block: [i32; 2],
+}
+
+/// Number of terms of [`quiet_features`] (and of [`EvalWeights::to_vec`]).
+pub const FEATURES: usize = 10;
+
+/// The hand weights the fit starts from (session 7's evaluation): the waiting side's are
+/// the window weights 1, 12, 60, 300, 320; the side to move's add the initiative weights
+/// 1, 20, 150 that halved the swing between odd and even depths (`docs/strength.md`,
+/// connect6, issue 15); a block of one stone costs 150, of two 600.
+pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
+    to_move: [2, 32, 210],
+    waiting: [1, 12, 60, 300, 320],
+    block: [150, 600],
+};
+
+/// The engine's evaluation weights: [`HAND_WEIGHTS`] fitted to the results of 800 self-play
+/// games (`connect6::tune`; the games are `data/connect6-selfplay-n2000-s9.txt`, the
+/// commands and the match that kept them are in `docs/strength.md`, connect6, session 11).
+/// What the fit changed: the side to move's 3-stone windows are worth less than its hand
+/// weight said (93, not 210) and its 2-stone ones more; the waiting side's 4-stone windows
+/// weigh little by themselves, while the block they force costs about twice as much.
+pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
+    to_move: [3, 51, 93],
+    waiting: [0, 28, 42, 73, 289],
+    block: [258, 1162],
+};
+
+impl EvalWeights {
+    /// The weights as [`quiet_features`] orders its terms: the side to move's, the waiting
+    /// side's, the two block costs.
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut v = Vec::with_capacity(FEATURES);
+        v.extend_from_slice(&self.to_move);
+        v.extend_from_slice(&self.waiting);
+        v.extend_from_slice(&self.block);
+        v
+    }
+
+    /// The weights [`to_vec`](EvalWeights::to_vec) wrote, or `None` for a slice of another
+    /// length than [`FEATURES`].
+    pub fn from_slice(v: &[i32]) -> Option<EvalWeights> {
+        if v.len() != FEATURES {
+            return None;
+        }
+        let mut w = EvalWeights {
+            to_move: [0; 3],
+            waiting: [0; 5],
+            block: [0; 2],
+        };
+        w.to_move.copy_from_slice(&v[..3]);
+        w.waiting.copy_from_slice(&v[3..8]);
+        w.block.copy_from_slice(&v[8..]);
+        Some(w)
+    }
+
+    /// The side to move's live windows weighed (its 4- and 5-stone windows, which a
+    /// position with the side to move to play never holds unless it wins, weigh as the
+    /// waiting side's).
+    fn mover(&self, counts: &WindowCounts) -> i32 {
+        let own: i32 = (1..=3).map(|n| self.to_move[n - 1] * counts[n]).sum();
+        own + self.waiting[3] * counts[4] + self.waiting[4] * counts[5]
+    }
+
+    /// The waiting side's live windows weighed.
+    fn waiter(&self, counts: &WindowCounts) -> i32 {
+        (1..=5).map(|n| self.waiting[n - 1] * counts[n]).sum()
+    }
+
+    /// The cost of having to block threats that need `need` stones (0, 1 or 2).
+    fn block_cost(&self, need: u32) -> i32 {
+        match need {
+            1 => self.block[0],
+            2 => self.block[1],
+            _ => 0,
+        }
+    }
+}
+
 /// The connect6 engine's [`Evaluator`].
 #[derive(Clone, Debug)]
 pub struct Connect6Eval {
@@ -50,8 +142,8 @@ pub struct Connect6Eval {
     pub root_tss_budget: u32,
     /// Wall-time cap of the root threat-space search.
     pub root_tss_time: Duration,
-    /// Whether the evaluation counts the side to move's initiative.
-    pub initiative: bool,
+    /// The evaluation's weights.
+    pub weights: EvalWeights,
     /// Whether interior nodes run a (small) threat-space search.
     pub interior_tss: bool,
     /// Attacking moves the interior threat-space search looks ahead.
@@ -69,7 +161,7 @@ impl Default for Connect6Eval {
             max_pairs: MAX_PAIRS,
             root_tss_budget: 60_000,
             root_tss_time: Duration::from_millis(15),
-            initiative: true,
+            weights: EVAL_WEIGHTS,
             interior_tss: true,
             interior_tss_depth: 4,
             interior_tss_budget: 300,
@@ -77,29 +169,54 @@ impl Default for Connect6Eval {
     }
 }
 
-/// The static value of `st` for `me` to move (see the module docs of `connect6`).
-/// With `initiative`, the side to move's live windows also count their
-/// [`INITIATIVE_WEIGHTS`](super::state::INITIATIVE_WEIGHTS).
-pub fn static_value(st: &WindowState, me: Player, initiative: bool) -> i32 {
+/// The static value of `st` for `me` to move (see the module docs of `connect6`): a threat
+/// of `me` wins; opponent threats that need more than two blocking stones lose; otherwise
+/// `me`'s live windows weighed with [`EvalWeights::to_move`] minus the opponent's weighed
+/// with [`EvalWeights::waiting`], minus the cost of the block the opponent's threats force.
+pub fn static_value(st: &WindowState, me: Player, weights: &EvalWeights) -> i32 {
     let op = me.other();
     if st.threats[me.index()] > 0 {
         return WON;
     }
-    let mut v = st.score[me.index()] - st.score[op.index()];
-    if initiative {
-        v += st.initiative[me.index()];
+    let need = opponent_blockers(st, op);
+    if need >= 3 {
+        return -WON;
     }
-    if st.threats[op.index()] > 0 {
-        let mut ts = Vec::new();
-        st.threat_windows(op, &mut ts);
-        match blockers_needed(&ts) {
-            0 => {}
-            1 => v -= 150,
-            2 => v -= 600,
-            _ => return -WON,
-        }
+    weights.mover(&st.windows[me.index()])
+        - weights.waiter(&st.windows[op.index()])
+        - weights.block_cost(need)
+}
+
+/// The least number of stones that block every threat of `op` (capped at 3).
+fn opponent_blockers(st: &WindowState, op: Player) -> u32 {
+    if st.threats[op.index()] == 0 {
+        return 0;
     }
-    v
+    let mut ts = Vec::new();
+    st.threat_windows(op, &mut ts);
+    blockers_needed(&ts)
+}
+
+/// The terms [`static_value`] weighs, from the side to move's point of view, in the order
+/// of [`EvalWeights::to_vec`] (the side to move's window counts, the opponent's negated,
+/// the block indicators negated), or `None` when a threat decides the static value instead
+/// (the side to move's six next move, or the opponent's unblockable threats): the samples
+/// of a Texel fit of the weights (`connect6::tune`).
+pub fn quiet_features(st: &WindowState, me: Player) -> Option<Vec<i64>> {
+    let op = me.other();
+    if st.threats[me.index()] > 0 {
+        return None;
+    }
+    let need = opponent_blockers(st, op);
+    if need >= 3 {
+        return None;
+    }
+    let (mine, theirs) = (&st.windows[me.index()], &st.windows[op.index()]);
+    let mut f = Vec::with_capacity(FEATURES);
+    f.extend((1..=3).map(|n| i64::from(mine[n])));
+    f.extend((1..=5).map(|n| -i64::from(theirs[n])));
+    f.extend([-i64::from(need == 1), -i64::from(need == 2)]);
+    Some(f)
 }
 
 /// The value of a stone of `me` on every empty square (0 for squares no live window with
@@ -175,21 +292,28 @@ pub fn winning_move(st: &WindowState, me: Player) -> Option<Move> {
 /// The value for `me` of the position after `me` plays the pair whose effect is `eff`, with
 /// the opponent to move (the negation of [`static_value`] there, from the window counts of
 /// the pair alone: `me` has no threat before a quiet or blocking pair, so every threat of
-/// `me` afterwards runs through it, and a blocking pair leaves the opponent none).
-pub fn pair_value(st: &WindowState, me: Player, eff: &PairEffect, initiative: bool) -> (i32, u32) {
+/// `me` afterwards runs through it, and a blocking pair leaves the opponent none), and the
+/// number of stones that block the threats the pair makes.
+pub fn pair_value(
+    st: &WindowState,
+    me: Player,
+    eff: &PairEffect,
+    weights: &EvalWeights,
+) -> (i32, u32) {
     let (mi, oi) = (me.index(), me.other().index());
-    let mut v = (st.score[mi] + eff.score_delta[mi]) - (st.score[oi] + eff.score_delta[oi]);
-    if initiative {
-        v -= st.initiative[oi] + eff.initiative_delta[oi];
-    }
-    let need = blockers_needed(&eff.threats);
-    let bonus = match need {
-        0 => 0,
-        1 => 150,
-        2 => 600,
-        _ => WON,
+    let after = |i: usize| -> WindowCounts {
+        let mut c = st.windows[i];
+        for (n, d) in c.iter_mut().zip(&eff.windows_delta[i]) {
+            *n += d;
+        }
+        c
     };
-    (v + bonus, need)
+    let need = blockers_needed(&eff.threats);
+    if need >= 3 {
+        return (WON, need);
+    }
+    let v = weights.waiter(&after(mi)) - weights.mover(&after(oi)) + weights.block_cost(need);
+    (v, need)
 }
 
 /// Candidate moves at `pos` (see the module docs): the win, else a short list of pairs
@@ -276,7 +400,7 @@ pub fn candidates(pos: &EnginePosition, eval: &Connect6Eval, moves: &mut Vec<Mov
             continue;
         }
         pair_effect(st, me, a, b, &mut eff);
-        let (v, need) = pair_value(st, me, &eff, eval.initiative);
+        let (v, need) = pair_value(st, me, &eff, &eval.weights);
         if need >= 3 {
             // The opponent has no threat left after this pair and cannot block ours.
             moves.push(mv);
@@ -525,7 +649,7 @@ pub fn threat_space_search_until(
 
 impl Evaluator<EnginePosition> for Connect6Eval {
     fn evaluate(&self, pos: &EnginePosition) -> i32 {
-        static_value(pos.state(), pos.side_to_move(), self.initiative)
+        static_value(pos.state(), pos.side_to_move(), &self.weights)
     }
 
     fn candidates(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {

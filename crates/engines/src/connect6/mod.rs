@@ -4,17 +4,17 @@
 //! A [`SearchAgent`] over [`EnginePosition`] (`search::Incremental` of the rules position and
 //! [`WindowState`]) with [`Connect6Eval`]:
 //! - **State** ([`state`]): every length-6 window with its stone count per colour, updated
-//!   on the ≤ 24 windows through each stone; per colour the sum of live-window weights
-//!   ([`state::WINDOW_WEIGHTS`]), of initiative weights ([`state::INITIATIVE_WEIGHTS`]) and
-//!   the number of *threats* (live windows with 4 or 5 own stones: two more stones make six
-//!   there).
+//!   on the ≤ 24 windows through each stone; per colour the number of live windows holding
+//!   1 to 6 of its stones and the number of *threats* (live windows with 4 or 5 own stones:
+//!   two more stones make six there).
 //! - **Evaluation** ([`engine::static_value`]): a threat of the side to move is a win next
-//!   move; an opponent with more threats than two stones can block is a loss; otherwise own
-//!   window score plus the side to move's initiative minus the opponent's score, minus a
-//!   penalty for the stones a forced block costs. The initiative term counts what the two
-//!   stones about to be played can make of the mover's 2- and 3-stone windows; without it
-//!   the score swung by ~1,900 between odd and even depths.
-//! - **Threat logic** ([`threats`]): the effect of a pair (score change, the threat windows
+//!   move; an opponent with more threats than two stones can block is a loss; otherwise
+//!   the side to move's live windows weighed with its [`EvalWeights`] (`to_move`: its two
+//!   stones about to be played make more of its 2- and 3-stone windows; without that
+//!   initiative the score swung by ~1,900 between odd and even depths) minus the
+//!   opponent's weighed as the waiting side's, minus the cost of the stones a forced block
+//!   takes. The weights are data, fitted to game results ([`tune`]).
+//! - **Threat logic** ([`threats`]): the effect of a pair (window counts, the threat windows
 //!   it makes) summed over the ≤ 48 windows through its two squares, without placing it;
 //!   the squares and pairs that make threats (3-stone and 2-stone windows).
 //! - **Candidates** ([`engine::candidates`]), a short threat-ordered list at every node: our
@@ -38,7 +38,9 @@
 //!
 //! # Measured
 //! See `docs/strength.md` (connect6): against the previous build +112 Elo at 100 ms a
-//! move (SPRT accepted); `boardlab bench` 57,737 → 5,748 nodes at depth 4.
+//! move (SPRT accepted); `boardlab bench` 57,737 → 5,748 nodes at depth 4. The fitted
+//! weights (session 11) against the build before them: +52 Elo [+18, +86] over 400 games
+//! at 200 ms a move.
 
 pub mod baseline;
 pub mod engine;
@@ -46,12 +48,16 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 pub mod threats;
+pub mod tune;
 
 pub use baseline::{
     BASELINE_DEPTH, BaselineEval, BaselinePosition, BaselineState, baseline_candidates,
     baseline_eval, baseline_wrap, run_score,
 };
-pub use engine::{Connect6Eval, EnginePosition, threat_space_search, wrap};
+pub use engine::{
+    Connect6Eval, EVAL_WEIGHTS, EnginePosition, EvalWeights, HAND_WEIGHTS, threat_space_search,
+    wrap,
+};
 pub use state::WindowState;
 
 use search::{OptionsError, SearchOptions};

@@ -1,10 +1,11 @@
 //! The engine's incremental evaluation state: every length-6 window of the board with the
-//! number of stones of each colour in it, the board itself, and running totals (window
-//! score and number of "threat" windows per colour).
+//! number of stones of each colour in it, the board itself, and running totals per colour:
+//! how many live windows hold 1, 2, ... 6 of its stones, and how many are threats.
 //!
-//! A window is **live** for a colour if it holds none of the opponent's stones; a live
-//! window with `c` own stones is worth [`WINDOW_WEIGHTS`]`[c]`. A live window holding 4 or 5
-//! own stones is a **threat** in Connect6 terms: two more stones make six there.
+//! A window is **live** for a colour if it holds none of the opponent's stones. A live
+//! window holding 4 or 5 own stones is a **threat** in Connect6 terms: two more stones make
+//! six there. What a live window is worth is the evaluation's business
+//! ([`EvalWeights`](super::engine::EvalWeights)): the state only counts them.
 
 use board_core::{Geometry, Player, Rules as _, Square};
 use eval::KWindows;
@@ -14,13 +15,9 @@ use search::EvalState;
 /// Window length.
 pub const K: usize = 6;
 
-/// Value of a live window by the number of own stones in it (index 6: a finished six).
-pub const WINDOW_WEIGHTS: [i32; 7] = [0, 1, 12, 60, 300, 320, 0];
-
-/// Extra value of a live window of the side to move by its stone count: its two stones
-/// turn a 3-stone window into a threat with one of them, and a 2-stone one with both, so
-/// those are worth more to the side about to play than to the side that waits.
-pub const INITIATIVE_WEIGHTS: [i32; 7] = [0, 1, 20, 150, 0, 0, 0];
+/// Live windows of one colour by the number of its stones in them (index 0 unused: an empty
+/// window is nobody's; index 6: a finished six).
+pub type WindowCounts = [i32; K + 1];
 
 /// The squares of window `w` of `table`, in line order. Window ids come from the table
 /// itself (its `through` lists, its length), so a missing one is a bug here.
@@ -29,23 +26,15 @@ pub fn window(table: &KWindows, w: usize) -> &[Square] {
     table.window(w).expect("a window id of this table")
 }
 
-/// Contribution of one window with counts `c` to (score, threats, initiative) of each
-/// colour.
+/// The colour (its index) a window with counts `c` is live for and its stone count there, if
+/// any (an empty window is nobody's, a window with both colours is dead).
 #[inline]
-fn contribution(c: [u8; 2]) -> ([i32; 2], [i32; 2], [i32; 2]) {
+pub fn live_owner(c: [u8; 2]) -> Option<(usize, usize)> {
     match (c[0], c[1]) {
-        (0, 0) => ([0, 0], [0, 0], [0, 0]),
-        (b, 0) => (
-            [WINDOW_WEIGHTS[b as usize], 0],
-            [i32::from(b >= 4), 0],
-            [INITIATIVE_WEIGHTS[b as usize], 0],
-        ),
-        (0, w) => (
-            [0, WINDOW_WEIGHTS[w as usize]],
-            [0, i32::from(w >= 4)],
-            [0, INITIATIVE_WEIGHTS[w as usize]],
-        ),
-        _ => ([0, 0], [0, 0], [0, 0]),
+        (0, 0) => None,
+        (b, 0) => Some((0, usize::from(b))),
+        (0, w) => Some((1, usize::from(w))),
+        _ => None,
     }
 }
 
@@ -57,12 +46,10 @@ pub struct WindowState {
     pub counts: Vec<[u8; 2]>,
     /// `board[sq]`: 0 empty, 1 Black, 2 White.
     pub board: Vec<u8>,
-    /// Sum of the live-window weights of each colour.
-    pub score: [i32; 2],
-    /// Number of threat windows (live, 4 or 5 own stones) of each colour.
+    /// Live windows of each colour by its stone count in them.
+    pub windows: [WindowCounts; 2],
+    /// Number of threat windows (live, 4 or more own stones) of each colour.
     pub threats: [i32; 2],
-    /// Sum of the live-window [`INITIATIVE_WEIGHTS`] of each colour.
-    pub initiative: [i32; 2],
 }
 
 impl PartialEq for WindowState {
@@ -70,9 +57,8 @@ impl PartialEq for WindowState {
         std::ptr::eq(self.table, other.table)
             && self.counts == other.counts
             && self.board == other.board
-            && self.score == other.score
+            && self.windows == other.windows
             && self.threats == other.threats
-            && self.initiative == other.initiative
     }
 }
 
@@ -80,7 +66,7 @@ impl std::fmt::Debug for WindowState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WindowState")
             .field("size", &self.table.geometry().width())
-            .field("score", &self.score)
+            .field("windows", &self.windows)
             .field("threats", &self.threats)
             .finish()
     }
@@ -99,9 +85,8 @@ impl WindowState {
             table,
             counts: vec![[0; 2]; table.len()],
             board: vec![0; table.geometry().cells()],
-            score: [0; 2],
+            windows: [[0; K + 1]; 2],
             threats: [0; 2],
-            initiative: [0; 2],
         }
     }
 
@@ -117,6 +102,17 @@ impl WindowState {
         self.board.get(sq.index()) == Some(&0)
     }
 
+    /// Adds (`sign` 1) or takes away (-1) the totals of a window with counts `c`.
+    #[inline]
+    fn tally(&mut self, c: [u8; 2], sign: i32) {
+        if let Some((owner, n)) = live_owner(c) {
+            self.windows[owner][n] += sign;
+            if n >= 4 {
+                self.threats[owner] += sign;
+            }
+        }
+    }
+
     /// Puts a stone of `p` on the empty square `sq` (ignored if not empty).
     pub fn place(&mut self, p: Player, sq: Square) {
         if !self.is_empty(sq) {
@@ -125,15 +121,11 @@ impl WindowState {
         self.board[sq.index()] = 1 + p.index() as u8;
         let pi = p.index();
         for &w in self.table.through(sq) {
-            let c = &mut self.counts[w as usize];
-            let (s0, t0, i0) = contribution(*c);
-            c[pi] += 1;
-            let (s1, t1, i1) = contribution(*c);
-            for i in 0..2 {
-                self.score[i] += s1[i] - s0[i];
-                self.threats[i] += t1[i] - t0[i];
-                self.initiative[i] += i1[i] - i0[i];
-            }
+            let before = self.counts[w as usize];
+            self.counts[w as usize][pi] += 1;
+            let after = self.counts[w as usize];
+            self.tally(before, -1);
+            self.tally(after, 1);
         }
     }
 
@@ -145,15 +137,11 @@ impl WindowState {
         self.board[sq.index()] = 0;
         let pi = p.index();
         for &w in self.table.through(sq) {
-            let c = &mut self.counts[w as usize];
-            let (s0, t0, i0) = contribution(*c);
-            c[pi] -= 1;
-            let (s1, t1, i1) = contribution(*c);
-            for i in 0..2 {
-                self.score[i] += s1[i] - s0[i];
-                self.threats[i] += t1[i] - t0[i];
-                self.initiative[i] += i1[i] - i0[i];
-            }
+            let before = self.counts[w as usize];
+            self.counts[w as usize][pi] -= 1;
+            let after = self.counts[w as usize];
+            self.tally(before, -1);
+            self.tally(after, 1);
         }
     }
 

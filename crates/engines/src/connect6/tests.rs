@@ -4,7 +4,7 @@ use rand_chacha::ChaCha8Rng;
 use rules_connect6::{Connect6Config, Connect6Position, Move};
 use search::{EvalState, Limits, ScoreKind, SearchOptions};
 
-use super::state::{WindowState, blockers_needed, pair_blocks};
+use super::state::{self, WindowState, blockers_needed, pair_blocks};
 use super::threats::{PairEffect, ThreatMakers, pair_effect};
 use super::*;
 use crate::EngineGame;
@@ -398,11 +398,13 @@ fn pair_effect_matches_placing_the_stones() {
                     placed.place(me, a);
                     placed.place(me, b);
                     for c in 0..2 {
-                        assert_eq!(eff.score_delta[c], placed.score[c] - st.score[c]);
-                        assert_eq!(
-                            eff.initiative_delta[c],
-                            placed.initiative[c] - st.initiative[c]
-                        );
+                        for n in 0..=state::K {
+                            assert_eq!(
+                                eff.windows_delta[c][n],
+                                placed.windows[c][n] - st.windows[c][n],
+                                "colour {c}, {n} stones"
+                            );
+                        }
                     }
                     let mut through = Vec::new();
                     placed.threat_windows_through(me, a, &mut through);
@@ -617,4 +619,187 @@ fn threat_space_search_is_refuted_by_the_defenders_threat() {
         "{}",
         pos.format_move(mv)
     );
+}
+
+/// The static value is exactly the fitted model: the terms [`engine::quiet_features`]
+/// counts, weighed with the engine's weights, give [`engine::static_value`] on every quiet
+/// position of random games near the stones, and a position a threat decides has no
+/// features (so the tuner fits what the engine evaluates).
+#[test]
+fn static_value_is_the_weighed_features() {
+    for w in [EVAL_WEIGHTS, HAND_WEIGHTS] {
+        assert_eq!(EvalWeights::from_slice(&w.to_vec()), Some(w));
+    }
+    assert_eq!(EvalWeights::from_slice(&EVAL_WEIGHTS.to_vec()[1..]), None);
+    let weights = EVAL_WEIGHTS.to_vec();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let (mut quiet, mut blocking, mut forcing) = (0, 0, 0);
+    let eval = Connect6Eval::default();
+    for _ in 0..8 {
+        let mut pos = wrap(&Connect6Position::new(Connect6Config::default()));
+        let mut moves = Vec::new();
+        while pos.outcome().is_none() && pos.ply() < 40 {
+            let me = pos.side_to_move();
+            let value = engine::static_value(pos.state(), me, &EVAL_WEIGHTS);
+            match engine::quiet_features(pos.state(), me) {
+                Some(f) => {
+                    quiet += 1;
+                    if f[8] != 0 || f[9] != 0 {
+                        blocking += 1;
+                    }
+                    let weighed: i64 = f
+                        .iter()
+                        .zip(&weights)
+                        .map(|(&f, &w)| f * i64::from(w))
+                        .sum();
+                    assert_eq!(weighed, i64::from(value));
+                }
+                None => {
+                    forcing += 1;
+                    assert_eq!(value.abs(), engine::WON);
+                }
+            }
+            engine::candidates(&pos, &eval, &mut moves);
+            let mv = moves[rng.random_range(0..moves.len())];
+            pos.make_move(mv);
+        }
+    }
+    assert!(
+        quiet > 100 && blocking > 5 && forcing > 3,
+        "{quiet} quiet ({blocking} blocking), {forcing} forcing"
+    );
+}
+
+/// A records file of two connect6 games: Black makes six on row 10 in the first; the second
+/// stops before the end (as after an external engine's timeout).
+const RECORDS: &str = "# game 1: engine (first) vs engine (second): six in a row\n\
+boardlab-save 1\ngame connect6\nj10\na1,a3\nk10,l10\na5,a7\nm10,n10\nc1,c3\no10,h10\n\n\
+# game 2: engine (first) vs ugi (second): timeout\n\
+boardlab-save 1\ngame connect6\nj10\nk11,k9\n";
+
+#[test]
+fn samples_are_the_quiet_positions_of_finished_games() {
+    let mut s = tune::Samples::default();
+    tune::add_samples(RECORDS, 0, &mut s).expect("records load");
+    assert_eq!((s.games, s.unfinished), (1, 1));
+    // Seven positions before the seven moves: Black's five stones j10-n10 (before its last
+    // pair) are threats that decide Black's last position.
+    assert_eq!(s.samples.len() + s.forcing, 7);
+    assert_eq!(s.forcing, 1, "{s:?}");
+    // Black to move on the empty board, and Black won; then White to move, who lost.
+    assert_eq!(s.samples[0].result, 1.0);
+    assert_eq!(s.samples[1].result, 0.0);
+    assert!(
+        s.samples
+            .iter()
+            .all(|x| x.features.len() == engine::FEATURES)
+    );
+    // White's third position faces those threats: they take both stones of its move (i10
+    // and o10) to block.
+    assert_eq!(s.samples[5].features[8..], [0, -1]);
+    // Skipping the opening plies skips their samples.
+    let mut later = tune::Samples::default();
+    tune::add_samples(RECORDS, 3, &mut later).expect("records load");
+    assert_eq!(later.samples.len() + later.forcing, 4);
+    // A game with an illegal move is refused, naming the game.
+    let bad = RECORDS.replace("a5,a7", "k10,a7");
+    let err = tune::add_samples(&bad, 0, &mut tune::Samples::default()).expect_err("illegal");
+    assert!(err.to_string().starts_with("records game 1:"), "{err}");
+}
+
+/// The fit learns from results: in games where the side to move had more 2-stone windows
+/// won, the fitted weight of those windows rises from its start.
+#[test]
+fn fit_follows_the_results() {
+    let mut samples = Vec::new();
+    for twos in -6i64..=6 {
+        for other in -3i64..=3 {
+            let mut features = vec![0; engine::FEATURES];
+            features[1] = twos; // the side to move's 2-stone windows
+            features[4] = other; // the waiting side's, unrelated to the result here
+            samples.push(eval::tune::Sample {
+                features,
+                result: if twos > 0 { 1.0 } else { 0.0 },
+            });
+        }
+    }
+    let (weights, fitted) = tune::fit_weights(&samples, &HAND_WEIGHTS).expect("fits");
+    assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
+    assert!(weights.to_move[1] > HAND_WEIGHTS.to_move[1], "{weights:?}");
+}
+
+/// The self-play games the shipped weights were fitted to (`docs/strength.md`, connect6,
+/// session 11).
+const SHIPPED_RECORDS: &str = include_str!("../../data/connect6-selfplay-n2000-s9.txt");
+/// The opening plies of those games, drawn at random and skipped.
+const SHIPPED_SKIP: usize = 3;
+
+/// The shipped weights are what the fit makes of the shipped games from the hand weights:
+/// the weights are reproducible, and a change to the features or the fit shows here.
+#[test]
+fn shipped_weights_are_the_fit_of_the_shipped_games() {
+    let mut s = tune::Samples::default();
+    tune::add_samples(SHIPPED_RECORDS, SHIPPED_SKIP, &mut s).expect("records load");
+    assert_eq!((s.games, s.unfinished), (800, 0));
+    let (weights, fitted) = tune::fit_weights(&s.samples, &HAND_WEIGHTS).expect("fits");
+    assert_eq!(weights, EVAL_WEIGHTS, "{fitted:?}");
+    assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
+}
+
+/// Fits the evaluation weights to recorded games, from the hand weights (or, with
+/// `START=shipped`, from the shipped ones): `RECORDS=a.txt,b.txt SKIP=3 cargo test
+/// --release -p boardlab-engines fit_connect6_weights -- --ignored --nocapture`.
+#[test]
+#[ignore = "a tuning run over records files"]
+fn fit_connect6_weights() {
+    let files = std::env::var("RECORDS").expect("RECORDS=file,file,...");
+    let skip: usize = std::env::var("SKIP").map_or(0, |s| s.parse().expect("SKIP is a number"));
+    let start = match std::env::var("START").as_deref() {
+        Ok("shipped") => EVAL_WEIGHTS,
+        Ok("hand") | Err(_) => HAND_WEIGHTS,
+        Ok(other) => panic!("START is hand or shipped, not {other}"),
+    };
+    let mut s = tune::Samples::default();
+    for f in files.split(',') {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        tune::add_samples(&text, skip, &mut s).unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
+    println!(
+        "{} games ({} unfinished skipped), {} quiet positions, {} forcing skipped",
+        s.games,
+        s.unfinished,
+        s.samples.len(),
+        s.forcing
+    );
+    let (weights, fitted) = tune::fit_weights(&s.samples, &start).expect("fits");
+    println!(
+        "scale {:e}, error {:.6} -> {:.6}",
+        fitted.scale, fitted.error_before, fitted.error_after
+    );
+    println!("{weights:?}");
+}
+
+/// Every opening of the shipped connect6 book (`docs/strength.md`, connect6, session 11) is
+/// legal and leaves the game open, as `boardlab match --openings book:FILE` needs.
+#[test]
+fn shipped_openings_are_legal_and_open() {
+    let book = include_str!("../../../../data/openings/connect6-cloudict.txt");
+    let mut count = 0;
+    for line in book
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+    {
+        let mut pos = Connect6Position::new(Connect6Config::default());
+        for text in line.split_whitespace() {
+            let mv = pos
+                .parse_move(text)
+                .unwrap_or_else(|e| panic!("{line}: {text}: {e}"));
+            assert!(pos.validate(&mv).is_ok(), "{line}: {text}");
+            pos.make_move(mv);
+        }
+        assert!(pos.outcome().is_none(), "{line}");
+        count += 1;
+    }
+    assert_eq!(count, 40);
 }

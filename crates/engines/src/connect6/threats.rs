@@ -16,46 +16,24 @@
 
 use board_core::{Player, Square};
 
-use super::state::{self, INITIATIVE_WEIGHTS, K, ThreatWindow, WINDOW_WEIGHTS, WindowState};
+use super::state::{self, K, ThreatWindow, WindowCounts, WindowState, live_owner};
 
 /// What placing a pair of `me`'s stones does.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PairEffect {
-    /// Change of each colour's window score (`[black, white]`).
-    pub score_delta: [i32; 2],
-    /// Change of each colour's initiative sum (see [`INITIATIVE_WEIGHTS`]).
-    pub initiative_delta: [i32; 2],
+    /// Change of each colour's live-window counts (`[black, white]`, see
+    /// [`WindowState::windows`]).
+    pub windows_delta: [WindowCounts; 2],
     /// The threat windows of `me` through either stone afterwards (their empty squares; a
     /// six made by the pair is a window with none).
     pub threats: Vec<ThreatWindow>,
-}
-
-/// Window score of a window holding `mine` own and `theirs` opponent stones.
-#[inline]
-fn window_value(mine: u8, theirs: u8) -> i32 {
-    if theirs == 0 {
-        WINDOW_WEIGHTS[usize::from(mine.min(6))]
-    } else {
-        0
-    }
-}
-
-/// Initiative weight of a window holding `mine` own and `theirs` opponent stones.
-#[inline]
-fn window_initiative(mine: u8, theirs: u8) -> i32 {
-    if theirs == 0 {
-        INITIATIVE_WEIGHTS[usize::from(mine.min(6))]
-    } else {
-        0
-    }
 }
 
 /// The effect of `me` placing stones on the empty squares `a` and `b` (`a == b` means one
 /// stone), written into `out` (its threat list is reused). Squares that are not empty are
 /// ignored (nothing is placed there).
 pub fn pair_effect(st: &WindowState, me: Player, a: Square, b: Square, out: &mut PairEffect) {
-    out.score_delta = [0; 2];
-    out.initiative_delta = [0; 2];
+    out.windows_delta = [[0; K + 1]; 2];
     out.threats.clear();
     let (mi, oi) = (me.index(), me.other().index());
     let table = st.table();
@@ -75,10 +53,14 @@ pub fn pair_effect(st: &WindowState, me: Player, a: Square, b: Square, out: &mut
         let c = st.counts[w];
         let (m0, o0) = (c[mi], c[oi]);
         let m1 = m0 + added;
-        out.score_delta[mi] += window_value(m1, o0) - window_value(m0, o0);
-        out.score_delta[oi] += window_value(o0, m1) - window_value(o0, m0);
-        out.initiative_delta[mi] += window_initiative(m1, o0) - window_initiative(m0, o0);
-        out.initiative_delta[oi] += window_initiative(o0, m1) - window_initiative(o0, m0);
+        let mut placed = c;
+        placed[mi] = m1;
+        if let Some((owner, n)) = live_owner(c) {
+            out.windows_delta[owner][n] -= 1;
+        }
+        if let Some((owner, n)) = live_owner(placed) {
+            out.windows_delta[owner][n] += 1;
+        }
         // A six is listed too, with no empty square: no stone blocks it.
         if o0 == 0 && m1 >= 4 {
             let mut t = ThreatWindow {
