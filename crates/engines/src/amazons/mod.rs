@@ -152,6 +152,7 @@ impl EngineGame for Position {
 mod baseline;
 pub mod distances;
 mod engine;
+pub mod filling;
 
 pub use baseline::*;
 pub use engine::*;
