@@ -38,7 +38,7 @@ const CACHE_ENTRIES: usize = 1 << 16;
 /// empty squares and its queens. Its count depends on nothing else.
 type RegionKey = (u32, u128, u128);
 
-/// Region counts by [`RegionKey`], kept between calls.
+/// Region counts by region (board side, empty squares, queens), kept between calls.
 #[derive(Debug, Default)]
 pub struct Filler {
     exact: HashMap<RegionKey, u8>,
