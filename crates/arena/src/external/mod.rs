@@ -3,8 +3,9 @@
 //! - `ugi`: boardlab's engine protocol (`docs/protocol-engine.md`), every game;
 //! - `pbrain`: Gomocup brains, as the Gomocup manager does (`START`, `INFO`, `BOARD` for the
 //!   first move, then `TURN`, `END`), gomoku only;
-//! - `botzone`: Botzone bots in keep-running mode (a full simple-interaction request the
-//!   first turn, then one line per turn), amazons 8×8 only.
+//! - `botzone`: Botzone bots in simple interaction (a full request the first turn; then one
+//!   line a turn to a bot that asked to keep running, the full request again to a fresh
+//!   process for one that did not), amazons 8×8 only.
 //!
 //! Each engine is a fresh process per game. Every answer has a deadline; an engine that
 //! misses it is killed and loses on time, one that exits loses by crash, and an

@@ -1,7 +1,7 @@
 //! The amazons engine: its evaluation state, its territory evaluation and its candidate
 //! generator.
 
-use super::*;
+use super::{filling::Filler, *};
 
 // ---- evaluation state -----------------------------------------------------------------------
 
@@ -52,10 +52,10 @@ pub(super) fn engine_value_with(pos: &Position, d: &mut AmazonsDistances) -> i32
     let sign = me.sign() as f64;
     let t = d.terms();
     if t.w == 0.0 {
-        // Separated: filling. Every empty square a player reaches is theirs alone.
-        let own = t.queen.owned[me.index()] as i32;
-        let opp = t.queen.owned[me.other().index()] as i32;
-        return 100 * (own - opp) - 50;
+        // Separated: a race of filling. Each side's moves in its own regions, exact where
+        // the region search finishes, else its squares (see `filling`).
+        let (own, opp) = separated_moves(pos, me);
+        return 100 * (own as i32 - opp as i32) - 50;
     }
     let cells = pos.geometry().cells() as f64;
     let p = (t.w / (0.3 * cells)).min(1.0);
@@ -69,6 +69,24 @@ pub(super) fn engine_value_with(pos: &Position, d: &mut AmazonsDistances) -> i32
     };
     let mobility = (mob(me) - mob(me.other())) * (0.3 + 0.7 * p);
     (100.0 * first * sign + mobility).round() as i32
+}
+
+thread_local! {
+    static FILLER: RefCell<Filler> = RefCell::new(Filler::default());
+}
+
+/// The moves `me` and the opponent can still make in their own regions of a separated
+/// position ([`Filler::moves`]).
+pub fn separated_moves(pos: &Position, me: Player) -> (u32, u32) {
+    let empty = pos.empty_squares().0;
+    let count = |f: &mut Filler, p: Player| f.moves(pos, empty, pos.queens(p).0);
+    FILLER.with(|f| match f.try_borrow_mut() {
+        Ok(mut f) => (count(&mut f, me), count(&mut f, me.other())),
+        Err(_) => {
+            let mut f = Filler::default();
+            (count(&mut f, me), count(&mut f, me.other()))
+        }
+    })
 }
 
 /// The engine's evaluator.

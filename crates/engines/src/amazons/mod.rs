@@ -26,9 +26,11 @@
 //!   c2 .05), ×100 per square; plus **mobility** `Σ 12·√m` over each queen's queen-move
 //!   count `m` (own minus opponent's, weighted `0.3 + 0.7·p`), which punishes nearly
 //!   trapped queens. Once the queens are **separated** (`w = 0`: no empty square reachable
-//!   by both), the value is the **filling** count: squares each side can still fill in its
-//!   own regions, own minus opponent's, ×100, minus 50 (with equal counts the side to move
-//!   runs out first and loses: the game is never drawn);
+//!   by both), the value is the **filling** count: the moves each side can still make in
+//!   its own regions ([`filling`]: exact by a bounded search of each region, which finds
+//!   the squares a defective region wastes; a region too large or too slow to search
+//!   counts its squares), own minus opponent's, ×100, minus 50 (with equal counts the side
+//!   to move runs out first and loses: the game is never drawn);
 //! - **candidates** ([`EngineEval::candidates`]): at the root, every legal move is made
 //!   and scored by the static evaluation, and the best [`ROOT_K`] are searched; below the
 //!   root, a cheap pre-score ranks the queen moves (the destination's mobility minus the
@@ -152,6 +154,7 @@ impl EngineGame for Position {
 mod baseline;
 pub mod distances;
 mod engine;
+pub mod filling;
 
 pub use baseline::*;
 pub use engine::*;

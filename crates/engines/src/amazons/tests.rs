@@ -381,3 +381,121 @@ fn the_reply_that_traps_a_queen_is_searched() {
     EngineEval.candidates(&w, &mut c);
     assert_eq!(c.first(), Some(&trap));
 }
+
+// ---- separated regions: exact move counts --------------------------------------------------
+
+/// The moves of the longest sequence by plain exhaustive search over every move, with a
+/// table of positions seen and nothing else: no regions, no order, no budget (the
+/// reference for [`filling::Filler`]).
+fn naive_fill(pos: &Position, empty: u128, queens: u128) -> u32 {
+    fn go(pos: &Position, empty: u128, queens: u128, seen: &mut HashMap<(u128, u128), u32>) -> u32 {
+        if let Some(&v) = seen.get(&(empty, queens)) {
+            return v;
+        }
+        let board = pos.board_squares().0;
+        let mut best = 0;
+        for from in engine::squares(Bitboard128(queens)) {
+            let dests = pos.queen_reach_in(from, Bitboard128(board & !empty)).0 & empty;
+            for to in engine::squares(Bitboard128(dests)) {
+                let vacated = (empty | engine::bit(from)) & !engine::bit(to);
+                let arrows = pos.queen_reach_in(to, Bitboard128(board & !vacated)).0 & vacated;
+                for arrow in engine::squares(Bitboard128(arrows)) {
+                    let after = vacated & !engine::bit(arrow);
+                    let q = (queens & !engine::bit(from)) | engine::bit(to);
+                    best = best.max(1 + go(pos, after, q, seen));
+                }
+            }
+        }
+        seen.insert((empty, queens), best);
+        best
+    }
+    go(pos, empty, queens, &mut HashMap::new())
+}
+
+fn squares_of(pos: &Position, list: &str) -> u128 {
+    list.split_whitespace()
+        .map(|s| engine::bit(pos.geometry().parse_square(s).unwrap()))
+        .fold(0, |a, b| a | b)
+}
+
+#[test]
+fn a_defective_region_counts_its_moves_not_its_squares() {
+    let pos = Position::new(AmazonsConfig::new(8).unwrap());
+    let mut filler = filling::Filler::default();
+    // A queen on b2 whose only empty neighbours are a1 and c1: a step to either forces the
+    // arrow back onto b2 and walls the other off. Two squares, one move.
+    let (empty, queen) = (squares_of(&pos, "a1 c1"), squares_of(&pos, "b2"));
+    assert_eq!(naive_fill(&pos, empty, queen), 1);
+    assert_eq!(filler.moves(&pos, empty, queen), 1);
+    // A 2×4 block with the queen in its corner fills completely.
+    let (empty, queen) = (
+        squares_of(&pos, "b1 c1 d1 a2 b2 c2 d2"),
+        squares_of(&pos, "a1"),
+    );
+    assert_eq!(filler.moves(&pos, empty, queen), 7);
+    // Two regions, one per queen, add up: 1 + 7.
+    let empty = squares_of(&pos, "a1 c1 e8 f8 g8 h8 f7 g7 h7");
+    let queens = squares_of(&pos, "b2 e7");
+    assert_eq!(
+        naive_fill(
+            &pos,
+            squares_of(&pos, "e8 f8 g8 h8 f7 g7 h7"),
+            squares_of(&pos, "e7")
+        ),
+        7
+    );
+    assert_eq!(filler.moves(&pos, empty, queens), 8);
+}
+
+#[test]
+fn region_counts_match_exhaustive_search_on_small_regions() {
+    let pos = Position::new(AmazonsConfig::new(8).unwrap());
+    let mut rng = ChaCha8Rng::seed_from_u64(26);
+    let corner: Vec<u128> = (0..4)
+        .flat_map(|r| (0..4).map(move |c| 1u128 << (r * 8 + c)))
+        .collect();
+    let mut defective = 0;
+    for _ in 0..300 {
+        // A random 4×4 corner: each square empty, blocked or (at most two) a queen.
+        let (mut empty, mut queens) = (0u128, 0u128);
+        for &b in &corner {
+            match rng.random_range(0..10) {
+                0..=5 => empty |= b,
+                6 if queens.count_ones() < 2 => queens |= b,
+                _ => {}
+            }
+        }
+        if queens == 0 || empty.count_ones() > 9 {
+            continue;
+        }
+        let exact = naive_fill(&pos, empty, queens);
+        let mut filler = filling::Filler::default();
+        assert_eq!(
+            filler.moves(&pos, empty, queens),
+            exact,
+            "empty {empty:#x} queens {queens:#x}"
+        );
+        // Squares the queens touch bound the count; a shortfall is a defect.
+        let touched = (0..64).filter(|&i| empty & (1u128 << i) != 0).count() as u32;
+        defective += u32::from(exact < touched);
+    }
+    // The sample must contain defects for the comparison to mean anything.
+    assert!(defective > 10, "{defective} defective regions");
+}
+
+#[test]
+fn a_defect_decides_a_separated_race() {
+    // Separated (every other square an arrow or a walled-in queen): White, to move, has
+    // a1 and c1 around its queen on b2; Black has g8 next to its queen on h8. Squares say
+    // White 2 against 1, a won race; moves say 1 against 1: White moves first, runs out
+    // first and loses.
+    let pos = parse(
+        8,
+        "xxxxxx1b/xxxxxxxx/bbbxxwww/xxxxxxxx/xxxxxxxx/xxxxxxxx/xwxxxxxx/1x1xxxxx w 53",
+    );
+    assert_eq!(separated_moves(&pos, pos.side_to_move()), (1, 1));
+    assert_eq!(engine_value(&pos), -50);
+    // The search plays it out the same way: White loses.
+    let r = engine().think(&pos, &Limits::new().with_depth(4), &mut |_| {});
+    assert_eq!(r.score.kind(), ScoreKind::Loss(2), "{:?}", r.score);
+}
