@@ -20,6 +20,7 @@ pub mod fourshift;
 pub mod gomoku;
 #[cfg(test)]
 mod test_support;
+pub mod tune;
 
 use board_core::Position;
 use search::{Agent, OptionsError, SearchOptions};
