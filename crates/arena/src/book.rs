@@ -7,7 +7,9 @@
 //! The book format is game-independent text: each line holds the opening's moves in the
 //! game's notation separated by whitespace (as `--moves` takes them); `#` starts a comment,
 //! blank lines are skipped. Pair `k` of a tournament plays line `k mod n` of an `n`-line
-//! book, both games from the same line with the colours swapped.
+//! book, both games from the same line with the colours swapped. Two external engines under a
+//! depth or node budget get no seed and so replay a line's games when it comes round again:
+//! [`crate::SelfplaySettings::replayed_openings`] says when, and `match` warns.
 
 use std::fmt;
 

@@ -27,9 +27,9 @@ pub use game::{GameRecord, MoveTiming, play_game, play_players, random_opening};
 pub use player::{AgentPlayer, Contestant, Fault, OwnedAgent, PlayerSpec, UnknownPlayer};
 pub use report::{MatchReport, Side, Tally};
 pub use selfplay::{
-    ArenaGame, GameResult, PlayedGame, SelfplayError, SelfplaySettings, SelfplaySummary, Shard,
-    SprtStatus, Tournament, play_games, play_games_counting, play_indexed, records_text,
-    run_selfplay, run_tournament, run_tournament_counting, split_records,
+    ArenaGame, GameResult, PlayedGame, ReplayedOpenings, SelfplayError, SelfplaySettings,
+    SelfplaySummary, Shard, SprtStatus, Tournament, play_games, play_games_counting, play_indexed,
+    records_text, run_selfplay, run_tournament, run_tournament_counting, split_records,
 };
 
 use std::{fmt, time::Duration};

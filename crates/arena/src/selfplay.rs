@@ -146,7 +146,59 @@ impl Default for SelfplaySettings {
     }
 }
 
+/// A tournament that plays some book lines more than once under a budget that does not vary
+/// from game to game: deterministic engines then replay those pairs move for move, and a
+/// report counts the copies as new games (its interval is too narrow). See
+/// [`SelfplaySettings::replayed_openings`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayedOpenings {
+    /// The book's lines: pair `k` plays line `k mod book_lines`.
+    pub book_lines: usize,
+    /// The tournament's pairs (all shards).
+    pub pairs: usize,
+}
+
+impl fmt::Display for ReplayedOpenings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let first = self.book_lines + 1;
+        let replayed = if first == self.pairs {
+            format!("pair {first}")
+        } else {
+            format!("pairs {first} to {}", self.pairs)
+        };
+        write!(
+            f,
+            "the book has {} openings but the tournament plays {} pairs: under a depth or node \
+             budget, external engines (which get no seed) replay {replayed} move for move and \
+             the report counts those games again (play at most {} games, or use --time)",
+            self.book_lines,
+            self.pairs,
+            2 * self.book_lines
+        )
+    }
+}
+
 impl SelfplaySettings {
+    /// Whether pairs reuse book lines where that replays games: a book with fewer lines than
+    /// the tournament has pairs, a depth or node budget (a time budget varies with the
+    /// clock), and two external engines. In-process players get a seed per pair (the
+    /// engine's search and the random player draw from it), so their games differ; an
+    /// external engine gets no seed, and ours (`ugi:`, `pbrain:`) search deterministically
+    /// under such budgets.
+    pub fn replayed_openings(&self) -> Option<ReplayedOpenings> {
+        let Openings::Book(book) = &self.openings else {
+            return None;
+        };
+        let seeded = |p: &PlayerSpec| matches!(p, PlayerSpec::Agent(_));
+        let pairs = self.total_games() / 2;
+        let fixed_budget = matches!(self.budget, Budget::Depth(_) | Budget::Nodes(_));
+        let replays = fixed_budget && pairs > book.lines.len();
+        (replays && !seeded(&self.a) && !seeded(&self.b)).then_some(ReplayedOpenings {
+            book_lines: book.lines.len(),
+            pairs,
+        })
+    }
+
     /// Games in the whole tournament (all shards): whole pairs, at least one.
     pub fn total_games(&self) -> usize {
         self.games.div_ceil(2).max(1) * 2

@@ -2,8 +2,10 @@
 #![allow(clippy::unwrap_used)] // tests unwrap: a panic is the failure report
 
 use arena::{
-    Budget, GameResult, OpeningBook, Openings, SelfplaySettings, SelfplaySummary, Shard, merge,
-    plot, records_text, run_selfplay, run_tournament, split_records,
+    Budget, GameResult, OpeningBook, Openings, PlayerSpec, SelfplaySettings, SelfplaySummary,
+    Shard,
+    external::Protocol,
+    merge, plot, records_text, run_selfplay, run_tournament, split_records,
     sprt::{Sprt, SprtDecision},
 };
 use board_core::{Outcome, Player, prelude::*, savefile};
@@ -332,4 +334,61 @@ fn reports_keep_the_move_times_of_each_game() {
     bad["results"][2]["time"]["b"]["max_us"] = serde_json::json!("slow");
     let e = merge::parse_report(&bad).unwrap_err().to_string();
     assert!(e.contains("game 3") && e.contains("b.max_us"), "{e}");
+}
+
+/// More pairs than book lines under a depth budget: in-process players are seeded per pair,
+/// so pairs that share a line still play different games; two external engines get no seed
+/// and replay them move for move, which `replayed_openings` reports so that `match` warns.
+/// A time budget or a book with a line for every pair is not reported.
+#[test]
+fn more_pairs_than_book_lines_are_reported_for_unseeded_engines() {
+    let book = OpeningBook::parse("test-book", "e5 d4\ne5 e4 d5\n").unwrap();
+    let in_process = SelfplaySettings {
+        games: 8,
+        a: AgentKind::Engine.into(),
+        b: AgentKind::Engine.into(),
+        budget: Budget::Depth(2),
+        openings: Openings::Book(book),
+        seed: 3,
+        hash_mb: 1,
+        ..SelfplaySettings::default()
+    };
+    let config: GomokuConfig = "gomoku:size=9".parse().unwrap();
+    let games = run_selfplay::<GomokuPosition>(&config, &in_process, || {}).unwrap();
+    assert_ne!(
+        games[0].record.moves, games[4].record.moves,
+        "a line's second pair is seeded differently"
+    );
+    assert_eq!(in_process.replayed_openings(), None);
+
+    let external = |command: &str| PlayerSpec::External {
+        protocol: Protocol::Ugi,
+        command: command.to_string(),
+    };
+    let settings = SelfplaySettings {
+        a: external("new-engine"),
+        b: external("old-engine"),
+        ..in_process.clone()
+    };
+    let replayed = settings.replayed_openings().expect("4 pairs, 2 lines");
+    assert_eq!((replayed.book_lines, replayed.pairs), (2, 4));
+    let text = replayed.to_string();
+    assert!(text.contains("replay pairs 3 to 4"), "{text}");
+    assert!(text.contains("at most 4 games"), "{text}");
+
+    let clocked = SelfplaySettings {
+        budget: Budget::Time(Duration::from_millis(10)),
+        ..settings.clone()
+    };
+    assert_eq!(clocked.replayed_openings(), None);
+    let a_line_a_pair = SelfplaySettings {
+        games: 4,
+        ..settings.clone()
+    };
+    assert_eq!(a_line_a_pair.replayed_openings(), None);
+    let random = SelfplaySettings {
+        openings: Openings::Random(2),
+        ..settings
+    };
+    assert_eq!(random.replayed_openings(), None);
 }

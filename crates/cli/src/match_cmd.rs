@@ -120,6 +120,9 @@ pub fn run_match<P: ArenaGame>(
     if let Some(path) = &output.records {
         check_writable(path, "records")?;
     }
+    if let Some(replayed) = settings.replayed_openings() {
+        eprintln!("warning: {replayed}");
+    }
     let mut report = MatchReport::new(settings.a.to_string(), settings.b.to_string());
     let moves = Arc::new(AtomicU64::new(0));
     let count = settings.shard.games(settings.total_games()).count();

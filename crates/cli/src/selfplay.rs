@@ -242,6 +242,9 @@ pub fn tournament<P: ArenaGame>(
         .shard
         .games(args.settings.total_games())
         .count();
+    if let Some(replayed) = args.settings.replayed_openings() {
+        eprintln!("warning: {spec}: {replayed}");
+    }
     let moves = Arc::new(AtomicU64::new(0));
     let bar = tournament_bar(count, &spec.to_string(), &moves);
     let started = Instant::now();
