@@ -28,7 +28,7 @@
 //! process (every turn in restart mode) when the bot was built: the platform's limit is
 //! [`FIRST_TURN_LIMIT`] (2 s) on the bot's first turn (`n = 1`) and [`TURN_LIMIT`] (1 s)
 //! afterwards; the engine's time manager ([`search::TimeBudget::per_move`]) searches to
-//! that limit less its reserve for the reply ([`search::time::reserve`]: 30 ms and a 32nd of
+//! that limit less its reserve for the reply ([`search::time::reserve`]: 50 ms and a 32nd of
 //! the limit). One search thread, a [`HASH_MB`] MiB table (256 MB allowed), allocated and
 //! written through when the bot starts.
 //!

@@ -310,13 +310,13 @@ fn rules_other_than_freestyle_and_exact_five_are_refused_at_the_move_request() {
 fn time_budget_respects_turn_and_match_limits() {
     let us = Duration::from_micros;
     let mut s = random_brain();
-    // Never announced: 5 s a turn, less the reserve (30 ms and a 32nd); nothing to save.
+    // Never announced: 5 s a turn, less the reserve (50 ms and a 32nd); nothing to save.
     let b = s.move_budget();
     assert_eq!(
         (b.target, b.hard, b.saves_time),
-        (us(4_813_750), us(4_813_750), false)
+        (us(4_793_750), us(4_793_750), false)
     );
-    // A short turn keeps an eighth of it and a 32nd back (25 + 6.25 ms), not 30 ms.
+    // A short turn keeps an eighth of it and a 32nd back (25 + 6.25 ms), not 50 ms.
     s.handle("INFO timeout_turn 200");
     assert_eq!(s.move_budget().hard, us(168_750));
     // Gomocup's league: 30 s a turn, 180 s a match. The match clock sets the target (a
@@ -327,25 +327,25 @@ fn time_budget_respects_turn_and_match_limits() {
     let b = s.move_budget();
     assert_eq!(
         (b.target, b.hard, b.saves_time),
-        (us(8_717_250), us(29_032_500), true)
+        (us(8_716_250), us(29_012_500), true)
     );
     // Nearly out of match time: the clock caps the hard stop far below the turn limit.
     s.handle("INFO time_left 1000");
     let b = s.move_budget();
     assert_eq!(
         (b.target, b.hard),
-        (Duration::from_nanos(46_937_500), us(187_750))
+        (Duration::from_nanos(45_937_500), us(183_750))
     );
     // An exhausted (negative) clock: answer at once.
     s.handle("INFO time_left -5000");
     assert_eq!(s.move_budget().hard, Duration::ZERO);
     // "Unlimited", or no match limit: the turn alone.
     s.handle("INFO time_left 2147483647");
-    assert_eq!(s.move_budget().hard, us(29_032_500));
+    assert_eq!(s.move_budget().hard, us(29_012_500));
     assert!(!s.move_budget().saves_time);
     s.handle("INFO timeout_match 0");
     s.handle("INFO time_left 1000");
-    assert_eq!(s.move_budget().hard, us(29_032_500));
+    assert_eq!(s.move_budget().hard, us(29_012_500));
     // timeout_turn 0: play at once.
     s.handle("INFO timeout_turn 0");
     assert_eq!(s.move_budget().hard, Duration::ZERO);

@@ -188,15 +188,15 @@ fn go_params_pick_the_clock_of_the_side_to_move() {
     let second = p.limits(Player::Second).hard_time().expect("timed");
     assert!(first > second, "{first:?} {second:?}");
     assert!(second < Duration::from_millis(1000));
-    // movetime with a large clock: the movetime binds, less its reserve (30 ms and a
-    // 32nd), and nothing is saved.
+    // movetime with a large clock: the movetime binds, less its reserve (an eighth of it
+    // below 400 ms, and a 32nd), and nothing is saved.
     let p = GoParams::parse("movetime 250 wtime 600000").expect("parses");
     let b = p.limits(Player::First).budget().expect("managed");
     assert_eq!(
         (b.target, b.hard, b.saves_time),
         (
-            Duration::from_nanos(212_187_500),
-            Duration::from_nanos(212_187_500),
+            Duration::from_nanos(210_937_500),
+            Duration::from_nanos(210_937_500),
             false
         )
     );
@@ -204,7 +204,7 @@ fn go_params_pick_the_clock_of_the_side_to_move() {
     let p = GoParams::parse("movetime 1000").expect("parses");
     assert_eq!(
         p.limits(Player::Second).hard_time(),
-        Some(Duration::from_micros(938_750))
+        Some(Duration::from_micros(918_750))
     );
     // A clock alone: a share of it as the target, time saved, the increment counted.
     let p =
@@ -212,9 +212,9 @@ fn go_params_pick_the_clock_of_the_side_to_move() {
     let w = p.limits(Player::First).budget().expect("managed");
     let b = p.limits(Player::Second).budget().expect("managed");
     assert!(w.saves_time && b.saves_time);
-    // (10 s − 342.5 ms reserve) / 10, plus ¾ of White's increment.
-    assert_eq!(b.target, Duration::from_micros(965_750));
-    assert_eq!(w.target, Duration::from_micros(965_750 + 750_000));
+    // (10 s − 362.5 ms reserve) / 10, plus ¾ of White's increment.
+    assert_eq!(b.target, Duration::from_micros(963_750));
+    assert_eq!(w.target, Duration::from_micros(963_750 + 750_000));
     assert!(w.hard > w.target && w.hard < Duration::from_millis(10_000) / 3);
     let p = GoParams::parse("infinite movetime 5").expect("parses");
     assert_eq!(p.limits(Player::First).hard_time(), None);

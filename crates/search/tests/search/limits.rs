@@ -273,7 +273,7 @@ fn a_managed_search_plays_a_forced_reply_at_once() {
 #[test]
 fn an_in_process_move_time_keeps_nothing_back_and_stops_on_a_forced_reply() {
     let limits = Limits::new().with_move_time(Duration::from_millis(30));
-    // A 30 ms seat gets its 30 ms: the protocol reserve (30 ms + 1/32) would leave nothing.
+    // A 30 ms seat gets its 30 ms: the protocol reserve (50 ms + 1/32) would leave nothing.
     assert_eq!(limits.hard_time(), Some(Duration::from_millis(30)));
     let budget = limits.budget().expect("managed");
     assert_eq!(budget.target, Duration::from_millis(30));
