@@ -65,18 +65,15 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
 };
 
 /// The engine's evaluation weights: [`HAND_WEIGHTS`] fitted to the results of 800 self-play
-/// games and 157 games against Cloudict, an ICGA gold-medal engine, from its balanced
-/// openings (`connect6::tune`; the games are `data/connect6-selfplay-n2000-s9.txt` and
-/// `data/connect6-*vs-cloudict4-*.txt`, the commands and the match that kept them are in
-/// `docs/strength.md`, connect6, session 12). What the fit changed: the side to move's
-/// 3-stone windows are worth less than its hand weight said (109, not 210) and its 2-stone
-/// ones more; the waiting side's 4- and 5-stone windows weigh little by themselves, while
-/// the blocks they force cost more than twice the hand weights (Cloudict's games, where such
-/// blocks lost, moved the 2-stone block from 1,162 in the self-play fit to 2,123).
+/// games (`connect6::tune`; the games are `data/connect6-selfplay-n2000-s9.txt`, the
+/// commands and the match that kept them are in `docs/strength.md`, connect6, session 11).
+/// What the fit changed: the side to move's 3-stone windows are worth less than its hand
+/// weight said (93, not 210) and its 2-stone ones more; the waiting side's 4-stone windows
+/// weigh little by themselves, while the block they force costs about twice as much.
 pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
-    to_move: [3, 54, 109],
-    waiting: [0, 26, 40, 47, 52],
-    block: [360, 2123],
+    to_move: [3, 51, 93],
+    waiting: [0, 28, 42, 73, 289],
+    block: [258, 1162],
 };
 
 impl EvalWeights {
