@@ -60,8 +60,14 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
     mobility: [120, 36],
 };
 
-/// The engine's evaluation weights.
-pub const EVAL_WEIGHTS: EvalWeights = HAND_WEIGHTS;
+/// The engine's evaluation weights: [`HAND_WEIGHTS`] fitted to the results of 996 games on
+/// 8×8 (`amazons::tune`; the games are `data/amazons8-*.txt`, the commands and the match
+/// that kept them are in `docs/strength.md`, amazons, session 12).
+pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
+    opening: [80, 115, 57, 383],
+    ending: [2003, 355, -1133, 873],
+    mobility: [547, 1874],
+};
 
 impl EvalWeights {
     /// The weights as [`quiet_features`] orders its terms: the opening's four territory

@@ -678,6 +678,31 @@ fn fit_follows_the_results() {
     );
 }
 
+/// The games the shipped weights were fitted to (`docs/strength.md`, amazons, session 12):
+/// self-play of the previous build, and games of our earlier builds against the Botzone bots
+/// rizzo-opp and rizzo-mcts.
+const SHIPPED_RECORDS: [&str; 3] = [
+    include_str!("../../data/amazons8-selfplay-n4000-s12.txt"),
+    include_str!("../../data/amazons8-vs-rizzo-1s-s11.txt"),
+    include_str!("../../data/amazons8-vs-rizzo-opp-500ms-s1121.txt"),
+];
+/// The opening plies of those games (2 random plies, or a book line of 2 or 3), skipped.
+const SHIPPED_SKIP: usize = 3;
+
+/// The shipped weights are what the fit makes of the shipped games from the hand weights:
+/// the weights are reproducible, and a change to the features or the fit shows here.
+#[test]
+fn shipped_weights_are_the_fit_of_the_shipped_games() {
+    let mut s = tune::Samples::default();
+    for records in SHIPPED_RECORDS {
+        tune::add_samples(records, SHIPPED_SKIP, &mut s).expect("records load");
+    }
+    assert_eq!((s.games, s.unfinished), (996, 0));
+    let (weights, fitted) = tune::fit_weights(&s.samples, &HAND_WEIGHTS).expect("fits");
+    assert_eq!(weights, EVAL_WEIGHTS, "{fitted:?}");
+    assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
+}
+
 /// Fits the evaluation weights to recorded games, from the hand weights (or, with
 /// `START=shipped`, from the shipped ones): `RECORDS=a.txt,b.txt SKIP=2 cargo test
 /// --release -p boardlab-engines --lib fit_amazons_weights -- --ignored --nocapture`
