@@ -512,7 +512,7 @@ fn a_defect_decides_a_separated_race() {
 /// the tuner fits what the engine evaluates).
 #[test]
 fn static_value_is_the_weighed_features() {
-    for w in [EVAL_WEIGHTS, HAND_WEIGHTS] {
+    for w in [EVAL_WEIGHTS, FITTED_WEIGHTS, HAND_WEIGHTS] {
         assert_eq!(EvalWeights::from_slice(&w.to_vec()), Some(w));
     }
     assert_eq!(EvalWeights::from_slice(&EVAL_WEIGHTS.to_vec()[1..]), None);
@@ -529,7 +529,7 @@ fn static_value_is_the_weighed_features() {
                 return;
             }
             let features = quiet_features(p);
-            for weights in [EVAL_WEIGHTS, HAND_WEIGHTS, odd] {
+            for weights in [EVAL_WEIGHTS, FITTED_WEIGHTS, HAND_WEIGHTS, odd] {
                 let value = engine_value(p, &weights);
                 let Some(f) = &features else {
                     // The filling count: 100 cp a move, minus 50 for the side to move.
@@ -699,8 +699,16 @@ fn shipped_weights_are_the_fit_of_the_shipped_games() {
     }
     assert_eq!((s.games, s.unfinished), (996, 0));
     let (weights, fitted) = tune::fit_weights(&s.samples, &HAND_WEIGHTS).expect("fits");
-    assert_eq!(weights, EVAL_WEIGHTS, "{fitted:?}");
+    assert_eq!(weights, FITTED_WEIGHTS, "{fitted:?}");
     assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
+    // The engine's weights are the fit's, halved.
+    for (half, whole) in EVAL_WEIGHTS
+        .to_vec()
+        .into_iter()
+        .zip(FITTED_WEIGHTS.to_vec())
+    {
+        assert!((2 * half - whole).abs() <= 1, "{EVAL_WEIGHTS:?}");
+    }
 }
 
 /// Fits the evaluation weights to recorded games, from the hand weights (or, with
