@@ -77,10 +77,11 @@ pub const FITTED_WEIGHTS: EvalWeights = EvalWeights {
 /// fit in the units of the separated race's count. Why: the fit sets the weights' size as
 /// well as their ratios, and its size made a square of queen territory in the ending worth
 /// 200 cp, where the same square once the players are separated is a move of the filling
-/// count, 100 cp; so the search preferred keeping a lead open to sealing it, and sealing a
-/// deficit to fighting on. Halved, the ending's square is worth about a move again (100
-/// cp). In paired matches against the previous build the halved weights won where the fit
-/// as it came did not show a gain (`docs/strength.md`, amazons, session 12).
+/// count, 100 cp (set by hand: separated positions are not samples); so the search would
+/// rather keep a lead open than seal it, and seal a deficit than fight on. Halved, the
+/// ending's square is worth about a move again. In paired matches against the previous
+/// build the halved weights won where the fit as it came did not show a gain
+/// (`docs/strength.md`, amazons, session 12).
 pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
     opening: [40, 58, 28, 192],
     ending: [1002, 178, -566, 436],

@@ -24,11 +24,14 @@
 //!   the game phase `p = min(1, w / (0.3·cells))` between the opening weights and the
 //!   ending weights; plus **mobility** `Σ √m` over each queen's queen-move count `m` (own
 //!   minus opponent's), weighted the same way, which punishes nearly trapped queens. The
-//!   weights are data, [`EvalWeights`] (the engine's are [`EVAL_WEIGHTS`]); the hand
-//!   weights [`HAND_WEIGHTS`] are Lieberum's: opening t1 .20, t2 .35, c1 .15, c2 .15,
-//!   ending t1 .80, t2 .10, c1 .05, c2 .05, ×100 per square, mobility `12·√m` weighted
-//!   `0.3 + 0.7·p`. [`tune`] fits them to game results ([`quiet_features`] gives the
-//!   terms they weigh). Once the queens are **separated** (`w = 0`: no empty square reachable
+//!   weights are data, [`EvalWeights`]. The hand weights [`HAND_WEIGHTS`] are Lieberum's:
+//!   opening t1 .20, t2 .35, c1 .15, c2 .15, ending t1 .80, t2 .10, c1 .05, c2 .05, ×100
+//!   per square, mobility `12·√m` weighted `0.3 + 0.7·p`. [`tune`] fits them to game
+//!   results ([`quiet_features`] gives the terms they weigh): [`FITTED_WEIGHTS`] is their
+//!   fit to 996 games on 8×8, and the engine's [`EVAL_WEIGHTS`] are that fit halved, so
+//!   that a square of territory in the ending is worth about a move of the separated
+//!   count below (the ratios of the fit, kept after a paired match against the hand
+//!   weights, `docs/strength.md`). Once the queens are **separated** (`w = 0`: no empty square reachable
 //!   by both), the value is the **filling** count: the moves each side can still make in
 //!   its own regions ([`filling`]: exact by a bounded search of each region, which finds
 //!   the squares a defective region wastes; a region too large or too slow to search
