@@ -1,5 +1,5 @@
 //! Turning recorded games into Texel samples for the games whose evaluation weights are
-//! fitted to results (`gomoku::tune`, `connect6::tune`): every quiet position of recorded
+//! fitted to results (`gomoku::tune`, `connect6::tune`, `amazons::tune`): every quiet position of recorded
 //! games (`boardlab selfplay` / `match --records FILE`), with the terms the game's static
 //! value weighs and the game's result for the side to move.
 //!
@@ -36,7 +36,9 @@ pub struct Samples {
     pub games: usize,
     /// Games skipped: not ended on the board.
     pub unfinished: usize,
-    /// Positions skipped: a forcing threat decides their static value.
+    /// Positions skipped: something other than the weighed terms decides their static
+    /// value (a forcing threat in gomoku and connect6; in amazons, once the players are
+    /// separated, the exact count of the moves each has left).
     pub forcing: usize,
 }
 

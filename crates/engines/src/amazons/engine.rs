@@ -29,46 +29,211 @@ thread_local! {
 
 /// Tie weight κ for the side to move in `t1` and `t2`.
 pub(super) const KAPPA: f64 = 0.2;
-/// Opening weights (t1, t2, c1, c2) and ending weights.
-pub(super) const OPEN_W: [f64; 4] = [0.20, 0.35, 0.15, 0.15];
-pub(super) const END_W: [f64; 4] = [0.80, 0.10, 0.05, 0.05];
 
-/// The engine's static value from the side to move's view (see the module docs).
-pub fn engine_value(pos: &Position) -> i32 {
+/// The evaluation's weights, in tenths of a centipawn: per unit of each territory term
+/// (`t1`, `t2`, `c1`, `c2`) at the opening (phase `p = 1`) and at the ending (`p = 0`),
+/// and per unit of the mobility term `Σ √m` (own minus opponent's) at each end; between
+/// the ends each weight is interpolated linearly by the phase ([`engine_value`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EvalWeights {
+    /// `t1`, `t2`, `c1`, `c2` at the opening.
+    pub opening: [i32; 4],
+    /// `t1`, `t2`, `c1`, `c2` at the ending.
+    pub ending: [i32; 4],
+    /// `Σ √m` at the opening and at the ending.
+    pub mobility: [i32; 2],
+}
+
+/// Number of terms of [`quiet_features`] (and of [`EvalWeights::to_vec`]).
+pub const FEATURES: usize = 10;
+
+/// The units of [`quiet_features`]: each term is given in hundredths, so that the features
+/// times the weights are the static value in thousandths of a centipawn.
+pub const FEATURE_SCALE: f64 = 100.0;
+
+/// The hand weights (Lieberum's blend as sessions 2-11 shipped it): opening t1 .20, t2 .35,
+/// c1 .15, c2 .15 and ending t1 .80, t2 .10, c1 .05, c2 .05, ×100 per square; mobility
+/// `12·√m` weighted `0.3 + 0.7·p` (12 at the opening, 3.6 at the ending).
+pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
+    opening: [200, 350, 150, 150],
+    ending: [800, 100, 50, 50],
+    mobility: [120, 36],
+};
+
+/// [`HAND_WEIGHTS`] fitted to the results of 996 games on 8×8 (`amazons::tune`; the games
+/// are `data/amazons8-*.txt`: self-play of the previous build and games against two Botzone
+/// bots; the commands are in `docs/strength.md`, amazons, session 12). What the fit changed:
+/// queen territory `t1` counts little in the opening and much more in the ending; the king
+/// distance terms `t2` and `c2` more everywhere; `c1` in the ending is negative (it corrects
+/// `t1`, with which it moves); and mobility is worth several times the hand weight, at the
+/// ending most of all.
+pub const FITTED_WEIGHTS: EvalWeights = EvalWeights {
+    opening: [80, 115, 57, 383],
+    ending: [2003, 355, -1133, 873],
+    mobility: [547, 1874],
+};
+
+/// The engine's evaluation weights: [`FITTED_WEIGHTS`] halved (rounded), the ratios of the
+/// fit in the units of the separated race's count. Why: the fit sets the weights' size as
+/// well as their ratios, and its size made a square of queen territory in the ending worth
+/// 200 cp, where the same square once the players are separated is a move of the filling
+/// count, 100 cp (set by hand: separated positions are not samples); so the search would
+/// rather keep a lead open than seal it, and seal a deficit than fight on. Halved, the
+/// ending's square is worth about a move again. In paired matches against the previous
+/// build the halved weights won where the fit as it came did not show a gain
+/// (`docs/strength.md`, amazons, session 12).
+pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
+    opening: [40, 58, 28, 192],
+    ending: [1002, 178, -566, 436],
+    mobility: [274, 937],
+};
+
+impl EvalWeights {
+    /// The weights as [`quiet_features`] orders its terms: the opening's four territory
+    /// weights, the ending's four, then mobility at the opening and at the ending.
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut v = Vec::with_capacity(FEATURES);
+        v.extend_from_slice(&self.opening);
+        v.extend_from_slice(&self.ending);
+        v.extend_from_slice(&self.mobility);
+        v
+    }
+
+    /// The weights [`to_vec`](EvalWeights::to_vec) wrote, or `None` for a slice of another
+    /// length than [`FEATURES`].
+    pub fn from_slice(v: &[i32]) -> Option<EvalWeights> {
+        if v.len() != FEATURES {
+            return None;
+        }
+        let mut w = EvalWeights {
+            opening: [0; 4],
+            ending: [0; 4],
+            mobility: [0; 2],
+        };
+        w.opening.copy_from_slice(&v[..4]);
+        w.ending.copy_from_slice(&v[4..8]);
+        w.mobility.copy_from_slice(&v[8..]);
+        Some(w)
+    }
+}
+
+impl Default for EvalWeights {
+    fn default() -> EvalWeights {
+        EVAL_WEIGHTS
+    }
+}
+
+/// The engine's static value from the side to move's view, with `weights` (see the module
+/// docs).
+pub fn engine_value(pos: &Position, weights: &EvalWeights) -> i32 {
     DIST.with(|d| match d.try_borrow_mut() {
-        Ok(mut d) => engine_value_with(pos, &mut d),
-        Err(_) => engine_value_with(pos, &mut AmazonsDistances::default()),
+        Ok(mut d) => engine_value_with(pos, weights, &mut d),
+        Err(_) => engine_value_with(pos, weights, &mut AmazonsDistances::default()),
     })
 }
 
-pub(super) fn engine_value_with(pos: &Position, d: &mut AmazonsDistances) -> i32 {
+/// What the weights multiply, from the side to move's view, before the phase splits it.
+struct Terms {
+    /// `t1`, `t2` (the ties counted for the side to move), `c1`, `c2`.
+    territory: [f64; 4],
+    /// `Σ √m` over the side to move's queens minus the opponent's.
+    mobility: f64,
+    /// The phase `p = min(1, w / (0.3·cells))`: 1 in the opening, 0 once separated.
+    phase: f64,
+}
+
+/// How a position is valued.
+enum Judged {
+    /// By the weighed terms.
+    Weighed(Terms),
+    /// By the filling count: no empty square is reachable by both players.
+    Separated,
+    /// Not at all: the distances could not be computed (never on a legal position).
+    Unknown,
+}
+
+fn judge(pos: &Position, d: &mut AmazonsDistances) -> Judged {
     let q = [pos.queens(Player::First), pos.queens(Player::Second)];
     if d.compute(pos.geometry(), &pos.arrows(), [&q[0], &q[1]])
         .is_err()
     {
-        return 0;
+        return Judged::Unknown;
     }
     let me = pos.side_to_move();
     let sign = me.sign() as f64;
     let t = d.terms();
     if t.w == 0.0 {
-        // Separated: a race of filling. Each side's moves in its own regions, exact where
-        // the region search finishes, else its squares (see `filling`).
-        let (own, opp) = separated_moves(pos, me);
-        return 100 * (own as i32 - opp as i32) - 50;
+        return Judged::Separated;
     }
     let cells = pos.geometry().cells() as f64;
-    let p = (t.w / (0.3 * cells)).min(1.0);
-    let wt = |i: usize| END_W[i] + (OPEN_W[i] - END_W[i]) * p;
-    // Territory terms from First's view, the tie term already for the side to move.
-    let first = wt(0) * t.t1(me, KAPPA) + wt(1) * t.t2(me, KAPPA) + wt(2) * t.c1 + wt(3) * t.c2;
     let mob = |pl: Player| -> f64 {
         squares(pos.queens(pl))
-            .map(|s| 12.0 * f64::from(pos.queen_mobility(s)).sqrt())
+            .map(|s| f64::from(pos.queen_mobility(s)).sqrt())
             .sum()
     };
-    let mobility = (mob(me) - mob(me.other())) * (0.3 + 0.7 * p);
-    (100.0 * first * sign + mobility).round() as i32
+    Judged::Weighed(Terms {
+        territory: [
+            t.t1(me, KAPPA) * sign,
+            t.t2(me, KAPPA) * sign,
+            t.c1 * sign,
+            t.c2 * sign,
+        ],
+        mobility: mob(me) - mob(me.other()),
+        phase: (t.w / (0.3 * cells)).min(1.0),
+    })
+}
+
+pub(super) fn engine_value_with(
+    pos: &Position,
+    weights: &EvalWeights,
+    d: &mut AmazonsDistances,
+) -> i32 {
+    let t = match judge(pos, d) {
+        Judged::Weighed(t) => t,
+        Judged::Unknown => return 0,
+        Judged::Separated => {
+            // A race of filling. Each side's moves in its own regions, exact where the
+            // region search finishes, else its squares (see `filling`).
+            let (own, opp) = separated_moves(pos, pos.side_to_move());
+            return 100 * (own as i32 - opp as i32) - 50;
+        }
+    };
+    let p = t.phase;
+    // A weight interpolated by the phase, as a fraction of 100 cp (the hand weights' form:
+    // with them the value is the one sessions 2-11 computed, bit for bit in the territory).
+    let at = |open: i32, end: i32| {
+        let (open, end) = (f64::from(open) / 1000.0, f64::from(end) / 1000.0);
+        end + (open - end) * p
+    };
+    let territory: f64 = (0..4)
+        .map(|i| at(weights.opening[i], weights.ending[i]) * t.territory[i])
+        .sum();
+    let mobility = t.mobility * 100.0 * at(weights.mobility[0], weights.mobility[1]);
+    (100.0 * territory + mobility).round() as i32
+}
+
+/// The terms [`engine_value`] weighs, from the side to move's point of view, in the order of
+/// [`EvalWeights::to_vec`]: each territory term and the mobility balance times the phase
+/// `p` (the opening's share) and times `1 − p` (the ending's), in hundredths
+/// ([`FEATURE_SCALE`]), so that the features times the weights are the static value in
+/// thousandths of a centipawn (up to the rounding of the features). `None` once the players
+/// are separated, where the exact filling count decides the value: the samples of a Texel
+/// fit of the weights (`amazons::tune`).
+pub fn quiet_features(pos: &Position) -> Option<Vec<i64>> {
+    let judged = DIST.with(|d| match d.try_borrow_mut() {
+        Ok(mut d) => judge(pos, &mut d),
+        Err(_) => judge(pos, &mut AmazonsDistances::default()),
+    });
+    let Judged::Weighed(t) = judged else {
+        return None;
+    };
+    let scaled = |x: f64| (x * FEATURE_SCALE).round() as i64;
+    let (open, end) = (t.phase, 1.0 - t.phase);
+    let mut f = Vec::with_capacity(FEATURES);
+    f.extend(t.territory.iter().map(|&x| scaled(x * open)));
+    f.extend(t.territory.iter().map(|&x| scaled(x * end)));
+    f.extend([scaled(t.mobility * open), scaled(t.mobility * end)]);
+    Some(f)
 }
 
 thread_local! {
@@ -89,28 +254,32 @@ pub fn separated_moves(pos: &Position, me: Player) -> (u32, u32) {
     })
 }
 
-/// The engine's evaluator.
+/// The engine's evaluator: the static value and the candidates ranked by it, with its
+/// weights ([`EVAL_WEIGHTS`] by default).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct EngineEval;
+pub struct EngineEval {
+    /// The evaluation's weights.
+    pub weights: EvalWeights,
+}
 
 impl Evaluator<EnginePosition> for EngineEval {
     fn evaluate(&self, pos: &EnginePosition) -> i32 {
-        engine_value(pos.position())
+        engine_value(pos.position(), &self.weights)
     }
 
     fn candidates(&self, pos: &EnginePosition, moves: &mut Vec<AmazonsMove>) {
         let ply = pos.position().ply().saturating_sub(pos.state().root) as usize;
         if ply == 0 {
-            root_candidates(pos.position(), moves);
+            root_candidates(pos.position(), &self.weights, moves);
         } else {
             let k = K_BY_PLY[(ply - 1).min(K_BY_PLY.len() - 1)];
-            if ply == 1 && reply_candidates(pos.position(), k, moves) {
+            if ply == 1 && reply_candidates(pos.position(), &self.weights, k, moves) {
                 return;
             }
             if ply <= RERANK_PLIES && RERANKED > k {
                 interior_candidates(pos.position(), RERANKED, moves);
                 add_trapping_moves(pos.position(), moves);
-                rerank(pos.position(), k, moves);
+                rerank(pos.position(), &self.weights, k, moves);
             } else {
                 interior_candidates(pos.position(), k, moves);
             }
@@ -120,13 +289,18 @@ impl Evaluator<EnginePosition> for EngineEval {
 
 /// Re-ranks `moves` by the static value after each and keeps the best `k`, best first
 /// (a move that leaves the opponent without a move first of all).
-pub(super) fn rerank(pos: &Position, k: usize, moves: &mut Vec<AmazonsMove>) {
+pub(super) fn rerank(
+    pos: &Position,
+    weights: &EvalWeights,
+    k: usize,
+    moves: &mut Vec<AmazonsMove>,
+) {
     let mut p = pos.clone();
     // Equal values keep the pre-score order (the index breaks ties).
     let mut scored: Vec<(i32, usize, AmazonsMove)> = moves
         .iter()
         .enumerate()
-        .map(|(i, &mv)| (value_after(&mut p, mv), i, mv))
+        .map(|(i, &mv)| (value_after(&mut p, weights, mv), i, mv))
         .collect();
     best_first(&mut scored, k, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     moves.clear();
@@ -135,10 +309,10 @@ pub(super) fn rerank(pos: &Position, k: usize, moves: &mut Vec<AmazonsMove>) {
 
 /// The static value of `mv` for the side making it, from the position after it (`p` is
 /// left as it was): a move that leaves the opponent without a move is worth the most.
-fn value_after(p: &mut Position, mv: AmazonsMove) -> i32 {
+fn value_after(p: &mut Position, weights: &EvalWeights, mv: AmazonsMove) -> i32 {
     let undo = p.make_move(mv);
     let v = if p.has_legal_move(p.side_to_move()) {
-        -engine_value(p)
+        -engine_value(p, weights)
     } else {
         i32::MAX
     };
@@ -147,9 +321,12 @@ fn value_after(p: &mut Position, mv: AmazonsMove) -> i32 {
 }
 
 thread_local! {
-    /// The replies' lists by position hash ([`reply_candidates`]): a pure function of the
-    /// position, computed once per position instead of once per iteration.
-    static REPLIES: RefCell<HashMap<u64, Vec<AmazonsMove>>> = RefCell::new(HashMap::new());
+    /// The replies' lists by position hash ([`reply_candidates`]), for the weights they
+    /// were ranked with: a pure function of the position and the weights, computed once per
+    /// position instead of once per iteration (emptied when another evaluator's weights
+    /// rank on the same thread).
+    static REPLIES: RefCell<(EvalWeights, HashMap<u64, Vec<AmazonsMove>>)> =
+        RefCell::new((EVAL_WEIGHTS, HashMap::new()));
 }
 
 /// At ply 1 (the opponent's replies to the root moves): when the side to move has at most
@@ -160,13 +337,19 @@ thread_local! {
 /// Why: in 16 games lost 5-11 to a Botzone bot, the bot's reply after 27 of our search's
 /// drops of 250 cp or more was in the shortlist-built reply list once; 22 of the 27 were
 /// among the best 20 replies by static value.
-pub(super) fn reply_candidates(pos: &Position, k: usize, moves: &mut Vec<AmazonsMove>) -> bool {
+pub(super) fn reply_candidates(
+    pos: &Position,
+    weights: &EvalWeights,
+    k: usize,
+    moves: &mut Vec<AmazonsMove>,
+) -> bool {
     moves.clear();
     let key = pos.hash();
     let cached = REPLIES.with(|c| {
         c.try_borrow()
             .ok()
-            .and_then(|c| c.get(&key).map(|list| moves.extend_from_slice(list)))
+            .filter(|c| c.0 == *weights)
+            .and_then(|c| c.1.get(&key).map(|list| moves.extend_from_slice(list)))
             .is_some()
     });
     if cached {
@@ -177,30 +360,32 @@ pub(super) fn reply_candidates(pos: &Position, k: usize, moves: &mut Vec<Amazons
         moves.clear();
         return false;
     }
-    rank_all(pos, k, moves);
+    rank_all(pos, weights, k, moves);
     REPLIES.with(|c| {
         if let Ok(mut c) = c.try_borrow_mut() {
-            if c.len() >= REPLY_CACHE_ENTRIES {
-                c.clear();
+            let (ranked_with, lists) = &mut *c;
+            if lists.len() >= REPLY_CACHE_ENTRIES || ranked_with != weights {
+                lists.clear();
+                *ranked_with = *weights;
             }
-            c.insert(key, moves.clone());
+            lists.insert(key, moves.clone());
         }
     });
     true
 }
 
 /// Every legal move scored by the static value after it; the best [`ROOT_K`], best first.
-pub(super) fn root_candidates(pos: &Position, moves: &mut Vec<AmazonsMove>) {
+pub(super) fn root_candidates(pos: &Position, weights: &EvalWeights, moves: &mut Vec<AmazonsMove>) {
     pos.generate_moves(moves);
-    rank_all(pos, ROOT_K, moves);
+    rank_all(pos, weights, ROOT_K, moves);
 }
 
 /// Scores `moves` by the static value after each; keeps the best `k`, best first.
-fn rank_all(pos: &Position, k: usize, moves: &mut Vec<AmazonsMove>) {
+fn rank_all(pos: &Position, weights: &EvalWeights, k: usize, moves: &mut Vec<AmazonsMove>) {
     let mut p = pos.clone();
     let mut scored: Vec<(i32, AmazonsMove)> = moves
         .iter()
-        .map(|&mv| (value_after(&mut p, mv), mv))
+        .map(|&mv| (value_after(&mut p, weights, mv), mv))
         .collect();
     best_first(&mut scored, k, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     moves.clear();

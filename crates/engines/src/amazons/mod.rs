@@ -21,11 +21,17 @@
 //! - **evaluation** ([`engine_value`]) — Lieberum's territory/position blend from
 //!   [`distances::AmazonsDistances`]: queen-distance territory `t1` and king-distance
 //!   territory `t2` (ties count `κ = 0.2` for the side to move), `c1`, `c2`, interpolated by
-//!   the game phase `p = min(1, w / (0.3·cells))` between the opening weights
-//!   (t1 .20, t2 .35, c1 .15, c2 .15) and the ending weights (t1 .80, t2 .10, c1 .05,
-//!   c2 .05), ×100 per square; plus **mobility** `Σ 12·√m` over each queen's queen-move
-//!   count `m` (own minus opponent's, weighted `0.3 + 0.7·p`), which punishes nearly
-//!   trapped queens. Once the queens are **separated** (`w = 0`: no empty square reachable
+//!   the game phase `p = min(1, w / (0.3·cells))` between the opening weights and the
+//!   ending weights; plus **mobility** `Σ √m` over each queen's queen-move count `m` (own
+//!   minus opponent's), weighted the same way, which punishes nearly trapped queens. The
+//!   weights are data, [`EvalWeights`]. The hand weights [`HAND_WEIGHTS`] are Lieberum's:
+//!   opening t1 .20, t2 .35, c1 .15, c2 .15, ending t1 .80, t2 .10, c1 .05, c2 .05, ×100
+//!   per square, mobility `12·√m` weighted `0.3 + 0.7·p`. [`tune`] fits them to game
+//!   results ([`quiet_features`] gives the terms they weigh): [`FITTED_WEIGHTS`] is their
+//!   fit to 996 games on 8×8, and the engine's [`EVAL_WEIGHTS`] are that fit halved, so
+//!   that a square of territory in the ending is worth about a move of the separated
+//!   count below (the ratios of the fit, kept after a paired match against the hand
+//!   weights, `docs/strength.md`). Once the queens are **separated** (`w = 0`: no empty square reachable
 //!   by both), the value is the **filling** count: the moves each side can still make in
 //!   its own regions ([`filling`]: exact by a bounded search of each region, which finds
 //!   the squares a defective region wastes; a region too large or too slow to search
@@ -135,7 +141,7 @@ impl EngineGame for Position {
         // Time is the caller's: a protocol's budget keeps its own reserve.
         Ok(Box::new(SearchAgent::new(
             "engine",
-            EngineEval,
+            EngineEval::default(),
             options,
             wrap_engine,
         )?))
@@ -155,6 +161,7 @@ mod baseline;
 pub mod distances;
 mod engine;
 pub mod filling;
+pub mod tune;
 
 pub use baseline::*;
 pub use engine::*;

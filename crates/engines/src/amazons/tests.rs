@@ -99,7 +99,7 @@ fn avoids_immediate_loss() {
 fn separated_endgame_prefers_more_squares() {
     // The players are walled apart (column e is all arrows): filling counts decide.
     let pos = parse(8, "b3x3/b3x3/b3x3/b3x3/4x3/4xw1w/4x3/4xw1w b 8");
-    let v = engine_value(&pos);
+    let v = engine_value(&pos, &EVAL_WEIGHTS);
     // Black (to move) has 4×8 − 4 = 28 empty squares, White 3×8 − 4 = 20.
     assert_eq!(v, 100 * (28 - 20) - 50);
 }
@@ -190,7 +190,7 @@ fn candidates_are_legal_and_complete() {
             assert_eq!(moves.len() as u64, p.count_moves());
             assert!(moves.iter().all(|m| p.validate(m).is_ok()));
             let mut c = Vec::new();
-            EngineEval.candidates(&wrap_engine(p), &mut c);
+            EngineEval::default().candidates(&wrap_engine(p), &mut c);
             assert!(c.iter().all(|m| p.validate(m).is_ok()));
             assert_eq!(c.is_empty(), moves.is_empty());
             assert!(c.len() <= ROOT_K);
@@ -198,7 +198,7 @@ fn candidates_are_legal_and_complete() {
                 let mut w = wrap_engine(p);
                 w.make_move(first);
                 if w.outcome().is_none() {
-                    EngineEval.candidates(&w, &mut c);
+                    EngineEval::default().candidates(&w, &mut c);
                     assert!(!c.is_empty() && c.len() <= K_BY_PLY[0]);
                     assert!(c.iter().all(|m| w.validate(m).is_ok()));
                 }
@@ -222,7 +222,10 @@ fn eval_state_round_trips_and_matches_scratch() {
             assert_eq!(w.position(), &scratch);
             let mut d = AmazonsDistances::default();
             if scratch.outcome().is_none() {
-                assert_eq!(engine_value(&scratch), engine_value_with(&scratch, &mut d));
+                assert_eq!(
+                    engine_value(&scratch, &EVAL_WEIGHTS),
+                    engine_value_with(&scratch, &EVAL_WEIGHTS, &mut d)
+                );
             }
             w.unmake_move(mv, undo);
             assert_eq!(w, before);
@@ -290,7 +293,7 @@ fn value_after(pos: &Position, mv: AmazonsMove) -> i32 {
     let mut p = pos.clone();
     p.make_move(mv);
     if p.has_legal_move(p.side_to_move()) {
-        -engine_value(&p)
+        -engine_value(&p, &EVAL_WEIGHTS)
     } else {
         i32::MAX
     }
@@ -317,7 +320,7 @@ fn near_the_root_candidates_are_the_shortlists_best_by_evaluation() {
                 let node = w.position().clone();
                 let k = K_BY_PLY[ply - 1];
                 let mut c = Vec::new();
-                EngineEval.candidates(&w, &mut c);
+                EngineEval::default().candidates(&w, &mut c);
                 let mut shortlist = Vec::new();
                 let mut legal = Vec::new();
                 node.generate_moves(&mut legal);
@@ -369,7 +372,7 @@ fn the_reply_that_traps_a_queen_is_searched() {
     let trap = pos.parse_move("h3-f1/d1").unwrap();
     // The move with the best static value, which the queen-move shortlist alone misses.
     let mut by_value = Vec::new();
-    root_candidates(&pos, &mut by_value);
+    root_candidates(&pos, &EVAL_WEIGHTS, &mut by_value);
     assert_eq!(by_value[0], trap);
     let mut shortlist = Vec::new();
     interior_candidates(&pos, RERANKED, &mut shortlist);
@@ -378,7 +381,7 @@ fn the_reply_that_traps_a_queen_is_searched() {
     let mut w = wrap_engine(&pos);
     w.state_mut().root = pos.ply() - 1;
     let mut c = Vec::new();
-    EngineEval.candidates(&w, &mut c);
+    EngineEval::default().candidates(&w, &mut c);
     assert_eq!(c.first(), Some(&trap));
 }
 
@@ -494,8 +497,250 @@ fn a_defect_decides_a_separated_race() {
         "xxxxxx1b/xxxxxxxx/bbbxxwww/xxxxxxxx/xxxxxxxx/xxxxxxxx/xwxxxxxx/1x1xxxxx w 53",
     );
     assert_eq!(separated_moves(&pos, pos.side_to_move()), (1, 1));
-    assert_eq!(engine_value(&pos), -50);
+    assert_eq!(engine_value(&pos, &EVAL_WEIGHTS), -50);
     // The search plays it out the same way: White loses.
     let r = engine().think(&pos, &Limits::new().with_depth(4), &mut |_| {});
     assert_eq!(r.score.kind(), ScoreKind::Loss(2), "{:?}", r.score);
+}
+
+// ---- the weights and their fit --------------------------------------------------------------
+
+/// The static value is the fitted model: the terms [`quiet_features`] gives, weighed with
+/// the weights, are the static value (in thousandths of a centipawn, up to the rounding of
+/// the features to hundredths) on every position of random games before the players are
+/// separated; a separated position, which the filling count values, has no features (so
+/// the tuner fits what the engine evaluates).
+#[test]
+fn static_value_is_the_weighed_features() {
+    for w in [EVAL_WEIGHTS, FITTED_WEIGHTS, HAND_WEIGHTS] {
+        assert_eq!(EvalWeights::from_slice(&w.to_vec()), Some(w));
+    }
+    assert_eq!(EvalWeights::from_slice(&EVAL_WEIGHTS.to_vec()[1..]), None);
+    // Weights unlike the shipped ones, so that each term is checked on its own.
+    let odd = EvalWeights {
+        opening: [130, -70, 410, 20],
+        ending: [-250, 660, 90, -330],
+        mobility: [-45, 170],
+    };
+    let (mut weighed, mut separated) = (0, 0);
+    for (size, seed) in [(8, 11), (8, 12), (10, 13), (8, 14)] {
+        random_playout(size, seed, |p| {
+            if p.outcome().is_some() {
+                return;
+            }
+            let features = quiet_features(p);
+            for weights in [EVAL_WEIGHTS, FITTED_WEIGHTS, HAND_WEIGHTS, odd] {
+                let value = engine_value(p, &weights);
+                let Some(f) = &features else {
+                    // The filling count: 100 cp a move, minus 50 for the side to move.
+                    assert_eq!(value.rem_euclid(100), 50, "{}", p.to_position_string());
+                    continue;
+                };
+                assert_eq!(f.len(), FEATURES);
+                let w = weights.to_vec();
+                let sum: i64 = f.iter().zip(&w).map(|(&f, &w)| f * i64::from(w)).sum();
+                // Each feature is within half a hundredth, the value rounded to a cp.
+                let slack: f64 = w.iter().map(|w| f64::from(w.abs()) / 2.0).sum::<f64>() + 500.0;
+                assert!(
+                    (sum as f64 - 1000.0 * f64::from(value)).abs() <= slack,
+                    "{}: {sum} against {value} cp",
+                    p.to_position_string()
+                );
+            }
+            match features {
+                Some(_) => weighed += 1,
+                None => separated += 1,
+            }
+        });
+    }
+    assert!(
+        weighed > 100 && separated > 10,
+        "{weighed} weighed, {separated} separated"
+    );
+}
+
+/// Other weights make another engine: the static value follows the weights given, and the
+/// weights change the moves the search ranks first.
+#[test]
+fn the_evaluator_uses_its_weights() {
+    let pos = Position::new(AmazonsConfig::SMALL);
+    let mobility_only = EvalWeights {
+        opening: [0; 4],
+        ending: [0; 4],
+        mobility: [120, 36],
+    };
+    let territory_only = EvalWeights {
+        mobility: [0, 0],
+        ..HAND_WEIGHTS
+    };
+    let f = quiet_features(&pos).expect("the start is open");
+    // At the start the phase is 1: only the opening weights count.
+    assert!(f[4..8].iter().all(|&x| x == 0) && f[9] == 0, "{f:?}");
+    let a = engine_value(&pos, &mobility_only);
+    let b = engine_value(&pos, &territory_only);
+    assert!((engine_value(&pos, &HAND_WEIGHTS) - (a + b)).abs() <= 1);
+    let mut moves_a = Vec::new();
+    let mut moves_b = Vec::new();
+    let w = wrap_engine(&pos);
+    EngineEval {
+        weights: mobility_only,
+    }
+    .candidates(&w, &mut moves_a);
+    EngineEval {
+        weights: territory_only,
+    }
+    .candidates(&w, &mut moves_b);
+    assert_eq!(moves_a.len(), ROOT_K);
+    assert_ne!(moves_a, moves_b);
+}
+
+/// An 8×8 self-play game of the engine (2 random plies, then 4,000 nodes a move), won by
+/// Black when White had no legal move after the 52nd ply.
+const GAME: &str = "f8-e7/e1 c1-d1/a1 a6-d3/f5 a3-d6/c6 d3-c4/c2 h3-b3/b7 h6-h2/e2 d6-f6/f8 \
+    c8-d8/d2 f1-g2/g4 e7-g7/g5 b3-b6/e3 c4-b5/b1 f6-f7/d7 b5-c4/e6 b6-b5/b3 h2-g3/f3 \
+    d1-c1/a3 c4-d4/b2 b5-b6/c5 d4-c4/d5 b6-c7/f4 c4-b4/b6 c7-b8/c8 b4-d4/e5 b8-a8/a4 \
+    d4-c4/a6 g2-h2/g2 d8-c7/b8 f7-f6/d8 g3-h4/h3 h2-g3/f2 h4-h5/g6 f6-f7/f6 h5-h7/h4 \
+    f7-e7/f7 c7-d6/c7 e7-e8/e7 c4-b4/c3 g3-h2/g3 b4-d4/d3 h2-h1/f1 h7-h6/h8 h1-h2/h1 \
+    d4-c4/b5 c1-d1/c1 c4-d4/b4 a8-a7/a8 h6-h7/h6 h2-g1/h2 d4-c4/e4";
+
+/// A records file of that game, then the first 6 plies of it alone (as after an external
+/// engine's timeout).
+fn records(moves: &str) -> String {
+    let save = |moves: &[&str]| {
+        format!(
+            "boardlab-save 1\ngame amazons:size=8\n{}\n",
+            moves.join("\n")
+        )
+    };
+    let all: Vec<&str> = moves.split_whitespace().collect();
+    format!(
+        "# game 1: engine (first) vs engine (second): White has no legal move\n{}\n\
+         # game 2: engine (first) vs ugi (second): timeout\n{}",
+        save(&all),
+        save(&all[..6])
+    )
+}
+
+#[test]
+fn samples_are_the_open_positions_of_finished_games() {
+    let text = records(GAME);
+    let plies = GAME.split_whitespace().count();
+    let mut s = tune::Samples::default();
+    tune::add_samples(&text, 0, &mut s).expect("records load");
+    assert_eq!((s.games, s.unfinished), (1, 1));
+    // One position before each move: the open ones are samples, the separated ones not.
+    assert_eq!(s.samples.len() + s.forcing, plies);
+    // The game's end is separated.
+    assert!(s.forcing > 0 && s.samples.len() > 30, "{s:?}");
+    // Black (First on 8×8) to move at the start, and Black won; then White, who lost.
+    assert_eq!(s.samples[0].result, 1.0);
+    assert_eq!(s.samples[1].result, 0.0);
+    // The samples are the features of the replayed positions.
+    let mut pos = Position::new(AmazonsConfig::SMALL);
+    for (i, text) in GAME.split_whitespace().take(5).enumerate() {
+        assert_eq!(Some(s.samples[i].features.clone()), quiet_features(&pos));
+        pos.play(pos.parse_move(text).unwrap()).unwrap();
+    }
+    // Skipping the opening plies skips their samples.
+    let mut later = tune::Samples::default();
+    tune::add_samples(&text, 2, &mut later).expect("records load");
+    assert_eq!(later.samples.len() + later.forcing, plies - 2);
+    assert_eq!(later.samples[..], s.samples[2..later.samples.len() + 2]);
+    // A game with an illegal move is refused, naming the game.
+    let bad = records(&GAME.replacen("c1-d1/a1", "c1-c8/a1", 1));
+    let err = tune::add_samples(&bad, 0, &mut tune::Samples::default()).expect_err("illegal");
+    assert!(err.to_string().starts_with("records game 1:"), "{err}");
+}
+
+/// The fit learns from results: in games where the side to move had more queen territory in
+/// the ending won, the fitted ending weight of `t1` rises from its start, and a term unrelated
+/// to the results does not take its place.
+#[test]
+fn fit_follows_the_results() {
+    let mut samples = Vec::new();
+    for t1 in -8i64..=8 {
+        for other in -3i64..=3 {
+            let mut features = vec![0; FEATURES];
+            features[4] = 100 * t1; // the ending's t1, in hundredths
+            features[9] = 100 * other; // the ending's mobility, unrelated here
+            samples.push(eval::tune::Sample {
+                features,
+                result: if t1 > 0 { 1.0 } else { 0.0 },
+            });
+        }
+    }
+    let (weights, fitted) = tune::fit_weights(&samples, &HAND_WEIGHTS).expect("fits");
+    assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
+    assert!(weights.ending[0] > HAND_WEIGHTS.ending[0], "{weights:?}");
+    assert!(
+        weights.mobility[1].abs() < weights.ending[0] / 4,
+        "{weights:?}"
+    );
+}
+
+/// The games the shipped weights were fitted to (`docs/strength.md`, amazons, session 12):
+/// self-play of the previous build, and games of our earlier builds against the Botzone bots
+/// rizzo-opp and rizzo-mcts.
+const SHIPPED_RECORDS: [&str; 3] = [
+    include_str!("../../data/amazons8-selfplay-n4000-s12.txt"),
+    include_str!("../../data/amazons8-vs-rizzo-1s-s11.txt"),
+    include_str!("../../data/amazons8-vs-rizzo-opp-500ms-s1121.txt"),
+];
+/// The opening plies of those games (2 random plies, or a book line of 2 or 3), skipped.
+const SHIPPED_SKIP: usize = 3;
+
+/// The shipped weights are what the fit makes of the shipped games from the hand weights:
+/// the weights are reproducible, and a change to the features or the fit shows here.
+#[test]
+fn shipped_weights_are_the_fit_of_the_shipped_games() {
+    let mut s = tune::Samples::default();
+    for records in SHIPPED_RECORDS {
+        tune::add_samples(records, SHIPPED_SKIP, &mut s).expect("records load");
+    }
+    assert_eq!((s.games, s.unfinished), (996, 0));
+    let (weights, fitted) = tune::fit_weights(&s.samples, &HAND_WEIGHTS).expect("fits");
+    assert_eq!(weights, FITTED_WEIGHTS, "{fitted:?}");
+    assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
+    // The engine's weights are the fit's, halved.
+    for (half, whole) in EVAL_WEIGHTS
+        .to_vec()
+        .into_iter()
+        .zip(FITTED_WEIGHTS.to_vec())
+    {
+        assert!((2 * half - whole).abs() <= 1, "{EVAL_WEIGHTS:?}");
+    }
+}
+
+/// Fits the evaluation weights to recorded games, from the hand weights (or, with
+/// `START=shipped`, from the shipped ones): `RECORDS=a.txt,b.txt SKIP=2 cargo test
+/// --release -p boardlab-engines --lib fit_amazons_weights -- --ignored --nocapture`
+/// (`SKIP` plies of each game are its opening, not samples).
+#[test]
+#[ignore = "a tuning run over records files"]
+fn fit_amazons_weights() {
+    let files = std::env::var("RECORDS").expect("RECORDS=file,file,...");
+    let skip: usize = std::env::var("SKIP").map_or(0, |s| s.parse().expect("SKIP is a number"));
+    let start = match std::env::var("START").as_deref() {
+        Ok("shipped") => EVAL_WEIGHTS,
+        Ok("hand") | Err(_) => HAND_WEIGHTS,
+        Ok(other) => panic!("START is hand or shipped, not {other}"),
+    };
+    let mut s = tune::Samples::default();
+    for f in files.split(',') {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        tune::add_samples(&text, skip, &mut s).unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
+    println!(
+        "{} games ({} unfinished skipped), {} open positions, {} separated skipped",
+        s.games,
+        s.unfinished,
+        s.samples.len(),
+        s.forcing
+    );
+    let (weights, fitted) = tune::fit_weights(&s.samples, &start).expect("fits");
+    println!(
+        "scale {:e}, error {:.6} -> {:.6}",
+        fitted.scale, fitted.error_before, fitted.error_after
+    );
+    println!("{weights:?}");
 }
