@@ -8,7 +8,7 @@
 //! counted; a record that does not load is an error naming it.
 
 use board_core::{Outcome, Player, Position, Rules, savefile};
-use eval::tune::Sample;
+use eval::tune::{Fit, Sample, fit};
 use thiserror::Error;
 
 /// Why records cannot be turned into samples, or samples into weights.
@@ -94,4 +94,22 @@ where
         }
     }
     Ok(())
+}
+
+/// A game's evaluation weights as the generic tuner sees them: a flat list of integers in a
+/// fixed order (the order of the game's features), and back.
+pub trait TunedWeights: Sized {
+    /// The weights in the order of the game's features.
+    fn to_vec(&self) -> Vec<i32>;
+    /// The weights [`to_vec`](TunedWeights::to_vec) wrote, or `None` for a slice of another
+    /// length.
+    fn from_slice(v: &[i32]) -> Option<Self>;
+}
+
+/// Fits weights to `samples`, starting from `start` (`eval::tune::fit`); deterministic.
+pub fn fit_weights<W: TunedWeights>(samples: &[Sample], start: &W) -> Result<(W, Fit), TuneError> {
+    let fitted = fit(samples, &start.to_vec())?;
+    let weights =
+        W::from_slice(&fitted.weights).expect("the fit returns one weight per starting weight");
+    Ok((weights, fitted))
 }

@@ -2,6 +2,7 @@
 //! generator.
 
 use super::{filling::Filler, *};
+use crate::tune::TunedWeights;
 
 // ---- evaluation state -----------------------------------------------------------------------
 
@@ -88,10 +89,10 @@ pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
     mobility: [274, 937],
 };
 
-impl EvalWeights {
+impl TunedWeights for EvalWeights {
     /// The weights as [`quiet_features`] orders its terms: the opening's four territory
     /// weights, the ending's four, then mobility at the opening and at the ending.
-    pub fn to_vec(&self) -> Vec<i32> {
+    fn to_vec(&self) -> Vec<i32> {
         let mut v = Vec::with_capacity(FEATURES);
         v.extend_from_slice(&self.opening);
         v.extend_from_slice(&self.ending);
@@ -101,7 +102,7 @@ impl EvalWeights {
 
     /// The weights [`to_vec`](EvalWeights::to_vec) wrote, or `None` for a slice of another
     /// length than [`FEATURES`].
-    pub fn from_slice(v: &[i32]) -> Option<EvalWeights> {
+    fn from_slice(v: &[i32]) -> Option<EvalWeights> {
         if v.len() != FEATURES {
             return None;
         }

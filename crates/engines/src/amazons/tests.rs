@@ -7,6 +7,7 @@ use rules_amazons::AmazonsConfig;
 use search::{Limits, ScoreKind};
 
 use super::*;
+use crate::tune::TunedWeights;
 
 fn parse(size: u32, s: &str) -> Position {
     let config = AmazonsConfig::new(size).unwrap();
@@ -718,29 +719,10 @@ fn shipped_weights_are_the_fit_of_the_shipped_games() {
 #[test]
 #[ignore = "a tuning run over records files"]
 fn fit_amazons_weights() {
-    let files = std::env::var("RECORDS").expect("RECORDS=file,file,...");
-    let skip: usize = std::env::var("SKIP").map_or(0, |s| s.parse().expect("SKIP is a number"));
-    let start = match std::env::var("START").as_deref() {
-        Ok("shipped") => EVAL_WEIGHTS,
-        Ok("hand") | Err(_) => HAND_WEIGHTS,
-        Ok(other) => panic!("START is hand or shipped, not {other}"),
-    };
-    let mut s = tune::Samples::default();
-    for f in files.split(',') {
-        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
-        tune::add_samples(&text, skip, &mut s).unwrap_or_else(|e| panic!("{f}: {e}"));
-    }
-    println!(
-        "{} games ({} unfinished skipped), {} open positions, {} separated skipped",
-        s.games,
-        s.unfinished,
-        s.samples.len(),
-        s.forcing
+    crate::test_support::fit_from_env(
+        HAND_WEIGHTS,
+        EVAL_WEIGHTS,
+        tune::add_samples,
+        ("open positions", "separated skipped"),
     );
-    let (weights, fitted) = tune::fit_weights(&s.samples, &start).expect("fits");
-    println!(
-        "scale {:e}, error {:.6} -> {:.6}",
-        fitted.scale, fitted.error_before, fitted.error_after
-    );
-    println!("{weights:?}");
 }

@@ -1,4 +1,4 @@
-//! Fitting the evaluation weights ([`EvalWeights`]) to game results, Texel-style: every
+//! Fitting the evaluation weights ([`EvalWeights`](super::engine::EvalWeights)) to game results, Texel-style: every
 //! position of recorded games (`boardlab selfplay amazons:size=8` / `match --records FILE`)
 //! before the players are separated, with the terms the static value weighs
 //! ([`quiet_features`]) and the game's result for the side to move, fitted with the generic
@@ -13,14 +13,10 @@
 //! that does not load is an error naming it.
 
 use board_core::Position as _;
-use eval::tune::{Fit, Sample, fit};
 
-use super::{
-    Position,
-    engine::{EvalWeights, quiet_features},
-};
+use super::{Position, engine::quiet_features};
 
-pub use crate::tune::{Samples, TuneError};
+pub use crate::tune::{Samples, TuneError, fit_weights};
 
 /// Adds the positions of the games of a records file (save files, one after another:
 /// `arena::records_text`) to `out`: every position before the players are separated, after
@@ -34,16 +30,4 @@ pub fn add_samples(text: &str, skip_plies: usize, out: &mut Samples) -> Result<(
         |end: &Position| Position::new(*end.config()),
         |pos: &Position, _| quiet_features(pos),
     )
-}
-
-/// Fits [`EvalWeights`] to `samples`, starting from `start` (the shipped weights started
-/// from [`HAND_WEIGHTS`](super::engine::HAND_WEIGHTS)); deterministic.
-pub fn fit_weights(
-    samples: &[Sample],
-    start: &EvalWeights,
-) -> Result<(EvalWeights, Fit), TuneError> {
-    let fitted = fit(samples, &start.to_vec())?;
-    let weights = EvalWeights::from_slice(&fitted.weights)
-        .expect("the fit returns one weight per starting weight");
-    Ok((weights, fitted))
 }

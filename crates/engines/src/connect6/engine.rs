@@ -1,6 +1,7 @@
 //! The connect6 engine's evaluator: window evaluation, threat-aware pair candidates and a
 //! threat-space search for continuous double threats.
 
+use crate::tune::TunedWeights;
 use std::time::{Duration, Instant};
 
 use board_core::{Player, Rules as _, Square};
@@ -76,10 +77,10 @@ pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
     block: [258, 1162],
 };
 
-impl EvalWeights {
+impl TunedWeights for EvalWeights {
     /// The weights as [`quiet_features`] orders its terms: the side to move's, the waiting
     /// side's, the two block costs.
-    pub fn to_vec(&self) -> Vec<i32> {
+    fn to_vec(&self) -> Vec<i32> {
         let mut v = Vec::with_capacity(FEATURES);
         v.extend_from_slice(&self.to_move);
         v.extend_from_slice(&self.waiting);
@@ -89,7 +90,7 @@ impl EvalWeights {
 
     /// The weights [`to_vec`](EvalWeights::to_vec) wrote, or `None` for a slice of another
     /// length than [`FEATURES`].
-    pub fn from_slice(v: &[i32]) -> Option<EvalWeights> {
+    fn from_slice(v: &[i32]) -> Option<EvalWeights> {
         if v.len() != FEATURES {
             return None;
         }
@@ -103,7 +104,9 @@ impl EvalWeights {
         w.block.copy_from_slice(&v[8..]);
         Some(w)
     }
+}
 
+impl EvalWeights {
     /// The side to move's live windows weighed (its 4- and 5-stone windows, which a
     /// position with the side to move to play never holds unless it wins, weigh as the
     /// waiting side's).

@@ -1,4 +1,4 @@
-//! Fitting the evaluation weights ([`EvalWeights`]) to game results, Texel-style: every
+//! Fitting the evaluation weights ([`EvalWeights`](super::engine::EvalWeights)) to game results, Texel-style: every
 //! quiet position of recorded games (`boardlab selfplay connect6` / `match --records
 //! FILE`), with the terms the static value weighs ([`quiet_features`]) and the game's result
 //! for the side to move, fitted with the generic tuner (`eval::tune::fit`: the logistic
@@ -11,12 +11,11 @@
 //! a record that does not load is an error naming it.
 
 use board_core::Position as _;
-use eval::tune::{Fit, Sample, fit};
 use rules_connect6::Connect6Position;
 
-use super::engine::{EvalWeights, quiet_features, wrap};
+use super::engine::{quiet_features, wrap};
 
-pub use crate::tune::{Samples, TuneError};
+pub use crate::tune::{Samples, TuneError, fit_weights};
 
 /// Adds the quiet positions of the games of a records file (save files, one after another:
 /// `arena::records_text`) to `out`. Every position of a game is a sample, after the first
@@ -30,16 +29,4 @@ pub fn add_samples(text: &str, skip_plies: usize, out: &mut Samples) -> Result<(
         |end: &Connect6Position| wrap(&Connect6Position::new(*end.config())),
         |pos, me| quiet_features(pos.state(), me),
     )
-}
-
-/// Fits [`EvalWeights`] to `samples`, starting from `start` (the shipped weights started
-/// from [`HAND_WEIGHTS`](super::engine::HAND_WEIGHTS)); deterministic.
-pub fn fit_weights(
-    samples: &[Sample],
-    start: &EvalWeights,
-) -> Result<(EvalWeights, Fit), TuneError> {
-    let fitted = fit(samples, &start.to_vec())?;
-    let weights = EvalWeights::from_slice(&fitted.weights)
-        .expect("the fit returns one weight per starting weight");
-    Ok((weights, fitted))
 }

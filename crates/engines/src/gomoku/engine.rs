@@ -3,6 +3,7 @@
 //! (win, forced defence, scored quiet moves near the stones), fours as quiescence moves, and
 //! a VCF (victory by continuous fours) threat search.
 
+use crate::tune::TunedWeights;
 use std::{
     sync::atomic::{AtomicU32, Ordering},
     time::Instant,
@@ -174,11 +175,11 @@ fn forcing(st: &GomokuState, me: Player) -> Forcing {
 /// Number of terms of [`quiet_features`] (and of [`EvalWeights::to_vec`]).
 pub const FEATURES: usize = 20;
 
-impl EvalWeights {
+impl TunedWeights for EvalWeights {
     /// The weights as [`quiet_features`] orders its terms: the side to move's line weights
     /// of classes 1 to 8, its double-three and four-three bonuses, then the waiting side's
     /// the same way (class 0, an empty line, weighs nothing).
-    pub fn to_vec(&self) -> Vec<i32> {
+    fn to_vec(&self) -> Vec<i32> {
         let mut v = Vec::with_capacity(FEATURES);
         for w in [&self.to_move, &self.waiting] {
             v.extend_from_slice(&w.line[1..]);
@@ -189,7 +190,7 @@ impl EvalWeights {
 
     /// The weights [`to_vec`](EvalWeights::to_vec) wrote, or `None` for a slice of another
     /// length than [`FEATURES`].
-    pub fn from_slice(v: &[i32]) -> Option<EvalWeights> {
+    fn from_slice(v: &[i32]) -> Option<EvalWeights> {
         if v.len() != FEATURES {
             return None;
         }

@@ -1,4 +1,4 @@
-//! Fitting the engine's evaluation weights ([`EvalWeights`]) to game results, Texel-style:
+//! Fitting the engine's evaluation weights ([`EvalWeights`](super::board::EvalWeights)) to game results, Texel-style:
 //! every quiet position of recorded games (`boardlab selfplay` / `match --records FILE`),
 //! with the terms the quiet value weighs ([`quiet_features`]) and the game's result for the
 //! side to move, fitted with the generic tuner (`eval::tune::fit`: the logistic scale is
@@ -10,15 +10,11 @@
 //! counted; a record that does not load is an error naming it.
 
 use board_core::Position as _;
-use eval::tune::{Fit, Sample, fit};
 use rules_gomoku::GomokuPosition;
 
-use super::{
-    board::EvalWeights,
-    engine::{quiet_features, wrap},
-};
+use super::engine::{quiet_features, wrap};
 
-pub use crate::tune::{Samples, TuneError};
+pub use crate::tune::{Samples, TuneError, fit_weights};
 
 /// Adds the quiet positions of the games of a records file (save files, one after another:
 /// `arena::records_text`) to `out`. Every position of a game is a sample, after the first
@@ -31,16 +27,4 @@ pub fn add_samples(text: &str, skip_plies: usize, out: &mut Samples) -> Result<(
         |end: &GomokuPosition| wrap(&GomokuPosition::new(*end.config())),
         |pos, me| quiet_features(pos.state(), me),
     )
-}
-
-/// Fits [`EvalWeights`] to `samples`, starting from `start` (the shipped weights started
-/// from [`HAND_WEIGHTS`](super::board::HAND_WEIGHTS)); deterministic.
-pub fn fit_weights(
-    samples: &[Sample],
-    start: &EvalWeights,
-) -> Result<(EvalWeights, Fit), TuneError> {
-    let fitted = fit(samples, &start.to_vec())?;
-    let weights = EvalWeights::from_slice(&fitted.weights)
-        .expect("the fit returns one weight per starting weight");
-    Ok((weights, fitted))
 }
