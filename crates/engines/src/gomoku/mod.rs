@@ -28,8 +28,8 @@
 //! - **Quiescence**: at the horizon our five, or the blocks of the opponent's five points,
 //!   are searched (a four is never left hanging at a leaf).
 //! - **Forward pruning** off the principal variation (`Evaluator::futility_margin` and
-//!   `razor_margin`): reverse futility at depths 1-3 with margins
-//!   [`FUTILITY_MARGINS`] that follow the evaluation's odd/even swing, not while the
+//!   `razor_margin`): reverse futility at depths 1-3 with margins [`FUTILITY_MARGINS`]
+//!   measured from the evaluation's odd/even swing (`margins.rs`), not while the
 //!   opponent has a four, an open three, a four-three or a double-three point; razoring
 //!   into quiescence at depths 1-2 ([`RAZOR_MARGINS`]), not at a forced block nor when
 //!   the side to move has a winning move of its own (five, flex four, four-three, double
@@ -56,6 +56,8 @@ mod baseline;
 mod board;
 mod classes;
 mod engine;
+#[cfg(test)]
+mod margins;
 #[cfg(test)]
 mod suite;
 #[cfg(test)]
