@@ -1,8 +1,9 @@
 //! Where the forward-pruning margins come from: how far a shallow search's value lies from
 //! the static value (the evaluation's odd/even swing), measured on book positions with
-//! the pruning off. `measure_pruning_swing` prints the distributions that
-//! [`FUTILITY_MARGINS`] and [`RAZOR_MARGINS`] are read from (`docs/strength.md`, sessions
-//! 6 and 13).
+//! the pruning off. `measure_pruning_swing` prints the distributions and the margins a rule
+//! reads from them (`docs/strength.md`, sessions 6 and 13: on the fitted evaluation the
+//! rule's margins did not gain over the shipped [`FUTILITY_MARGINS`] and
+//! [`RAZOR_MARGINS`], which come from session 6's measurement on the hand evaluation).
 
 use std::path::PathBuf;
 
@@ -257,17 +258,6 @@ fn measure_pruning_swing() {
         let (futility, razor) = margins_from(&swings);
         println!("  margins by the rule: futility {futility:?}, razoring {razor:?}");
     }
-}
-
-/// The shipped margins are the ones the rule reads from the measurement at the interior
-/// width (2,000 positions; 600 move some margins by a step): a change of the evaluation
-/// that moves its odd/even swing fails here until the margins are measured again.
-#[test]
-fn shipped_margins_are_the_measured_ones() {
-    let (swings, _) = measure_swings(PASSES, false);
-    let (futility, razor) = margins_from(&swings);
-    assert_eq!(futility, FUTILITY_MARGINS);
-    assert_eq!(razor, RAZOR_MARGINS);
 }
 
 #[test]

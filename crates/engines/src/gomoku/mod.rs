@@ -29,11 +29,11 @@
 //!   are searched (a four is never left hanging at a leaf).
 //! - **Forward pruning** off the principal variation (`Evaluator::futility_margin` and
 //!   `razor_margin`): reverse futility at depths 1-3 with margins [`FUTILITY_MARGINS`]
-//!   measured from the evaluation's odd/even swing (`margins.rs`), not while the
-//!   opponent has a four, an open three, a four-three or a double-three point; razoring
-//!   into quiescence at depths 1-2 ([`RAZOR_MARGINS`]), not at a forced block nor when
-//!   the side to move has a winning move of its own (five, flex four, four-three, double
-//!   three).
+//!   read from the hand evaluation's odd/even swing (session 6; `margins.rs` measures
+//!   it), not while the opponent has a four, an open three, a four-three or a
+//!   double-three point; razoring into quiescence at depths 1-2 ([`RAZOR_MARGINS`]), not
+//!   at a forced block nor when the side to move has a winning move of its own (five,
+//!   flex four, four-three, double three).
 //! - **Threat search**: VCF (continuous fours, each with its single forced reply, the
 //!   defender's counter-fours respected) on the pattern state alone (`threats.rs`: stones
 //!   are put on the engine position's own [`GomokuState`] and taken back, not on the rules
