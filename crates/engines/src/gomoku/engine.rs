@@ -76,17 +76,23 @@ impl GomokuEval {
 /// the PV whose static value minus the margin still reaches beta is not searched. The
 /// evaluation counts the side to move's initiative, so a search that ends on the
 /// opponent's move (odd depth) reads about 250 above the static value and one that ends
-/// on ours (even depth) about 50 below; measured at 3 × 200 book positions with 0-30
-/// engine moves played, the depth-1 and depth-3 values were under the static value in
-/// about 1% of the quiet positions, the depth-2 value more than 210 under it in 2% (see
-/// `docs/strength.md`). Hence small margins at odd depths and a wide one at even.
+/// on ours (even depth) about 50 below; measured in session 6 on the hand evaluation at
+/// 3 × 200 book positions with 0-30 engine moves played, the depth-1 and depth-3 values
+/// were under the static value in about 1% of the quiet positions, the depth-2 value more
+/// than 210 under it in 2% (see `docs/strength.md`). Hence small margins at odd depths and
+/// a wide one at even. On the fitted evaluation the odd depths' swing is smaller
+/// (`margins.rs`, session 13: 2% of the depth-1 and depth-3 values lie 106 and 209 under
+/// the static value), but the margins read from it, `[150, 250, 250]` with razoring
+/// `[400, 250]`, scored +6 [−38, +50] Elo against these in 240 games at 500 ms: not kept.
 pub const FUTILITY_MARGINS: [i32; 3] = [50, 250, 50];
 
 /// Razoring margins by depth above the horizon (1, 2; none deeper): a node off the PV
 /// whose static value plus the margin is still at or under alpha is scored by quiescence
 /// when that fails low too. The odd/even swing works the other way here: a depth-1
 /// search reads about 300 above the static value (over 600 in 5% of the positions), a
-/// depth-2 one about 30 under it (over 270 above in 5%).
+/// depth-2 one about 30 under it (over 270 above in 5%): session 6, on the hand
+/// evaluation. On the fitted one the depth-1 values lie over 366 above in 5% (session 13,
+/// see [`FUTILITY_MARGINS`]).
 pub const RAZOR_MARGINS: [i32; 2] = [600, 300];
 
 /// Whether `who` has a move that makes a five, a flex four, a four-three or a double

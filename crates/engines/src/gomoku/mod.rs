@@ -28,12 +28,12 @@
 //! - **Quiescence**: at the horizon our five, or the blocks of the opponent's five points,
 //!   are searched (a four is never left hanging at a leaf).
 //! - **Forward pruning** off the principal variation (`Evaluator::futility_margin` and
-//!   `razor_margin`): reverse futility at depths 1-3 with margins
-//!   [`FUTILITY_MARGINS`] that follow the evaluation's odd/even swing, not while the
-//!   opponent has a four, an open three, a four-three or a double-three point; razoring
-//!   into quiescence at depths 1-2 ([`RAZOR_MARGINS`]), not at a forced block nor when
-//!   the side to move has a winning move of its own (five, flex four, four-three, double
-//!   three).
+//!   `razor_margin`): reverse futility at depths 1-3 with margins [`FUTILITY_MARGINS`]
+//!   read from the hand evaluation's odd/even swing (session 6; `margins.rs` measures
+//!   it), not while the opponent has a four, an open three, a four-three or a
+//!   double-three point; razoring into quiescence at depths 1-2 ([`RAZOR_MARGINS`]), not
+//!   at a forced block nor when the side to move has a winning move of its own (five,
+//!   flex four, four-three, double three).
 //! - **Threat search**: VCF (continuous fours, each with its single forced reply, the
 //!   defender's counter-fours respected) on the pattern state alone (`threats.rs`: stones
 //!   are put on the engine position's own [`GomokuState`] and taken back, not on the rules
@@ -56,6 +56,8 @@ mod baseline;
 mod board;
 mod classes;
 mod engine;
+#[cfg(test)]
+mod margins;
 #[cfg(test)]
 mod suite;
 #[cfg(test)]
