@@ -55,8 +55,8 @@ pub use baseline::{
     baseline_eval, baseline_wrap, run_score,
 };
 pub use engine::{
-    Connect6Eval, EVAL_WEIGHTS, EnginePosition, EvalWeights, HAND_WEIGHTS, threat_space_search,
-    wrap,
+    Connect6Eval, EVAL_WEIGHTS, EnginePosition, EvalWeights, HAND_WEIGHTS, threat_defence,
+    threat_space_search, threat_space_search_for, TssLimits, wrap,
 };
 pub use state::WindowState;
 

@@ -785,3 +785,183 @@ fn shipped_openings_are_legal_and_open() {
     }
     assert_eq!(count, 40);
 }
+
+/// Our side in a game of a `match --records` file: the player whose command in the
+/// `# game N: A (first) vs B (second)` line names boardlab.
+fn our_side(game: &str) -> Option<Player> {
+    let header = game.lines().find(|l| l.starts_with("# game"))?;
+    let first = header.find("(first)")?;
+    Some(if header[..first].contains("boardlab") {
+        Player::First
+    } else {
+        Player::Second
+    })
+}
+
+/// Diagnosis of lost games (`docs/strength.md`, connect6, session 13): in every game of
+/// `RECORDS` our side lost on the board, at each of our moves, whether the opponent would
+/// have won by continuous double threats if it were its turn (before our move) and whether
+/// it could after our move (`threat_space_search_for` at `BUDGET` pair tests, 6 attacking
+/// moves); where the threat first stood for good, which pairs refute it: of our candidates,
+/// of `threat_defence`'s list, and of all pairs over the win's squares and the candidates'.
+/// `RECORDS=$PWD/crates/engines/data/connect6-vs-cloudict4-500ms-s1201.txt cargo test
+/// --release -p boardlab-engines --lib diagnose_connect6_losses -- --ignored --nocapture`.
+#[test]
+#[ignore = "a diagnosis run over records files"]
+fn diagnose_connect6_losses() {
+    let path = std::env::var("RECORDS").expect("RECORDS=FILE");
+    let budget: u32 = std::env::var("BUDGET").map_or(200_000, |b| b.parse().expect("BUDGET"));
+    let scan_budget = budget / 10;
+    let deep = |budget| TssLimits {
+        depth: 6,
+        budget,
+        deadline: None,
+    };
+    let text = std::fs::read_to_string(&path).expect("records file");
+    let (mut lost, mut with_missed, mut refutable, mut in_candidates, mut in_defence) =
+        (0, 0, 0, 0, 0);
+    for (i, game) in board_core::savefile::split_records(&text).iter().enumerate() {
+        let Some(us) = our_side(game) else { continue };
+        let loaded = board_core::savefile::load::<Connect6Position>(game).expect("a game");
+        if loaded.position.outcome() != Some(Outcome::Win(us.other())) {
+            continue;
+        }
+        lost += 1;
+        let op = us.other();
+        let mut pos = Connect6Position::new(*loaded.position.config());
+        // (ply, opponent wins if it were its turn, opponent wins after our move, position)
+        let mut rows = Vec::new();
+        for &mv in &loaded.moves {
+            if pos.side_to_move() == us && pos.stones_to_place() == 2 {
+                let before = threat_space_search_for(wrap(&pos).state(), op, deep(budget), None);
+                let next = after(&pos, mv);
+                let after_move = threat_space_search_for(wrap(&next).state(), op, deep(budget), None);
+                rows.push((pos.ply(), before.is_some(), after_move.is_some(), pos.clone(), mv));
+            }
+            pos.make_move(mv);
+        }
+        let end = loaded.moves.len();
+        let line: String = rows
+            .iter()
+            .map(|r| match (r.1, r.2) {
+                (false, false) => '.',
+                (false, true) => '!',
+                (true, true) => 'X',
+                (true, false) => 'o',
+            })
+            .collect();
+        // The first of our moves after which the opponent's win stood to the end.
+        let from = rows.iter().rposition(|r| !r.2).map_or(0, |k| k + 1);
+        let Some((ply, _, _, p, played)) = rows.get(from) else {
+            println!("game {}: {line} (end ply {end}): no standing threat-space win", i + 1);
+            continue;
+        };
+        with_missed += 1;
+        let ep = wrap(p);
+        let eval = Connect6Eval::default();
+        let mut cands = Vec::new();
+        engine::candidates(&ep, &eval, &mut cands);
+        let mut defended = cands.clone();
+        let started = std::time::Instant::now();
+        threat_defence(
+            &ep,
+            &eval,
+            deep(eval.root_defence_budget),
+            deep(eval.root_defence_test_budget),
+            &mut defended,
+        );
+        let defence_ms = started.elapsed().as_secs_f64() * 1e3;
+        let refutes = |mv: Move| {
+            let mut st = ep.state().clone();
+            for sq in mv.squares() {
+                st.place(us, sq);
+            }
+            threat_space_search_for(&st, op, deep(scan_budget), None).is_none()
+        };
+        let mut proof = Vec::new();
+        threat_space_search_for(ep.state(), op, deep(budget), Some(&mut proof));
+        let mut pool = proof.clone();
+        for mv in &cands {
+            for sq in mv.squares() {
+                if !pool.contains(&sq) {
+                    pool.push(sq);
+                }
+            }
+        }
+        let mut ts = Vec::new();
+        ep.state().threat_windows(op, &mut ts);
+        let mut all_refuting = Vec::new();
+        for (k, &a) in pool.iter().enumerate() {
+            for &b in &pool[k + 1..] {
+                let mv = Move::pair(a, b);
+                if pair_blocks(&ts, a, b) && refutes(mv) {
+                    all_refuting.push(mv);
+                }
+            }
+        }
+        // At the full budget, as the threat was judged.
+        let refutes_fully = |mv: Move| {
+            let mut st = ep.state().clone();
+            for sq in mv.squares() {
+                st.place(us, sq);
+            }
+            threat_space_search_for(&st, op, deep(budget), None).is_none()
+        };
+        let cand_refuting: Vec<Move> =
+            cands.iter().copied().filter(|&m| refutes_fully(m)).collect();
+        let def_refuting = defended.iter().filter(|&&m| refutes_fully(m)).count();
+        // The least budget that finds the opponent's win after the move we played.
+        let mut played_st = ep.state().clone();
+        for sq in played.squares() {
+            played_st.place(us, sq);
+        }
+        let found_at = [100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, budget]
+            .into_iter()
+            .find(|&b| threat_space_search_for(&played_st, op, deep(b), None).is_some());
+        let before_found_at = [100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, budget]
+            .into_iter()
+            .find(|&b| threat_space_search_for(ep.state(), op, deep(b), None).is_some());
+        let fmt = |ms: &[Move]| {
+            ms.iter()
+                .take(6)
+                .map(|&m| p.format_move(m))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        println!(
+            "game {}: {line} (end ply {end}): from ply {ply} ({} plies before the end), played {} \
+             (win found at budget {found_at:?}; before it {before_found_at:?}, {} threats on the board); \
+             win squares {}; refuting: {} of {} pool pairs at a tenth of the budget [{}], \
+             {} of {} candidates [{}], \
+             {} of {} defence pairs [{}] ({defence_ms:.1} ms)",
+            i + 1,
+            end - *ply as usize,
+            p.format_move(*played),
+            ep.state().threats[op.index()],
+            proof.len(),
+            all_refuting.len(),
+            pool.len() * (pool.len() - 1) / 2,
+            fmt(&all_refuting),
+            cand_refuting.len(),
+            cands.len(),
+            fmt(&cand_refuting),
+            def_refuting,
+            defended.len(),
+            fmt(&defended),
+        );
+        if !all_refuting.is_empty() {
+            refutable += 1;
+        }
+        if !cand_refuting.is_empty() {
+            in_candidates += 1;
+        }
+        if def_refuting > 0 && defended != cands {
+            in_defence += 1;
+        }
+    }
+    println!(
+        "{lost} lost; {with_missed} with a standing threat-space win of the opponent at one of \
+         our moves; a refuting pair in the pool in {refutable}, in our candidates in \
+         {in_candidates}, kept by the defence in {in_defence}"
+    );
+}
