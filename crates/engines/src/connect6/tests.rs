@@ -965,3 +965,88 @@ fn diagnose_connect6_losses() {
          {in_candidates}, kept by the defence in {in_defence}"
     );
 }
+
+/// The game position after `moves` (a game record's moves, space-separated).
+fn replay(moves: &str) -> Connect6Position {
+    let mut pos = Connect6Position::new(Connect6Config::default());
+    for text in moves.split_whitespace() {
+        let mv = pos.parse_move(text).expect("a move");
+        pos = after(&pos, mv);
+    }
+    pos
+}
+
+/// The defence against the opponent's coming threat-space win, proved on a position of a
+/// game lost to Cloudict (`docs/strength.md`, connect6, session 13: game 12 of the s1201
+/// records, our move at ply 3, where we played g8,l9 and Black won by continuous double
+/// threats): Black would win if it were its turn; the defence keeps only pairs after which
+/// a fresh threat-space search at the same budget finds no win, drops only pairs after
+/// which one finds a win (at ten times the budget: the defence's tests try the pairs that
+/// won before first, and prove some wins a fresh search needs more to find), keeps pairs
+/// the candidates left out when they refute, and leaves the position as it found it; the
+/// pair we played is dropped.
+#[test]
+fn threat_defence_keeps_the_refutations_of_the_opponents_win() {
+    let pos = replay("i10 g9,l11 k10,j11");
+    let mut ep = wrap(&pos);
+    let (us, op) = (Player::Second, Player::First);
+    assert_eq!(pos.side_to_move(), us);
+    let judge = TssLimits {
+        depth: 6,
+        budget: 20_000,
+        deadline: None,
+    };
+    assert!(
+        threat_space_search_for(ep.state(), op, judge, None).is_some(),
+        "Black wins if it is its turn"
+    );
+    let eval = Connect6Eval::default();
+    let mut cands = Vec::new();
+    engine::candidates(&ep, &eval, &mut cands);
+    let mut kept = cands.clone();
+    threat_defence(&ep, &eval, judge, judge, &mut kept);
+    // A fresh search (without the pairs that won before to try first) at the judge's
+    // budget, or at ten times it.
+    let loses_within = |mv: Move, budget: u32| {
+        let mut st = ep.state().clone();
+        for sq in mv.squares() {
+            st.place(us, sq);
+        }
+        let limits = TssLimits { budget, ..judge };
+        threat_space_search_for(&st, op, limits, None).is_some()
+    };
+    let loses = |mv: Move| loses_within(mv, judge.budget);
+    let surely_loses = |mv: Move| loses_within(mv, 10 * judge.budget);
+    assert!(!kept.is_empty() && kept.len() <= eval.max_pairs);
+    for &mv in &kept {
+        assert!(!loses(mv), "kept {} loses", pos.format_move(mv));
+    }
+    let dropped: Vec<Move> = cands.iter().copied().filter(|m| !kept.contains(m)).collect();
+    assert!(!dropped.is_empty(), "nothing was dropped");
+    for &mv in &dropped {
+        assert!(surely_loses(mv), "dropped {} refutes", pos.format_move(mv));
+    }
+    let played = pos.parse_move("g8,l9").expect("a move");
+    assert!(surely_loses(played) && !kept.contains(&played));
+    // Refutations the candidates left out are kept too.
+    assert!(
+        kept.iter().any(|m| !cands.contains(m)),
+        "no pair beyond the candidates"
+    );
+    // Through the search's hook, at the root (the depth limit under a time limit), the
+    // position comes back as it was.
+    let (before_state, before_hash) = (ep.state().clone(), ep.position().hash());
+    let mut hooked = cands.clone();
+    search::Evaluator::threat_defence(&eval, &mut ep, 64, &mut hooked);
+    assert_eq!(ep.state(), &before_state);
+    assert_eq!(ep.position().hash(), before_hash);
+    assert!(!hooked.is_empty() && hooked.len() <= eval.max_pairs);
+    // A position the opponent cannot win from is left alone.
+    let quiet = replay("i10 g9,l11");
+    let qp = wrap(&quiet);
+    let mut qc = Vec::new();
+    engine::candidates(&qp, &eval, &mut qc);
+    let mut qk = qc.clone();
+    threat_defence(&qp, &eval, judge, judge, &mut qk);
+    assert_eq!(qk, qc);
+}
