@@ -80,20 +80,17 @@ pub trait Evaluator<P: Notation>: Send + Sync {
         None
     }
 
-    /// Narrows the candidates of a node, `depth` turns above the horizon (at least 1;
-    /// never in quiescence; at the root, as for [`forced_win`](Evaluator::forced_win), the
-    /// search's depth limit, `MAX_DEPTH` under a time limit), to the moves that refute a
-    /// threat the opponent holds: where the opponent would have a forced win if it were its turn (a
+    /// Narrows the candidates of an interior node, `depth` turns above the horizon (at
+    /// least 1; never the root, never quiescence), to the moves that refute a threat the
+    /// opponent holds: where the opponent would have a forced win if it were its turn (a
     /// VCF or threat-space win in gomoku), only the moves after which it no longer has
     /// one can save the game, and the search need not try the others. `moves` is the
     /// non-empty list [`candidates`](Evaluator::candidates) just gave; keep the order of
     /// the moves kept. The game may add legal moves the candidates left out (a defence the
     /// usual list misses) and must keep some move when every one loses (the search then
-    /// finds the longest resistance among them). At the root, where the move is chosen,
-    /// a game can afford a deeper look than at the many interior nodes. Like
-    /// [`forced_win`](Evaluator::forced_win) the hook may play moves on `pos` but must
-    /// leave it exactly as it found it; make it cheap or do nothing at small `depth`.
-    /// Default: the list as it is.
+    /// finds the longest resistance among them). Like [`forced_win`](Evaluator::forced_win)
+    /// the hook may play moves on `pos` but must leave it exactly as it found it; make it
+    /// cheap or do nothing at small `depth`. Default: the list as it is.
     fn threat_defence(&self, pos: &mut P, depth: u32, moves: &mut Vec<P::Move>) {
         let _ = (pos, depth, moves);
     }

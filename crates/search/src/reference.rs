@@ -2,8 +2,7 @@
 //!
 //! It scores nodes exactly as the search does (finished games as wins/losses by distance
 //! from the root, [`Evaluator::candidates`] as the moves, [`Evaluator::forced_win`] at
-//! interior nodes, [`Evaluator::threat_defence`] narrowing the candidates (the root's
-//! given the depth limit),
+//! interior nodes, [`Evaluator::threat_defence`] narrowing the interior nodes' candidates,
 //! [`Evaluator::extension`] on each move's depth, quiescence over
 //! [`Evaluator::noisy`] moves when asked), so at a fixed depth every exact search
 //! configuration must return the same root value. Game crates can
@@ -48,7 +47,7 @@ pub fn minimax_moves<P: Notation, E: Evaluator<P>>(
         return Vec::new();
     }
     let side = pos.side_to_move();
-    let moves = root_candidates(evaluator, &pos, depth);
+    let moves = root_candidates(evaluator, &pos);
     moves
         .into_iter()
         .map(|mv| {
@@ -62,15 +61,11 @@ pub fn minimax_moves<P: Notation, E: Evaluator<P>>(
         .collect()
 }
 
-/// The root's moves as the searcher takes them: the legal candidates narrowed by the
-/// game's threat defence (given the depth limit), or every legal move if the game offers
-/// none.
-fn root_candidates<P: Notation, E: Evaluator<P>>(evaluator: &E, pos: &P, depth: u32) -> Vec<P::Move> {
+/// The root's moves as the searcher takes them: the legal candidates, or every legal move
+/// if the game offers none.
+fn root_candidates<P: Notation, E: Evaluator<P>>(evaluator: &E, pos: &P) -> Vec<P::Move> {
     let mut moves = Vec::new();
     evaluator.candidates(pos, &mut moves);
-    if !moves.is_empty() {
-        evaluator.threat_defence(&mut pos.clone(), depth, &mut moves);
-    }
     let mut seen = std::collections::HashSet::new();
     moves.retain(|m| seen.insert(*m) && pos.validate(m).is_ok());
     if moves.is_empty() {
@@ -106,7 +101,7 @@ fn node<P: Notation, E: Evaluator<P>>(
         return win_at((ply as u32).saturating_add(fw.turns.max(1)));
     }
     let moves = if ply == 0 {
-        root_candidates(evaluator, pos, depth as u32)
+        root_candidates(evaluator, pos)
     } else {
         let mut moves = Vec::new();
         evaluator.candidates(pos, &mut moves);

@@ -161,7 +161,7 @@ impl<P: Notation, E: Evaluator<P>> Searcher<P, E> {
             return result;
         }
         let max_depth = limits.depth().unwrap_or(MAX_DEPTH);
-        let root_moves = self.root_moves(pos, max_depth);
+        let root_moves = self.root_moves(pos);
         let Some(first) = root_moves.first().copied() else {
             result.score = Score::cp(self.evaluator.evaluate(pos));
             return result;
@@ -326,17 +326,11 @@ impl<P: Notation, E: Evaluator<P>> Searcher<P, E> {
         result
     }
 
-    /// The root's legal candidates (narrowed by the game's threat defence, given the
-    /// search's depth limit as [`Evaluator::forced_win`] is), without duplicates, in search
-    /// order: table move, positive hints, history, the game's order, negative hints.
-    fn root_moves(&self, pos: &P, max_depth: u32) -> Vec<RootMove<P::Move>> {
+    /// The root's legal candidates, without duplicates, in search order: table move,
+    /// positive hints, history, the game's order, negative hints.
+    fn root_moves(&self, pos: &P) -> Vec<RootMove<P::Move>> {
         let mut moves = Vec::new();
         self.evaluator.candidates(pos, &mut moves);
-        if !moves.is_empty() {
-            // The hook may play on its position: it gets a copy of the caller's.
-            self.evaluator
-                .threat_defence(&mut pos.clone(), max_depth, &mut moves);
-        }
         let mut root = legal_unique(pos, &moves);
         if root.is_empty() {
             pos.generate_moves(&mut moves);

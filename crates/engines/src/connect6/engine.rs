@@ -153,27 +153,6 @@ pub struct Connect6Eval {
     pub interior_tss_depth: u32,
     /// Pair tests of one interior threat-space search.
     pub interior_tss_budget: u32,
-    /// Pair tests of [`threat_defence`]'s threat-space search for the opponent at the root
-    /// (0: no defence there).
-    pub root_defence_budget: u32,
-    /// Pair tests of each search that tests a pair there.
-    pub root_defence_test_budget: u32,
-    /// Attacking moves those searches look ahead.
-    pub root_defence_depth: u32,
-    /// Wall-time cap of the root's defence (a search cut short finds no win: the pair it
-    /// tests is kept).
-    pub root_defence_time: Duration,
-    /// Pair tests of each of the defence's searches at interior nodes (0: none there).
-    pub interior_defence_budget: u32,
-    /// Attacking moves those searches look ahead.
-    pub interior_defence_depth: u32,
-    /// The least depth (turns above the horizon) of an interior node that is defended.
-    pub interior_defence_min_depth: u32,
-    /// Squares of the opponent's win (first attacking moves first) whose pairs
-    /// [`threat_defence`] adds to the candidates.
-    pub defence_squares: usize,
-    /// The most pairs [`threat_defence`] tests.
-    pub defence_pairs: usize,
 }
 
 impl Default for Connect6Eval {
@@ -189,15 +168,6 @@ impl Default for Connect6Eval {
             interior_tss: true,
             interior_tss_depth: 4,
             interior_tss_budget: 300,
-            root_defence_budget: 30_000,
-            root_defence_test_budget: 3_000,
-            root_defence_depth: 6,
-            root_defence_time: Duration::from_millis(50),
-            interior_defence_budget: 0,
-            interior_defence_depth: 4,
-            interior_defence_min_depth: 2,
-            defence_squares: 10,
-            defence_pairs: 40,
         }
     }
 }
@@ -486,6 +456,9 @@ struct Tss {
     proof: Option<Vec<(u32, Square)>>,
     /// Key of the stones placed since the search began (see [`stone_key`]).
     hash: u64,
+    /// Whether this search keeps `failed` and `killers` (the defence's searches; the
+    /// engine's own threat-space search runs as it was measured, without them).
+    memo: bool,
     /// Attacking nodes (by `hash`) proven to fail with that many attacking moves or more
     /// left: the same stones reached in another order fail again (sequences of threats
     /// transpose all the time).
@@ -508,8 +481,15 @@ fn stone_key(p: Player, sq: Square) -> u64 {
 }
 
 impl Tss {
-    fn new(st: WindowState, att: Player, budget: u32, deadline: Option<Instant>) -> Tss {
+    fn new(
+        st: WindowState,
+        att: Player,
+        budget: u32,
+        deadline: Option<Instant>,
+        memo: bool,
+    ) -> Tss {
         Tss {
+            memo,
             st,
             att,
             budget,
@@ -634,11 +614,11 @@ impl Tss {
         if depth == 0 || self.budget == 0 {
             return None;
         }
-        if self.failed.get(&self.hash).is_some_and(|&d| d >= depth) {
+        if self.memo && self.failed.get(&self.hash).is_some_and(|&d| d >= depth) {
             return None;
         }
         let r = self.attack_pairs_in_turn(depth);
-        if r.is_none() && self.budget > 0 {
+        if self.memo && r.is_none() && self.budget > 0 {
             // A proven failure (not a spent budget, after which nothing is searched).
             let d = self.failed.entry(self.hash).or_insert(0);
             *d = (*d).max(depth);
@@ -660,7 +640,11 @@ impl Tss {
         let mut eff = PairEffect::default();
         // The pair that won here in an earlier search (the same stones placed since the
         // start: the opponent's win before one of our pairs, tested again after it).
-        let killer = self.killers.get(&self.hash).copied();
+        let killer = if self.memo {
+            self.killers.get(&self.hash).copied()
+        } else {
+            None
+        };
         if let Some((a, b)) = killer
             && self.st.is_empty(a)
             && self.st.is_empty(b)
@@ -731,7 +715,9 @@ impl Tss {
         let mut cells = Vec::new();
         threat_cells(&eff.threats, &mut cells);
         self.record(depth, &cells);
-        self.killers.insert(self.hash, (a, b));
+        if self.memo {
+            self.killers.insert(self.hash, (a, b));
+        }
         (Move::pair(a, b), 3)
     }
 
@@ -747,7 +733,9 @@ impl Tss {
         match r {
             Some(plies) => {
                 self.record(depth, &[a, b]);
-                self.killers.insert(self.hash, (a, b));
+                if self.memo {
+                    self.killers.insert(self.hash, (a, b));
+                }
                 Some((Move::pair(a, b), plies + 1))
             }
             None => {
@@ -818,7 +806,13 @@ pub fn threat_space_search_until(
     if p.outcome().is_some() || p.stones_to_place() != 2 {
         return None;
     }
-    let mut tss = Tss::new(pos.state().clone(), p.side_to_move(), budget, deadline);
+    let mut tss = Tss::new(
+        pos.state().clone(),
+        p.side_to_move(),
+        budget,
+        deadline,
+        false,
+    );
     tss.attack(depth).map(|(mv, turns)| ForcedWin { mv, turns })
 }
 
@@ -857,12 +851,14 @@ fn tss_with_killers(
     killers: &mut Killers,
     proof: Option<&mut Vec<Square>>,
 ) -> Option<ForcedWin<Move>> {
-    let mut tss = Tss::new(st.clone(), att, limits.budget, limits.deadline);
+    let mut tss = Tss::new(st.clone(), att, limits.budget, limits.deadline, true);
     tss.killers = std::mem::take(killers);
     if proof.is_some() {
         tss.proof = Some(Vec::new());
     }
-    let win = tss.attack(limits.depth).map(|(mv, turns)| ForcedWin { mv, turns });
+    let win = tss
+        .attack(limits.depth)
+        .map(|(mv, turns)| ForcedWin { mv, turns });
     *killers = std::mem::take(&mut tss.killers);
     if let (Some(out), Some(mut squares)) = (proof, tss.proof) {
         out.clear();
@@ -881,6 +877,20 @@ fn tss_with_killers(
 
 // ---- defence against the opponent's threat-space search ----------------------------------
 
+/// How far [`threat_defence`] looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DefenceLimits {
+    /// The search for the opponent's win if it were its turn.
+    pub threat: TssLimits,
+    /// Each search that tests one of our pairs against it.
+    pub test: TssLimits,
+    /// Squares of the opponent's win (first attacking moves first) whose pairs are added
+    /// to the candidates.
+    pub squares: usize,
+    /// The most pairs tested.
+    pub pairs: usize,
+}
+
 /// A defence against the opponent's coming threat-space win: when the opponent of the side
 /// to move would win by continuous double threats if it were its turn
 /// ([`threat_space_search_for`] within `limits`), narrows `moves` (the node's
@@ -888,26 +898,22 @@ fn tss_with_killers(
 /// tries the pairs that won before first, so a pair that leaves the win standing is
 /// usually dropped after a short search; one that refutes it costs the whole budget).
 /// The pairs tested are the candidates in their order, then pairs over the first
-/// [`Connect6Eval::defence_squares`] squares of its win (its attacking pairs, the cells of
+/// [`DefenceLimits::squares`] squares of its win (its attacking pairs, the cells of
 /// the threats they make, the blocks they force: a refutation takes one of them or makes
 /// a threat it must answer) and pairs of one such square with a candidate's square, best
-/// by [`pair_value`] first; at most [`Connect6Eval::defence_pairs`] in all. Every dropped
+/// by [`pair_value`] first; at most [`DefenceLimits::pairs`] in all. Every dropped
 /// pair loses to a proven win; when none refutes (the position is lost, or the refutation
 /// lies outside the pairs tested) the list stays as it was. Nodes with a single candidate
 /// (a six, a pair the opponent cannot block) are left alone.
 pub fn threat_defence(
     pos: &EnginePosition,
     eval: &Connect6Eval,
-    limits: TssLimits,
-    test: TssLimits,
+    defence: &DefenceLimits,
     moves: &mut Vec<Move>,
 ) {
+    let (limits, test) = (defence.threat, defence.test);
     let p = pos.position();
-    if limits.budget == 0
-        || moves.len() < 2
-        || p.outcome().is_some()
-        || p.stones_to_place() != 2
-    {
+    if limits.budget == 0 || moves.len() < 2 || p.outcome().is_some() || p.stones_to_place() != 2 {
         return;
     }
     let st = pos.state();
@@ -921,7 +927,7 @@ pub fn threat_defence(
     if tss_with_killers(st, op, limits, &mut killers, Some(&mut proof)).is_none() {
         return;
     }
-    proof.truncate(eval.defence_squares);
+    proof.truncate(defence.squares);
     // The pairs beyond the candidates: over the win's squares, and one of them with a
     // candidate's square; a pair must block the opponent's threats on the board.
     let mut ts = Vec::new();
@@ -959,7 +965,7 @@ pub fn threat_defence(
         .iter()
         .copied()
         .chain(scored.into_iter().map(|(_, mv)| mv))
-        .take(eval.defence_pairs);
+        .take(defence.pairs);
     for mv in tested {
         for sq in mv.squares() {
             work.place(me, sq);
@@ -985,32 +991,6 @@ impl Evaluator<EnginePosition> for Connect6Eval {
 
     fn candidates(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
         candidates(pos, self, moves);
-    }
-
-    fn threat_defence(&self, pos: &mut EnginePosition, depth: u32, moves: &mut Vec<Move>) {
-        let (threat, test) = if depth >= 16 {
-            // The root (the search passes its depth limit, MAX_DEPTH under a time limit).
-            let deadline = Some(Instant::now() + self.root_defence_time);
-            let limits = |budget| TssLimits {
-                depth: self.root_defence_depth,
-                budget,
-                deadline,
-            };
-            (
-                limits(self.root_defence_budget),
-                limits(self.root_defence_test_budget),
-            )
-        } else if depth >= self.interior_defence_min_depth {
-            let limits = TssLimits {
-                depth: self.interior_defence_depth,
-                budget: self.interior_defence_budget,
-                deadline: None,
-            };
-            (limits, limits)
-        } else {
-            return;
-        };
-        threat_defence(pos, self, threat, test, moves);
     }
 
     fn forced_win(&self, pos: &mut EnginePosition, depth: u32) -> Option<ForcedWin<Move>> {

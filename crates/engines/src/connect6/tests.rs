@@ -786,6 +786,17 @@ fn shipped_openings_are_legal_and_open() {
     assert_eq!(count, 40);
 }
 
+/// The defence's limits with the threat and test searches given: pairs over the first 10
+/// squares of the opponent's win, 40 pairs tested at most.
+fn defence(threat: TssLimits, test: TssLimits) -> DefenceLimits {
+    DefenceLimits {
+        threat,
+        test,
+        squares: 10,
+        pairs: 40,
+    }
+}
+
 /// Our side in a game of a `match --records` file: the player whose command in the
 /// `# game N: A (first) vs B (second)` line names boardlab.
 fn our_side(game: &str) -> Option<Player> {
@@ -820,7 +831,10 @@ fn diagnose_connect6_losses() {
     let text = std::fs::read_to_string(&path).expect("records file");
     let (mut lost, mut with_missed, mut refutable, mut in_candidates, mut in_defence) =
         (0, 0, 0, 0, 0);
-    for (i, game) in board_core::savefile::split_records(&text).iter().enumerate() {
+    for (i, game) in board_core::savefile::split_records(&text)
+        .iter()
+        .enumerate()
+    {
         let Some(us) = our_side(game) else { continue };
         let loaded = board_core::savefile::load::<Connect6Position>(game).expect("a game");
         if loaded.position.outcome() != Some(Outcome::Win(us.other())) {
@@ -835,8 +849,15 @@ fn diagnose_connect6_losses() {
             if pos.side_to_move() == us && pos.stones_to_place() == 2 {
                 let before = threat_space_search_for(wrap(&pos).state(), op, deep(budget), None);
                 let next = after(&pos, mv);
-                let after_move = threat_space_search_for(wrap(&next).state(), op, deep(budget), None);
-                rows.push((pos.ply(), before.is_some(), after_move.is_some(), pos.clone(), mv));
+                let after_move =
+                    threat_space_search_for(wrap(&next).state(), op, deep(budget), None);
+                rows.push((
+                    pos.ply(),
+                    before.is_some(),
+                    after_move.is_some(),
+                    pos.clone(),
+                    mv,
+                ));
             }
             pos.make_move(mv);
         }
@@ -853,7 +874,10 @@ fn diagnose_connect6_losses() {
         // The first of our moves after which the opponent's win stood to the end.
         let from = rows.iter().rposition(|r| !r.2).map_or(0, |k| k + 1);
         let Some((ply, _, _, p, played)) = rows.get(from) else {
-            println!("game {}: {line} (end ply {end}): no standing threat-space win", i + 1);
+            println!(
+                "game {}: {line} (end ply {end}): no standing threat-space win",
+                i + 1
+            );
             continue;
         };
         with_missed += 1;
@@ -866,8 +890,7 @@ fn diagnose_connect6_losses() {
         threat_defence(
             &ep,
             &eval,
-            deep(eval.root_defence_budget),
-            deep(eval.root_defence_test_budget),
+            &defence(deep(30_000), deep(3_000)),
             &mut defended,
         );
         let defence_ms = started.elapsed().as_secs_f64() * 1e3;
@@ -907,8 +930,11 @@ fn diagnose_connect6_losses() {
             }
             threat_space_search_for(&st, op, deep(budget), None).is_none()
         };
-        let cand_refuting: Vec<Move> =
-            cands.iter().copied().filter(|&m| refutes_fully(m)).collect();
+        let cand_refuting: Vec<Move> = cands
+            .iter()
+            .copied()
+            .filter(|&m| refutes_fully(m))
+            .collect();
         let def_refuting = defended.iter().filter(|&&m| refutes_fully(m)).count();
         // The least budget that finds the opponent's win after the move we played.
         let mut played_st = ep.state().clone();
@@ -984,11 +1010,12 @@ fn replay(moves: &str) -> Connect6Position {
 /// which one finds a win (at ten times the budget: the defence's tests try the pairs that
 /// won before first, and prove some wins a fresh search needs more to find), keeps pairs
 /// the candidates left out when they refute, and leaves the position as it found it; the
-/// pair we played is dropped.
+/// pair we played is dropped. (Not part of the engine's search: it did not gain in a
+/// paired match, `docs/strength.md`.)
 #[test]
 fn threat_defence_keeps_the_refutations_of_the_opponents_win() {
     let pos = replay("i10 g9,l11 k10,j11");
-    let mut ep = wrap(&pos);
+    let ep = wrap(&pos);
     let (us, op) = (Player::Second, Player::First);
     assert_eq!(pos.side_to_move(), us);
     let judge = TssLimits {
@@ -1004,7 +1031,9 @@ fn threat_defence_keeps_the_refutations_of_the_opponents_win() {
     let mut cands = Vec::new();
     engine::candidates(&ep, &eval, &mut cands);
     let mut kept = cands.clone();
-    threat_defence(&ep, &eval, judge, judge, &mut kept);
+    let state_before = ep.state().clone();
+    threat_defence(&ep, &eval, &defence(judge, judge), &mut kept);
+    assert_eq!(ep.state(), &state_before, "the position is left as it was");
     // A fresh search (without the pairs that won before to try first) at the judge's
     // budget, or at ten times it.
     let loses_within = |mv: Move, budget: u32| {
@@ -1021,7 +1050,11 @@ fn threat_defence_keeps_the_refutations_of_the_opponents_win() {
     for &mv in &kept {
         assert!(!loses(mv), "kept {} loses", pos.format_move(mv));
     }
-    let dropped: Vec<Move> = cands.iter().copied().filter(|m| !kept.contains(m)).collect();
+    let dropped: Vec<Move> = cands
+        .iter()
+        .copied()
+        .filter(|m| !kept.contains(m))
+        .collect();
     assert!(!dropped.is_empty(), "nothing was dropped");
     for &mv in &dropped {
         assert!(surely_loses(mv), "dropped {} refutes", pos.format_move(mv));
@@ -1033,20 +1066,12 @@ fn threat_defence_keeps_the_refutations_of_the_opponents_win() {
         kept.iter().any(|m| !cands.contains(m)),
         "no pair beyond the candidates"
     );
-    // Through the search's hook, at the root (the depth limit under a time limit), the
-    // position comes back as it was.
-    let (before_state, before_hash) = (ep.state().clone(), ep.position().hash());
-    let mut hooked = cands.clone();
-    search::Evaluator::threat_defence(&eval, &mut ep, 64, &mut hooked);
-    assert_eq!(ep.state(), &before_state);
-    assert_eq!(ep.position().hash(), before_hash);
-    assert!(!hooked.is_empty() && hooked.len() <= eval.max_pairs);
     // A position the opponent cannot win from is left alone.
     let quiet = replay("i10 g9,l11");
     let qp = wrap(&quiet);
     let mut qc = Vec::new();
     engine::candidates(&qp, &eval, &mut qc);
     let mut qk = qc.clone();
-    threat_defence(&qp, &eval, judge, judge, &mut qk);
+    threat_defence(&qp, &eval, &defence(judge, judge), &mut qk);
     assert_eq!(qk, qc);
 }

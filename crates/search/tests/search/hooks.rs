@@ -113,19 +113,11 @@ fn threat_defence_is_exact_and_narrows_interior_nodes() {
         with.stats.nodes < without.stats.nodes,
         "nothing was narrowed"
     );
-    // At the root too: x threatens (x x . / o . . / . . .), o to move; the reference's
-    // root, like the searcher's, keeps only the block, and the searcher plays it.
+    // Never at the root: x threatens (x x . / o . . / . . .), o to move; the reference's
+    // root, like the searcher's, keeps every candidate.
     let pos = TicTacToe::from_cells("xx.o.....");
     let scores = boardlab_search::reference::minimax_moves(&ThreatBlocker, &pos, 1, false);
-    assert_eq!(
-        scores.iter().map(|&(mv, _)| mv).collect::<Vec<_>>(),
-        vec![2],
-        "the root's moves were not narrowed"
-    );
-    let r = Searcher::new(ThreatBlocker, SearchOptions::default())
-        .unwrap()
-        .search_with(&pos, &Limits::new().with_depth(1), |_| {});
-    assert_eq!(r.best_move, Some(2));
+    assert_eq!(scores.len(), 6, "the root's moves were narrowed");
 }
 
 #[test]
