@@ -893,8 +893,9 @@ pub struct DefenceLimits {
 
 /// A defence against the opponent's coming threat-space win: when the opponent of the side
 /// to move would win by continuous double threats if it were its turn
-/// ([`threat_space_search_for`] within `limits`), narrows `moves` (the node's
-/// [`candidates`]) to the pairs after which it no longer does (within `test`: each test
+/// ([`threat_space_search_for`] within [`DefenceLimits::threat`]), narrows `moves` (the
+/// node's [`candidates`]) to the pairs after which it no longer does (within
+/// [`DefenceLimits::test`]: each test
 /// tries the pairs that won before first, so a pair that leaves the win standing is
 /// usually dropped after a short search; one that refutes it costs the whole budget).
 /// The pairs tested are the candidates in their order, then pairs over the first
