@@ -450,9 +450,89 @@ struct Tss {
     doubles_cap: usize,
     /// Cap on the building squares given as the free stone of a one-stone double threat.
     builders_cap: usize,
+    /// When recording: the squares of the win found, each with the attacking moves left
+    /// when it was played (the attacker's pairs, the cells of the threats they make, the
+    /// defender's blocking cells), for [`threat_defence`].
+    proof: Option<Vec<(u32, Square)>>,
+    /// Key of the stones placed since the search began (see [`stone_key`]).
+    hash: u64,
+    /// Whether this search keeps `failed` and `killers` (the defence's searches; the
+    /// engine's own threat-space search runs as it was measured, without them).
+    memo: bool,
+    /// Attacking nodes (by `hash`) proven to fail with that many attacking moves or more
+    /// left: the same stones reached in another order fail again (sequences of threats
+    /// transpose all the time).
+    failed: std::collections::HashMap<u64, u32>,
+    /// The winning pair of each attacking node won (by `hash`), tried first when the node
+    /// is reached again, in this search or (handed on) the next.
+    killers: Killers,
+}
+
+/// Winning attacking pairs by the key of the stones placed since a search's start.
+type Killers = std::collections::HashMap<u64, (Square, Square)>;
+
+/// A pseudo-random key of a stone of `p` on `sq` (splitmix64 of both), for the
+/// threat-space search's table of failed nodes.
+fn stone_key(p: Player, sq: Square) -> u64 {
+    let mut z = (u64::from(sq.0) << 1 | p.index() as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 impl Tss {
+    fn new(
+        st: WindowState,
+        att: Player,
+        budget: u32,
+        deadline: Option<Instant>,
+        memo: bool,
+    ) -> Tss {
+        Tss {
+            memo,
+            st,
+            att,
+            budget,
+            deadline,
+            singles_cap: 16,
+            doubles_cap: 48,
+            builders_cap: 6,
+            proof: None,
+            hash: 0,
+            failed: std::collections::HashMap::new(),
+            killers: Killers::new(),
+        }
+    }
+
+    fn place(&mut self, p: Player, sq: Square) {
+        self.st.place(p, sq);
+        self.hash ^= stone_key(p, sq);
+    }
+
+    fn remove(&mut self, p: Player, sq: Square) {
+        self.st.remove(p, sq);
+        self.hash ^= stone_key(p, sq);
+    }
+
+    /// Notes `squares` as part of the win being proved, `depth` attacking moves from its end.
+    fn record(&mut self, depth: u32, squares: &[Square]) {
+        if let Some(proof) = self.proof.as_mut() {
+            proof.extend(squares.iter().map(|&sq| (depth, sq)));
+        }
+    }
+
+    /// How many squares are recorded (to forget a refuted line's).
+    fn recorded(&self) -> usize {
+        self.proof.as_ref().map_or(0, Vec::len)
+    }
+
+    /// Forgets the squares recorded after the first `len`.
+    fn forget(&mut self, len: usize) {
+        if let Some(proof) = self.proof.as_mut() {
+            proof.truncate(len);
+        }
+    }
+
     /// Takes one pair test from the budget; `false` once it is spent (or the deadline passed).
     fn spend(&mut self) -> bool {
         if self.budget == 0 {
@@ -528,14 +608,28 @@ impl Tss {
     /// The attacker (to move) wins by continuous double threats within `depth` more
     /// attacking moves: the first move and the number of plies to the six.
     fn attack(&mut self, depth: u32) -> Option<(Move, u32)> {
-        let att = self.att;
-        let def = att.other();
-        if let Some(mv) = winning_move(&self.st, att) {
+        if let Some(mv) = winning_move(&self.st, self.att) {
             return Some((mv, 1));
         }
         if depth == 0 || self.budget == 0 {
             return None;
         }
+        if self.memo && self.failed.get(&self.hash).is_some_and(|&d| d >= depth) {
+            return None;
+        }
+        let r = self.attack_pairs_in_turn(depth);
+        if self.memo && r.is_none() && self.budget > 0 {
+            // A proven failure (not a spent budget, after which nothing is searched).
+            let d = self.failed.entry(self.hash).or_insert(0);
+            *d = (*d).max(depth);
+        }
+        r
+    }
+
+    /// [`attack`](Tss::attack)'s search once the table has no answer.
+    fn attack_pairs_in_turn(&mut self, depth: u32) -> Option<(Move, u32)> {
+        let att = self.att;
+        let def = att.other();
         let mut dts = Vec::new();
         self.st.threat_windows(def, &mut dts);
         if blockers_needed(&dts) > 2 {
@@ -543,12 +637,31 @@ impl Tss {
         }
         let mut dcells = Vec::new();
         threat_cells(&dts, &mut dcells);
+        let mut eff = PairEffect::default();
+        // The pair that won here in an earlier search (the same stones placed since the
+        // start: the opponent's win before one of our pairs, tested again after it).
+        let killer = if self.memo {
+            self.killers.get(&self.hash).copied()
+        } else {
+            None
+        };
+        if let Some((a, b)) = killer
+            && self.st.is_empty(a)
+            && self.st.is_empty(b)
+            && pair_blocks(&dts, a, b)
+        {
+            if let Some(win) = self.try_pair(depth, a, b, &mut eff) {
+                return Some(win);
+            }
+            if self.budget == 0 {
+                return None;
+            }
+        }
         let mut pairs = Vec::new();
         self.attack_pairs(&dcells, &mut pairs);
-        let mut eff = PairEffect::default();
         let mut doubles: Vec<(Square, Square)> = Vec::new();
         for (a, b) in pairs {
-            if !pair_blocks(&dts, a, b) {
+            if !pair_blocks(&dts, a, b) || killer == Some((a, b)) {
                 continue;
             }
             if !self.spend() {
@@ -557,27 +670,79 @@ impl Tss {
             pair_effect(&self.st, att, a, b, &mut eff);
             let need = blockers_needed(&eff.threats);
             if need >= 3 {
-                // Our pair, their (useless) reply, our six: three plies.
-                return Some((Move::pair(a, b), 3));
+                return Some(self.unblockable(depth, a, b, &eff));
             }
             if need == 2 {
                 doubles.push((a, b));
             }
         }
         for (a, b) in doubles {
-            self.st.place(att, a);
-            self.st.place(att, b);
-            let r = self.defend(depth);
-            self.st.remove(att, b);
-            self.st.remove(att, a);
-            if let Some(plies) = r {
-                return Some((Move::pair(a, b), plies + 1));
+            if let Some(win) = self.double_threat(depth, a, b) {
+                return Some(win);
             }
             if self.budget == 0 {
                 return None;
             }
         }
         None
+    }
+
+    /// Tests the attacker's pair `(a, b)` (it blocks the defender's threats): a win if it
+    /// makes threats the defender cannot block, or a double threat every block of which
+    /// loses.
+    fn try_pair(
+        &mut self,
+        depth: u32,
+        a: Square,
+        b: Square,
+        eff: &mut PairEffect,
+    ) -> Option<(Move, u32)> {
+        if !self.spend() {
+            return None;
+        }
+        pair_effect(&self.st, self.att, a, b, eff);
+        match blockers_needed(&eff.threats) {
+            3.. => Some(self.unblockable(depth, a, b, eff)),
+            2 => self.double_threat(depth, a, b),
+            _ => None,
+        }
+    }
+
+    /// The win of a pair making threats that need three blockers: pair, the defender's
+    /// (useless) reply, the six: three plies.
+    fn unblockable(&mut self, depth: u32, a: Square, b: Square, eff: &PairEffect) -> (Move, u32) {
+        self.record(depth, &[a, b]);
+        let mut cells = Vec::new();
+        threat_cells(&eff.threats, &mut cells);
+        self.record(depth, &cells);
+        if self.memo {
+            self.killers.insert(self.hash, (a, b));
+        }
+        (Move::pair(a, b), 3)
+    }
+
+    /// Plays the double threat `(a, b)` and tries every block.
+    fn double_threat(&mut self, depth: u32, a: Square, b: Square) -> Option<(Move, u32)> {
+        let att = self.att;
+        let mark = self.recorded();
+        self.place(att, a);
+        self.place(att, b);
+        let r = self.defend(depth);
+        self.remove(att, b);
+        self.remove(att, a);
+        match r {
+            Some(plies) => {
+                self.record(depth, &[a, b]);
+                if self.memo {
+                    self.killers.insert(self.hash, (a, b));
+                }
+                Some((Move::pair(a, b), plies + 1))
+            }
+            None => {
+                self.forget(mark);
+                None
+            }
+        }
     }
 
     /// The defender (to move) faces a double threat: every pair that blocks it must lose.
@@ -597,18 +762,21 @@ impl Tss {
                     continue;
                 }
                 any = true;
-                self.st.place(def, a);
-                self.st.place(def, b);
+                self.place(def, a);
+                self.place(def, b);
                 // A counter-threat the reply makes is handled by `attack`: our next pair
                 // must block it.
                 let r = self.attack(depth.saturating_sub(1));
-                self.st.remove(def, b);
-                self.st.remove(def, a);
+                self.remove(def, b);
+                self.remove(def, a);
                 worst = worst.max(r?.1);
             }
         }
         // No blocking pair at all means the threats were not a double threat after all
         // (callers only get here with exactly two blockers needed).
+        if any {
+            self.record(depth, &cells);
+        }
         any.then_some(worst + 1)
     }
 }
@@ -638,16 +806,183 @@ pub fn threat_space_search_until(
     if p.outcome().is_some() || p.stones_to_place() != 2 {
         return None;
     }
-    let mut tss = Tss {
-        st: pos.state().clone(),
-        att: p.side_to_move(),
+    let mut tss = Tss::new(
+        pos.state().clone(),
+        p.side_to_move(),
         budget,
         deadline,
-        singles_cap: 16,
-        doubles_cap: 48,
-        builders_cap: 6,
-    };
+        false,
+    );
     tss.attack(depth).map(|(mv, turns)| ForcedWin { mv, turns })
+}
+
+/// How far a threat-space search looks: attacking moves, pair tests, and an optional
+/// deadline (a search cut short finds no win).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TssLimits {
+    /// Attacking moves looked ahead.
+    pub depth: u32,
+    /// Pair tests.
+    pub budget: u32,
+    /// When to give up.
+    pub deadline: Option<Instant>,
+}
+
+/// The threat-space search of [`threat_space_search`] for `att` on the window state `st`
+/// as if `att` were to move with two stones, whoever is: with the opponent of the side to
+/// move as `att`, whether it would win by continuous double threats if it were its turn.
+/// With `proof`, the squares of the win found are written there, those of the first
+/// attacking moves first, without repeats (see [`threat_defence`]).
+pub fn threat_space_search_for(
+    st: &WindowState,
+    att: Player,
+    limits: TssLimits,
+    proof: Option<&mut Vec<Square>>,
+) -> Option<ForcedWin<Move>> {
+    tss_with_killers(st, att, limits, &mut Killers::new(), proof)
+}
+
+/// [`threat_space_search_for`] that tries the winning pairs of `killers` first and adds
+/// those of the win it finds.
+fn tss_with_killers(
+    st: &WindowState,
+    att: Player,
+    limits: TssLimits,
+    killers: &mut Killers,
+    proof: Option<&mut Vec<Square>>,
+) -> Option<ForcedWin<Move>> {
+    let mut tss = Tss::new(st.clone(), att, limits.budget, limits.deadline, true);
+    tss.killers = std::mem::take(killers);
+    if proof.is_some() {
+        tss.proof = Some(Vec::new());
+    }
+    let win = tss
+        .attack(limits.depth)
+        .map(|(mv, turns)| ForcedWin { mv, turns });
+    *killers = std::mem::take(&mut tss.killers);
+    if let (Some(out), Some(mut squares)) = (proof, tss.proof) {
+        out.clear();
+        if win.is_some() {
+            // Most attacking moves left first: the squares nearest the start of the win.
+            squares.sort_by_key(|&(depth, _)| std::cmp::Reverse(depth));
+            for (_, sq) in squares {
+                if !out.contains(&sq) {
+                    out.push(sq);
+                }
+            }
+        }
+    }
+    win
+}
+
+// ---- defence against the opponent's threat-space search ----------------------------------
+
+/// How far [`threat_defence`] looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DefenceLimits {
+    /// The search for the opponent's win if it were its turn.
+    pub threat: TssLimits,
+    /// Each search that tests one of our pairs against it.
+    pub test: TssLimits,
+    /// Squares of the opponent's win (first attacking moves first) whose pairs are added
+    /// to the candidates.
+    pub squares: usize,
+    /// The most pairs tested.
+    pub pairs: usize,
+}
+
+/// A defence against the opponent's coming threat-space win: when the opponent of the side
+/// to move would win by continuous double threats if it were its turn
+/// ([`threat_space_search_for`] within [`DefenceLimits::threat`]), narrows `moves` (the
+/// node's [`candidates`]) to the pairs after which it no longer does (within
+/// [`DefenceLimits::test`]: each test
+/// tries the pairs that won before first, so a pair that leaves the win standing is
+/// usually dropped after a short search; one that refutes it costs the whole budget).
+/// The pairs tested are the candidates in their order, then pairs over the first
+/// [`DefenceLimits::squares`] squares of its win (its attacking pairs, the cells of
+/// the threats they make, the blocks they force: a refutation takes one of them or makes
+/// a threat it must answer) and pairs of one such square with a candidate's square, best
+/// by [`pair_value`] first; at most [`DefenceLimits::pairs`] in all. Every dropped
+/// pair loses to a proven win; when none refutes (the position is lost, or the refutation
+/// lies outside the pairs tested) the list stays as it was. Nodes with a single candidate
+/// (a six, a pair the opponent cannot block) are left alone.
+pub fn threat_defence(
+    pos: &EnginePosition,
+    eval: &Connect6Eval,
+    defence: &DefenceLimits,
+    moves: &mut Vec<Move>,
+) {
+    let (limits, test) = (defence.threat, defence.test);
+    let p = pos.position();
+    if limits.budget == 0 || moves.len() < 2 || p.outcome().is_some() || p.stones_to_place() != 2 {
+        return;
+    }
+    let st = pos.state();
+    let me = p.side_to_move();
+    let op = me.other();
+    if st.threats[me.index()] > 0 {
+        return; // the candidates play the six
+    }
+    let mut proof = Vec::new();
+    let mut killers = Killers::new();
+    if tss_with_killers(st, op, limits, &mut killers, Some(&mut proof)).is_none() {
+        return;
+    }
+    proof.truncate(defence.squares);
+    // The pairs beyond the candidates: over the win's squares, and one of them with a
+    // candidate's square; a pair must block the opponent's threats on the board.
+    let mut ts = Vec::new();
+    st.threat_windows(op, &mut ts);
+    let mut cand_squares: Vec<Square> = Vec::new();
+    for mv in moves.iter() {
+        for sq in mv.squares() {
+            if !cand_squares.contains(&sq) && !proof.contains(&sq) {
+                cand_squares.push(sq);
+            }
+        }
+    }
+    let mut extra: Vec<Move> = Vec::new();
+    for (i, &a) in proof.iter().enumerate() {
+        for &b in proof[i + 1..].iter().chain(&cand_squares) {
+            let mv = Move::pair(a, b);
+            if a != b && !moves.contains(&mv) && !extra.contains(&mv) && pair_blocks(&ts, a, b) {
+                extra.push(mv);
+            }
+        }
+    }
+    let mut eff = PairEffect::default();
+    let mut scored: Vec<(i32, Move)> = extra
+        .into_iter()
+        .map(|mv| {
+            let (a, b) = (mv.first(), mv.second().unwrap_or(mv.first()));
+            pair_effect(st, me, a, b, &mut eff);
+            (pair_value(st, me, &eff, &eval.weights).0, mv)
+        })
+        .collect();
+    scored.sort_unstable_by_key(|&(v, mv)| (std::cmp::Reverse(v), mv));
+    let mut work = st.clone();
+    let mut kept = Vec::new();
+    let tested = moves
+        .iter()
+        .copied()
+        .chain(scored.into_iter().map(|(_, mv)| mv))
+        .take(defence.pairs);
+    for mv in tested {
+        for sq in mv.squares() {
+            work.place(me, sq);
+        }
+        let refutes = tss_with_killers(&work, op, test, &mut killers, None).is_none();
+        for sq in mv.squares() {
+            work.remove(me, sq);
+        }
+        if refutes {
+            kept.push(mv);
+        }
+    }
+    if !kept.is_empty() {
+        kept.truncate(eval.max_pairs);
+        *moves = kept;
+    }
 }
 
 impl Evaluator<EnginePosition> for Connect6Eval {

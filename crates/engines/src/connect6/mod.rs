@@ -31,6 +31,12 @@
 //!   windows, a one-stone double threat with a building stone). It runs at the root with a
 //!   large budget and at every interior node (`Evaluator::forced_win`) within a budget of
 //!   pair tests.
+//! - **Defence** ([`engine::threat_defence`], not in the search): where the opponent would
+//!   win by continuous double threats if it were its turn, the pairs after which it no
+//!   longer does (the candidates and pairs over the squares of its win). At the root it
+//!   did not gain in two paired matches against the previous build (`docs/strength.md`,
+//!   connect6, session 13); the diagnosis of the losses to Cloudict
+//!   (`diagnose_connect6_losses`, an ignored test) and its proof test use it.
 //!
 //! # Baseline
 //! See [`baseline`]: the article's depth-2 alpha-beta over pairs of radius-2 squares with
@@ -55,8 +61,8 @@ pub use baseline::{
     baseline_eval, baseline_wrap, run_score,
 };
 pub use engine::{
-    Connect6Eval, EVAL_WEIGHTS, EnginePosition, EvalWeights, HAND_WEIGHTS, threat_space_search,
-    wrap,
+    Connect6Eval, DefenceLimits, EVAL_WEIGHTS, EnginePosition, EvalWeights, HAND_WEIGHTS,
+    TssLimits, threat_defence, threat_space_search, threat_space_search_for, wrap,
 };
 pub use state::WindowState;
 
