@@ -471,13 +471,10 @@ struct Tss {
 /// Winning attacking pairs by the key of the stones placed since a search's start.
 type Killers = std::collections::HashMap<u64, (Square, Square)>;
 
-/// A pseudo-random key of a stone of `p` on `sq` (splitmix64 of both), for the
-/// threat-space search's table of failed nodes.
+/// The key of a stone of `p` on `sq`, for the threat-space search's table of failed nodes:
+/// the project's Zobrist key of that stone.
 fn stone_key(p: Player, sq: Square) -> u64 {
-    let mut z = (u64::from(sq.0) << 1 | p.index() as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    board_core::zobrist().piece(p.index(), sq)
 }
 
 impl Tss {
