@@ -1,10 +1,18 @@
 //! Helpers shared by the engine test modules: a game's engine with default options, a
-//! search to a fixed depth, and a move from its notation.
+//! search to a fixed depth, a move from its notation, and the lines of an opening book.
 
 use board_core::Position;
 use search::{Agent, Limits, SearchOptions, SearchResult};
 
 use crate::EngineGame;
+
+/// The openings of a book file's text (`data/openings/*.txt`, as `boardlab match --openings
+/// book:FILE` reads it): one a line, without `#` comments and blank lines.
+pub(crate) fn book_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+}
 
 /// The game's engine under the default search options.
 pub(crate) fn engine<P: EngineGame>() -> Box<dyn Agent<P>> {

@@ -767,11 +767,7 @@ fn fit_connect6_weights() {
 fn shipped_openings_are_legal_and_open() {
     let book = include_str!("../../../../data/openings/connect6-cloudict.txt");
     let mut count = 0;
-    for line in book
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-    {
+    for line in crate::test_support::book_lines(book) {
         let mut pos = Connect6Position::new(Connect6Config::default());
         for text in line.split_whitespace() {
             let mv = pos

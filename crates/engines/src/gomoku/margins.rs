@@ -86,11 +86,9 @@ fn percentile(sorted: &[Swing], p: f64) -> Swing {
 
 fn book_openings() -> Vec<String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/openings/gomoku15.txt");
-    std::fs::read_to_string(path)
-        .expect("the book")
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
-        .filter(|l| !l.is_empty())
+    let book = std::fs::read_to_string(path).expect("the book");
+    crate::test_support::book_lines(&book)
+        .map(str::to_string)
         .collect()
 }
 

@@ -126,11 +126,7 @@ fn generate_threat_suite() {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/openings/gomoku15.txt"),
     )
     .expect("the book");
-    let openings: Vec<&str> = book
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-        .collect();
+    let openings: Vec<&str> = crate::test_support::book_lines(&book).collect();
     let mut out = String::from(
         "# The gomoku threat-solver suite (15x15 freestyle): `win|defend <moves> | <answers>`.\n\
          # win: the side to move wins by threats (fours and open threes) and not by fours alone;\n\

@@ -585,10 +585,7 @@ fn threat_defence_keeps_exactly_the_refutations() {
 #[test]
 fn vct_claims_survive_every_reply() {
     let book = include_str!("../../../../data/openings/gomoku15.txt");
-    let openings = book
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty());
+    let openings = crate::test_support::book_lines(book);
     let mut agent = Position::engine(SearchOptions::default()).expect("engine");
     let mut checked = 0;
     for opening in openings.take(12) {
