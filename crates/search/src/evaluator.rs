@@ -121,6 +121,30 @@ pub trait Evaluator<P: Notation>: Send + Sync {
         None
     }
 
+    /// The game's late-move reduction for `mv` at an interior node `depth` turns above the
+    /// horizon (at least 2; never the root, never quiescence), `searched` moves already
+    /// searched there (at least 1: the first move, and the transposition table's, are never
+    /// reduced), `hint` its [`move_hint`](Evaluator::move_hint): the search tries the move
+    /// `r` turns shallower with a null window first, and at full depth only if it beats
+    /// alpha. For games whose ordering is the game's own (every candidate hinted), where
+    /// the search's generic rule, which reduces only unhinted quiet moves
+    /// ([`SearchOptions::with_late_move_reductions`](crate::SearchOptions::with_late_move_reductions)),
+    /// never applies. The larger of the two reductions is used, at most `depth − 2` (the
+    /// reduced search keeps at least one turn). A forward pruning like
+    /// [`futility_margin`](Evaluator::futility_margin): return 0 for moves whose point may
+    /// only show deep (threats, forced answers). Default: 0.
+    fn late_move_reduction(
+        &self,
+        pos: &P,
+        mv: P::Move,
+        hint: i32,
+        depth: u32,
+        searched: usize,
+    ) -> u32 {
+        let _ = (pos, mv, hint, depth, searched);
+        0
+    }
+
     /// A search extension: plies added to the depth of the node a move leads to, asked on
     /// the position after the move (at the root's moves and every interior node's, never
     /// in quiescence). Meant for forced replies: in gomoku the answer to a four is the one

@@ -115,11 +115,20 @@ impl<P: Notation, E: Evaluator<P>> Worker<'_, P, E> {
                     (s.mv, s.idx, s.hint, s.key < COUNTER_KEY && s.hint <= 0)
                 }
             };
-            let reduction = if lmr && searched >= 3 && late_quiet {
+            let generic = if lmr && searched >= 3 && late_quiet {
                 1 + i32::from(searched >= 12 && depth >= 6)
             } else {
                 0
             };
+            let game = if depth >= 2 && searched >= 1 && Some(idx) != tt_first {
+                self.cx
+                    .eval
+                    .late_move_reduction(&self.pos, mv, hint, depth as u32, searched)
+                    .min(depth as u32 - 2) as i32
+            } else {
+                0
+            };
+            let reduction = generic.max(game);
             self.frames[ply].current = Some(mv);
             let undo = self.pos.make_move(mv);
             let flip = self.pos.side_to_move() != side;

@@ -546,3 +546,66 @@ fn forward_pruning_is_asked_only_off_the_principal_variation() {
         }
     }
 }
+
+/// The tree game whose evaluator reduces every move it is asked about by `.0` turns, and
+/// records whether it was ever asked about a first move or at depth under 2.
+#[derive(Default)]
+struct Reducer(u32, std::sync::atomic::AtomicBool);
+
+impl Evaluator<Tree> for Reducer {
+    fn evaluate(&self, pos: &Tree) -> i32 {
+        TreeEval::default().evaluate(pos)
+    }
+    fn late_move_reduction(&self, _: &Tree, _: u8, _: i32, depth: u32, searched: usize) -> u32 {
+        if searched == 0 || depth < 2 {
+            self.1.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        self.0
+    }
+}
+
+/// The game's late-move reductions apply with the search's own reductions off: none
+/// (0) searches exactly the tree the default evaluator does; one turn cuts nodes and still
+/// gives a legal move; the hook is never asked about a node's first move nor under depth 2.
+#[test]
+fn game_late_move_reductions_cut_nodes_and_spare_first_moves() {
+    let opts = SearchOptions::default().with_hash_mb(4).unwrap();
+    assert!(!opts.late_move_reductions());
+    let limits = Limits::new().with_depth(6);
+    let (mut reduced_nodes, mut full_nodes) = (0, 0);
+    for seed in 0..6u32 {
+        let pos = Tree::with(seed + 40, 20);
+        let plain = Searcher::new(TreeEval::default(), opts.clone())
+            .unwrap()
+            .search_with(&pos, &limits, |_| {});
+        let none = Reducer(0, Default::default());
+        let zero = Searcher::new(none, opts.clone())
+            .unwrap()
+            .search_with(&pos, &limits, |_| {});
+        assert_eq!(
+            (zero.score, zero.stats.nodes),
+            (plain.score, plain.stats.nodes)
+        );
+        assert_eq!(zero.stats.reductions, 0);
+        if plain.stop_reason == StopReason::Proven {
+            continue; // decided at once: nothing to reduce
+        }
+        let mut searcher = Searcher::new(Reducer(1, Default::default()), opts.clone()).unwrap();
+        let one = searcher.search_with(&pos, &limits, |_| {});
+        assert!(one.stats.reductions > 0);
+        assert!(one.stats.reduction_researches <= one.stats.reductions);
+        assert!(pos.validate(&one.best_move.unwrap()).is_ok());
+        assert!(
+            !searcher
+                .evaluator()
+                .1
+                .load(std::sync::atomic::Ordering::Relaxed)
+        );
+        reduced_nodes += one.stats.nodes;
+        full_nodes += plain.stats.nodes;
+    }
+    assert!(
+        reduced_nodes < full_nodes,
+        "{reduced_nodes} vs {full_nodes}"
+    );
+}
