@@ -50,6 +50,7 @@
 
 pub mod baseline;
 pub mod engine;
+pub mod reductions;
 pub mod state;
 #[cfg(test)]
 mod tests;

@@ -1071,3 +1071,194 @@ fn threat_defence_keeps_the_refutations_of_the_opponents_win() {
     threat_defence(&qp, &eval, &defence(judge, judge), &mut qk);
     assert_eq!(qk, qc);
 }
+
+// ---- late-move reductions: the measurement ------------------------------------------------
+
+/// What a candidate pair does, for the measurement of late moves: 0 a pair of a forced node
+/// (the opponent has threats on the board: every candidate blocks), 1 a pair that makes a
+/// threat of ours, 2 one that breaks an opponent's 3-stone window (a square it would make a
+/// threat from), 3 neither.
+fn measured_kind(pos: &EnginePosition, mv: Move) -> usize {
+    let st = pos.state();
+    let me = pos.side_to_move();
+    let op = me.other();
+    if st.threats[op.index()] > 0 {
+        return 0;
+    }
+    let (a, b) = (mv.first(), mv.second().unwrap_or(mv.first()));
+    let mut eff = PairEffect::default();
+    pair_effect(st, me, a, b, &mut eff);
+    if !eff.threats.is_empty() {
+        1
+    } else if eff.windows_delta[op.index()][3] < 0 {
+        2
+    } else {
+        3
+    }
+}
+
+/// One visit of an interior node (depth ≥ 2) that searched a second move.
+struct Visit {
+    depth: u32,
+    len: usize,
+    /// The kind of each move asked for, by `searched` (index 0: the first move, not asked).
+    kinds: Vec<usize>,
+}
+
+/// The engine's evaluator, recording every late-move question of the search.
+struct LateMoveProbe {
+    inner: Connect6Eval,
+    visits: std::sync::Mutex<(Vec<Visit>, std::collections::HashMap<(u64, u32), usize>)>,
+}
+
+impl search::Evaluator<EnginePosition> for LateMoveProbe {
+    fn evaluate(&self, pos: &EnginePosition) -> i32 {
+        self.inner.evaluate(pos)
+    }
+    fn candidates(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
+        self.inner.candidates(pos, moves);
+    }
+    fn forced_win(&self, pos: &mut EnginePosition, depth: u32) -> Option<search::ForcedWin<Move>> {
+        self.inner.forced_win(pos, depth)
+    }
+    fn late_move_reduction(
+        &self,
+        pos: &EnginePosition,
+        mv: Move,
+        hint: i32,
+        depth: u32,
+        searched: usize,
+    ) -> u32 {
+        let kind = measured_kind(pos, mv);
+        let mut guard = self.visits.lock().expect("probe lock");
+        let (visits, open) = &mut *guard;
+        let key = (pos.hash(), depth);
+        if searched == 1 {
+            let mut list = Vec::new();
+            self.inner.candidates(pos, &mut list);
+            open.insert(key, visits.len());
+            visits.push(Visit {
+                depth,
+                len: list.len(),
+                kinds: vec![usize::MAX],
+            });
+        }
+        if let Some(&i) = open.get(&key) {
+            let v = &mut visits[i];
+            if v.kinds.len() == searched {
+                v.kinds.push(kind);
+            }
+        }
+        self.inner
+            .late_move_reduction(pos, mv, hint, depth, searched)
+    }
+}
+
+/// The measurement positions: the first 16 openings of Cloudict's book, and 4 more after a
+/// few moves of the engine (3 turns at 3,000 nodes) from the next 4.
+fn late_move_positions() -> Vec<(String, Connect6Position)> {
+    let book = include_str!("../../../../data/openings/connect6-cloudict.txt");
+    let mut out = Vec::new();
+    for (i, line) in crate::test_support::book_lines(book).take(20).enumerate() {
+        let mut pos = replay(line);
+        let mut name = line.to_string();
+        if i >= 16 {
+            let mut agent = Connect6Position::engine(SearchOptions::default()).expect("engine");
+            for _ in 0..3 {
+                let r = agent.think(&pos, &Limits::new().with_nodes(3_000), &mut |_| {});
+                let mv = r.best_move.expect("a move");
+                name.push(' ');
+                name.push_str(&pos.format_move(mv));
+                pos = after(&pos, mv);
+            }
+        }
+        out.push((name, pos));
+    }
+    out
+}
+
+/// The measurement of late moves (`docs/strength.md`, connect6, session 14): on the
+/// positions of [`late_move_positions`], the depth the engine reaches at 500 ms a move
+/// (`TimeControl::per_move`, as `go movetime 500`) with the nodes of each iteration, then a
+/// search to `DEPTH` (default 6) with every late-move question recorded: where in the
+/// order the nodes that searched a second move cut off, and what kind of pair cut.
+/// `cargo test --release -p boardlab-engines --lib measure_connect6_late_moves -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "a measurement run"]
+fn measure_connect6_late_moves() {
+    use search::{Searcher, TimeControl};
+    let depth: u32 = std::env::var("DEPTH").map_or(6, |d| d.parse().expect("DEPTH"));
+    let kinds = ["forced", "threat", "breaks-3", "quiet"];
+    // cut[k][kind]: cutoffs by the move searched k-th (0-based); reach[k][kind]: moves asked.
+    let mut cut = vec![[0u64; 4]; 17];
+    let mut reach = vec![[0u64; 4]; 17];
+    let (mut visits_all, mut exhausted, mut total_nodes) = (0u64, 0u64, 0u64);
+    let (mut beta, mut first) = (0u64, 0u64);
+    for (name, pos) in late_move_positions() {
+        let mut agent = Connect6Position::engine(SearchOptions::default()).expect("engine");
+        let limits = Limits::new()
+            .with_time_control(TimeControl::per_move(std::time::Duration::from_millis(500)));
+        let mut iters = Vec::new();
+        let r = agent.think(&pos, &limits, &mut |it| iters.push((it.depth, it.nodes)));
+        let per_depth: Vec<String> = iters.iter().map(|(d, n)| format!("{d}:{n}")).collect();
+        let probe = LateMoveProbe {
+            inner: Connect6Eval::default(),
+            visits: Default::default(),
+        };
+        let mut searcher = Searcher::new(probe, SearchOptions::default()).expect("searcher");
+        let fixed = searcher.search_with(&wrap(&pos), &Limits::new().with_depth(depth), |_| {});
+        let s = &fixed.stats;
+        total_nodes += s.nodes;
+        beta += s.beta_cutoffs;
+        first += s.first_move_cutoffs;
+        let (visits, _) = std::mem::take(&mut *searcher.evaluator().visits.lock().expect("lock"));
+        for v in &visits {
+            visits_all += 1;
+            for (k, &kind) in v.kinds.iter().enumerate().skip(1) {
+                reach[k.min(16)][kind] += 1;
+            }
+            let last = v.kinds.len() - 1;
+            if last + 1 < v.len {
+                cut[last.min(16)][v.kinds[last]] += 1;
+            } else {
+                exhausted += 1;
+            }
+        }
+        v_depths(&visits);
+        println!(
+            "{name}: 500 ms depth {} nodes {} nps {} [{}]; depth {depth}: {} nodes, cutoffs {} (first {}), {} visits past the first move",
+            r.depth,
+            r.stats.nodes,
+            r.stats.nps,
+            per_depth.join(" "),
+            s.nodes,
+            s.beta_cutoffs,
+            s.first_move_cutoffs,
+            visits.len()
+        );
+    }
+    println!(
+        "all: depth-{depth} nodes {total_nodes}, cutoffs {beta}, by the first move {first}; {visits_all} visits past the first move, {exhausted} searched every move (or cut on the last)"
+    );
+    println!("k: moves asked by kind {kinds:?} | cutoffs by kind");
+    for k in 1..17 {
+        println!("{k:>2}: {:?} | {:?}", reach[k], cut[k]);
+    }
+}
+
+/// Visits by node depth (printed per position when `VERBOSE` is set).
+fn v_depths(visits: &[Visit]) -> Vec<(u32, usize)> {
+    let mut by: Vec<(u32, usize)> = Vec::new();
+    for v in visits {
+        match by.iter_mut().find(|(d, _)| *d == v.depth) {
+            Some((_, n)) => *n += 1,
+            None => by.push((v.depth, 1)),
+        }
+    }
+    by.sort_unstable();
+    if std::env::var("VERBOSE").is_ok() {
+        println!("  visits by depth {by:?}");
+    }
+    by
+}
