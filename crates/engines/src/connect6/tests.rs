@@ -2,7 +2,7 @@ use board_core::{Notation as _, Outcome, Player, Position as _, Rules as _, Squa
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_connect6::{Connect6Config, Connect6Position, Move};
-use search::{EvalState, Limits, ScoreKind, SearchOptions};
+use search::{EvalState, Evaluator as _, Limits, ScoreKind, SearchOptions};
 
 use super::state::{self, WindowState, blockers_needed, pair_blocks};
 use super::threats::{PairEffect, ThreatMakers, pair_effect};
@@ -1070,6 +1070,108 @@ fn threat_defence_keeps_the_refutations_of_the_opponents_win() {
     let mut qk = qc.clone();
     threat_defence(&qp, &eval, &defence(judge, judge), &mut qk);
     assert_eq!(qk, qc);
+}
+
+// ---- late-move reductions ------------------------------------------------------------------
+
+/// The late-move rule on every position of the first 10 games against Cloudict (session
+/// 12's records) with two stones to place: of each position's candidates, a pair of a node
+/// the opponent's threats force (every candidate blocks) and a pair that makes a threat of
+/// ours (counted by placing it) are never reduced; any other pair is reduced by
+/// `QUIET_REDUCTION` from the `FULL_DEPTH_PAIRS`-th pair searched on, and not before.
+#[test]
+fn late_move_reductions_spare_threats_and_forced_blocks() {
+    use reductions::{FULL_DEPTH_PAIRS, QUIET_REDUCTION};
+    let text = include_str!("../../data/connect6-vs-cloudict4-500ms-s1201.txt");
+    let eval = Connect6Eval::default();
+    let (mut forced, mut threats, mut quiet) = (0, 0, 0);
+    for game in board_core::savefile::split_records(text).iter().take(10) {
+        let loaded = board_core::savefile::load::<Connect6Position>(game).expect("a game");
+        let mut pos = Connect6Position::new(*loaded.position.config());
+        for &played in &loaded.moves {
+            if pos.stones_to_place() == 2 {
+                let ep = wrap(&pos);
+                let st = ep.state();
+                let me = pos.side_to_move();
+                let blocking = st.threats[me.other().index()] > 0;
+                let mut moves = Vec::new();
+                eval.candidates(&ep, &mut moves);
+                for &mv in &moves {
+                    let makes_threat = threats_after(st, me, mv) > 0;
+                    match (blocking, makes_threat) {
+                        (true, _) => forced += 1,
+                        (false, true) => threats += 1,
+                        (false, false) => quiet += 1,
+                    }
+                    for searched in [1, 2, 3, 4, 8, 15] {
+                        let r = eval.late_move_reduction(&ep, mv, 0, 6, searched);
+                        let expected = if blocking || makes_threat || searched < FULL_DEPTH_PAIRS {
+                            0
+                        } else {
+                            QUIET_REDUCTION
+                        };
+                        assert_eq!(
+                            r,
+                            expected,
+                            "{} at ply {}, searched {searched}",
+                            pos.format_move(mv),
+                            pos.ply()
+                        );
+                    }
+                }
+            }
+            pos.make_move(played);
+        }
+    }
+    // Every kind of pair was seen, many times.
+    assert!(
+        forced > 100 && threats > 100 && quiet > 100,
+        "{forced} {threats} {quiet}"
+    );
+}
+
+/// With the reductions, searches deep enough to reduce (interior nodes of depth 3 and more)
+/// still find the known wins and defences: the two-open-threes win, the block of an open
+/// four and of two separate threats; and they do reduce in a quiet opening.
+#[test]
+fn late_move_reductions_keep_the_known_wins_and_defences() {
+    let win = position(
+        &["h10", "i10", "j10", "c5", "c6", "c7"],
+        &["p3", "q12", "r8", "n17", "e17", "b12", "s10"],
+        Player::First,
+    );
+    let open_four = position(&["c3", "e12"], &["j10", "k10", "l10", "m10"], Player::First);
+    let two_threats = position(
+        &["c3", "e12", "i10"],
+        &["j10", "k10", "l10", "m10", "o4", "o5", "o7", "o8"],
+        Player::First,
+    );
+    for depth in [4, 5] {
+        let (mv, score) = engine_move(&win, Limits::new().with_depth(depth));
+        assert!(
+            matches!(score.kind(), ScoreKind::Win(_)),
+            "depth {depth}: {}",
+            win.format_move(mv)
+        );
+        for pos in [&open_four, &two_threats] {
+            let (mv, _) = engine_move(pos, Limits::new().with_depth(depth));
+            let next = after(pos, mv);
+            assert_eq!(
+                WindowState::from_position(&next).threats[Player::Second.index()],
+                0,
+                "depth {depth}: {}",
+                pos.format_move(mv)
+            );
+        }
+    }
+    let mut agent = Connect6Position::engine(SearchOptions::default()).expect("engine");
+    let r = agent.think(
+        &replay("i10 k8,l10"),
+        &Limits::new().with_depth(5),
+        &mut |_| {},
+    );
+    assert!(r.stats.reductions > 0, "{:?}", r.stats);
+    assert!(r.stats.reduction_researches <= r.stats.reductions);
 }
 
 // ---- late-move reductions: the measurement ------------------------------------------------
