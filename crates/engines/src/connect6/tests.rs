@@ -1078,10 +1078,11 @@ fn threat_defence_keeps_the_refutations_of_the_opponents_win() {
 /// 12's records) with two stones to place: of each position's candidates, a pair of a node
 /// the opponent's threats force (every candidate blocks) and a pair that makes a threat of
 /// ours (counted by placing it) are never reduced; any other pair is reduced by
-/// `QUIET_REDUCTION` from the `FULL_DEPTH_PAIRS`-th pair searched on, and not before.
+/// `QUIET_REDUCTION` from the `FULL_DEPTH_PAIRS`-th pair searched on, and not before, and by
+/// `DEEP_REDUCTION` from the `DEEP_REDUCTION_PAIRS`-th on.
 #[test]
 fn late_move_reductions_spare_threats_and_forced_blocks() {
-    use reductions::{FULL_DEPTH_PAIRS, QUIET_REDUCTION};
+    use reductions::{DEEP_REDUCTION, DEEP_REDUCTION_PAIRS, FULL_DEPTH_PAIRS, QUIET_REDUCTION};
     let text = include_str!("../../data/connect6-vs-cloudict4-500ms-s1201.txt");
     let eval = Connect6Eval::default();
     let (mut forced, mut threats, mut quiet) = (0, 0, 0);
@@ -1107,6 +1108,8 @@ fn late_move_reductions_spare_threats_and_forced_blocks() {
                         let r = eval.late_move_reduction(&ep, mv, 0, 6, searched);
                         let expected = if blocking || makes_threat || searched < FULL_DEPTH_PAIRS {
                             0
+                        } else if searched >= DEEP_REDUCTION_PAIRS {
+                            DEEP_REDUCTION
                         } else {
                             QUIET_REDUCTION
                         };
