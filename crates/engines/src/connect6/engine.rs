@@ -8,7 +8,6 @@ use board_core::{Player, Rules as _, Square};
 use rules_connect6::{Connect6Position, Move};
 use search::{Evaluator, ForcedWin, Incremental};
 
-use super::reductions;
 use super::state::{self, WindowCounts, WindowState, blockers_needed, pair_blocks, threat_cells};
 use super::threats::{PairEffect, ThreatMakers, pair_effect};
 
@@ -1011,16 +1010,5 @@ impl Evaluator<EnginePosition> for Connect6Eval {
             depth.clamp(1, self.interior_tss_depth),
             self.interior_tss_budget,
         )
-    }
-
-    fn late_move_reduction(
-        &self,
-        pos: &EnginePosition,
-        mv: Move,
-        _hint: i32,
-        _depth: u32,
-        searched: usize,
-    ) -> u32 {
-        reductions::late_move_reduction(pos.state(), pos.side_to_move(), mv, searched)
     }
 }

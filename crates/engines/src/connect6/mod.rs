@@ -50,7 +50,6 @@
 
 pub mod baseline;
 pub mod engine;
-pub mod reductions;
 pub mod state;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@ use board_core::{Notation as _, Outcome, Player, Position as _, Rules as _, Squa
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_connect6::{Connect6Config, Connect6Position, Move};
-use search::{EvalState, Evaluator as _, Limits, ScoreKind, SearchOptions};
+use search::{EvalState, Limits, ScoreKind, SearchOptions};
 
 use super::state::{self, WindowState, blockers_needed, pair_blocks};
 use super::threats::{PairEffect, ThreatMakers, pair_effect};
@@ -1072,147 +1072,63 @@ fn threat_defence_keeps_the_refutations_of_the_opponents_win() {
     assert_eq!(qk, qc);
 }
 
-// ---- late-move reductions ------------------------------------------------------------------
-
-/// The late-move rule on every position of the first 10 games against Cloudict (session
-/// 12's records) with two stones to place: of each position's candidates, a pair of a node
-/// the opponent's threats force (every candidate blocks) and a pair that makes a threat of
-/// ours (counted by placing it) are never reduced; any other pair is reduced by
-/// `QUIET_REDUCTION` from the `FULL_DEPTH_PAIRS`-th pair searched on, and not before, and by
-/// `DEEP_REDUCTION` from the `DEEP_REDUCTION_PAIRS`-th on.
-#[test]
-fn late_move_reductions_spare_threats_and_forced_blocks() {
-    use reductions::{DEEP_REDUCTION, DEEP_REDUCTION_PAIRS, FULL_DEPTH_PAIRS, QUIET_REDUCTION};
-    let text = include_str!("../../data/connect6-vs-cloudict4-500ms-s1201.txt");
-    let eval = Connect6Eval::default();
-    let (mut forced, mut threats, mut quiet) = (0, 0, 0);
-    for game in board_core::savefile::split_records(text).iter().take(10) {
-        let loaded = board_core::savefile::load::<Connect6Position>(game).expect("a game");
-        let mut pos = Connect6Position::new(*loaded.position.config());
-        for &played in &loaded.moves {
-            if pos.stones_to_place() == 2 {
-                let ep = wrap(&pos);
-                let st = ep.state();
-                let me = pos.side_to_move();
-                let blocking = st.threats[me.other().index()] > 0;
-                let mut moves = Vec::new();
-                eval.candidates(&ep, &mut moves);
-                for &mv in &moves {
-                    let makes_threat = threats_after(st, me, mv) > 0;
-                    match (blocking, makes_threat) {
-                        (true, _) => forced += 1,
-                        (false, true) => threats += 1,
-                        (false, false) => quiet += 1,
-                    }
-                    for searched in [1, 2, 3, 4, 8, 15] {
-                        let r = eval.late_move_reduction(&ep, mv, 0, 6, searched);
-                        let expected = if blocking || makes_threat || searched < FULL_DEPTH_PAIRS {
-                            0
-                        } else if searched >= DEEP_REDUCTION_PAIRS {
-                            DEEP_REDUCTION
-                        } else {
-                            QUIET_REDUCTION
-                        };
-                        assert_eq!(
-                            r,
-                            expected,
-                            "{} at ply {}, searched {searched}",
-                            pos.format_move(mv),
-                            pos.ply()
-                        );
-                    }
-                }
-            }
-            pos.make_move(played);
-        }
-    }
-    // Every kind of pair was seen, many times.
-    assert!(
-        forced > 100 && threats > 100 && quiet > 100,
-        "{forced} {threats} {quiet}"
-    );
-}
-
-/// With the reductions, searches deep enough to reduce (interior nodes of depth 3 and more)
-/// still find the known wins and defences: the two-open-threes win, the block of an open
-/// four and of two separate threats; and they do reduce in a quiet opening.
-#[test]
-fn late_move_reductions_keep_the_known_wins_and_defences() {
-    let win = position(
-        &["h10", "i10", "j10", "c5", "c6", "c7"],
-        &["p3", "q12", "r8", "n17", "e17", "b12", "s10"],
-        Player::First,
-    );
-    let open_four = position(&["c3", "e12"], &["j10", "k10", "l10", "m10"], Player::First);
-    let two_threats = position(
-        &["c3", "e12", "i10"],
-        &["j10", "k10", "l10", "m10", "o4", "o5", "o7", "o8"],
-        Player::First,
-    );
-    for depth in [4, 5] {
-        let (mv, score) = engine_move(&win, Limits::new().with_depth(depth));
-        assert!(
-            matches!(score.kind(), ScoreKind::Win(_)),
-            "depth {depth}: {}",
-            win.format_move(mv)
-        );
-        for pos in [&open_four, &two_threats] {
-            let (mv, _) = engine_move(pos, Limits::new().with_depth(depth));
-            let next = after(pos, mv);
-            assert_eq!(
-                WindowState::from_position(&next).threats[Player::Second.index()],
-                0,
-                "depth {depth}: {}",
-                pos.format_move(mv)
-            );
-        }
-    }
-    let mut agent = Connect6Position::engine(SearchOptions::default()).expect("engine");
-    let r = agent.think(
-        &replay("i10 k8,l10"),
-        &Limits::new().with_depth(5),
-        &mut |_| {},
-    );
-    assert!(r.stats.reductions > 0, "{:?}", r.stats);
-    assert!(r.stats.reduction_researches <= r.stats.reductions);
-}
-
 // ---- late-move reductions: the measurement ------------------------------------------------
 
-/// What a candidate pair does, for the measurement of late moves: 0 a pair of a forced node
-/// (the opponent has threats on the board: every candidate blocks), 1 a pair that makes a
-/// threat of ours, 2 one that breaks an opponent's 3-stone window (a square it would make a
-/// threat from), 3 neither.
-fn measured_kind(pos: &EnginePosition, mv: Move) -> usize {
+/// What a candidate pair does, for the measurement of late moves.
+#[derive(Clone, Copy, Debug)]
+enum PairKind {
+    /// A pair of a node the opponent's threats force (every candidate there blocks).
+    Forced,
+    /// A pair that makes a threat of ours.
+    Threat,
+    /// A pair that breaks an opponent's live 3-stone window (squares it would make a threat
+    /// from) and makes no threat.
+    BreaksThree,
+    /// None of these.
+    Quiet,
+}
+
+const PAIR_KINDS: [PairKind; 4] = [
+    PairKind::Forced,
+    PairKind::Threat,
+    PairKind::BreaksThree,
+    PairKind::Quiet,
+];
+
+fn pair_kind(pos: &EnginePosition, mv: Move) -> PairKind {
     let st = pos.state();
     let me = pos.side_to_move();
     let op = me.other();
     if st.threats[op.index()] > 0 {
-        return 0;
+        return PairKind::Forced;
     }
     let (a, b) = (mv.first(), mv.second().unwrap_or(mv.first()));
     let mut eff = PairEffect::default();
     pair_effect(st, me, a, b, &mut eff);
     if !eff.threats.is_empty() {
-        1
+        PairKind::Threat
     } else if eff.windows_delta[op.index()][3] < 0 {
-        2
+        PairKind::BreaksThree
     } else {
-        3
+        PairKind::Quiet
     }
 }
 
-/// One visit of an interior node (depth ≥ 2) that searched a second move.
+/// One visit of an interior node (depth ≥ 2) that searched a second pair.
 struct Visit {
-    depth: u32,
+    /// The node's number of candidates.
     len: usize,
-    /// The kind of each move asked for, by `searched` (index 0: the first move, not asked).
-    kinds: Vec<usize>,
+    /// The kind of each pair the search asked about, by `searched` (from 1: the first pair
+    /// is never asked).
+    kinds: Vec<PairKind>,
 }
 
-/// The engine's evaluator, recording every late-move question of the search.
+/// The engine's evaluator, recording every late-move question of the search (the search
+/// asks about every pair of a node at depth ≥ 2 but the first), and answering with the
+/// engine's own reduction (none on main).
 struct LateMoveProbe {
     inner: Connect6Eval,
+    /// The visits, and the open visit of each (position, depth).
     visits: std::sync::Mutex<(Vec<Visit>, std::collections::HashMap<(u64, u32), usize>)>,
 }
 
@@ -1234,23 +1150,23 @@ impl search::Evaluator<EnginePosition> for LateMoveProbe {
         depth: u32,
         searched: usize,
     ) -> u32 {
-        let kind = measured_kind(pos, mv);
+        let kind = pair_kind(pos, mv);
         let mut guard = self.visits.lock().expect("probe lock");
         let (visits, open) = &mut *guard;
         let key = (pos.hash(), depth);
+        // The first question of a visit is about its second pair.
         if searched == 1 {
             let mut list = Vec::new();
             self.inner.candidates(pos, &mut list);
             open.insert(key, visits.len());
             visits.push(Visit {
-                depth,
                 len: list.len(),
-                kinds: vec![usize::MAX],
+                kinds: Vec::new(),
             });
         }
         if let Some(&i) = open.get(&key) {
             let v = &mut visits[i];
-            if v.kinds.len() == searched {
+            if v.kinds.len() + 1 == searched {
                 v.kinds.push(kind);
             }
         }
@@ -1285,8 +1201,9 @@ fn late_move_positions() -> Vec<(String, Connect6Position)> {
 /// The measurement of late moves (`docs/strength.md`, connect6, session 14): on the
 /// positions of [`late_move_positions`], the depth the engine reaches at 500 ms a move
 /// (`TimeControl::per_move`, as `go movetime 500`) with the nodes of each iteration, then a
-/// search to `DEPTH` (default 6) with every late-move question recorded: where in the
-/// order the nodes that searched a second move cut off, and what kind of pair cut.
+/// search to `DEPTH` (default 6) with every late-move question recorded: of the nodes that
+/// searched a second pair, which cut off and at which pair (by its kind), and how many
+/// searched their whole list.
 /// `cargo test --release -p boardlab-engines --lib measure_connect6_late_moves -- --ignored
 /// --nocapture`.
 #[test]
@@ -1294,10 +1211,10 @@ fn late_move_positions() -> Vec<(String, Connect6Position)> {
 fn measure_connect6_late_moves() {
     use search::{Searcher, TimeControl};
     let depth: u32 = std::env::var("DEPTH").map_or(6, |d| d.parse().expect("DEPTH"));
-    let kinds = ["forced", "threat", "breaks-3", "quiet"];
-    // cut[k][kind]: cutoffs by the move searched k-th (0-based); reach[k][kind]: moves asked.
-    let mut cut = vec![[0u64; 4]; 17];
-    let mut reach = vec![[0u64; 4]; 17];
+    // By the pair's place in the search (index 1: the second pair searched) and its kind:
+    // the pairs asked about, and the cutoffs they made.
+    let mut asked = vec![[0u64; 4]; engine::MAX_PAIRS];
+    let mut cut = vec![[0u64; 4]; engine::MAX_PAIRS];
     let (mut visits_all, mut exhausted, mut total_nodes) = (0u64, 0u64, 0u64);
     let (mut beta, mut first) = (0u64, 0u64);
     for (name, pos) in late_move_positions() {
@@ -1320,19 +1237,19 @@ fn measure_connect6_late_moves() {
         let (visits, _) = std::mem::take(&mut *searcher.evaluator().visits.lock().expect("lock"));
         for v in &visits {
             visits_all += 1;
-            for (k, &kind) in v.kinds.iter().enumerate().skip(1) {
-                reach[k.min(16)][kind] += 1;
+            for (k, &kind) in v.kinds.iter().enumerate() {
+                asked[(k + 1).min(engine::MAX_PAIRS - 1)][kind as usize] += 1;
             }
-            let last = v.kinds.len() - 1;
-            if last + 1 < v.len {
-                cut[last.min(16)][v.kinds[last]] += 1;
-            } else {
-                exhausted += 1;
+            // The last pair asked about cut off, unless it was the last of the list.
+            match v.kinds.last() {
+                Some(&kind) if v.kinds.len() + 1 < v.len => {
+                    cut[v.kinds.len().min(engine::MAX_PAIRS - 1)][kind as usize] += 1;
+                }
+                _ => exhausted += 1,
             }
         }
-        v_depths(&visits);
         println!(
-            "{name}: 500 ms depth {} nodes {} nps {} [{}]; depth {depth}: {} nodes, cutoffs {} (first {}), {} visits past the first move",
+            "{name}: 500 ms depth {} nodes {} nps {} [{}]; depth {depth}: {} nodes, cutoffs {} (first {}), {} visits past the first pair",
             r.depth,
             r.stats.nodes,
             r.stats.nps,
@@ -1344,26 +1261,10 @@ fn measure_connect6_late_moves() {
         );
     }
     println!(
-        "all: depth-{depth} nodes {total_nodes}, cutoffs {beta}, by the first move {first}; {visits_all} visits past the first move, {exhausted} searched every move (or cut on the last)"
+        "all: depth-{depth} nodes {total_nodes}, cutoffs {beta}, by the first pair {first}; {visits_all} visits past the first pair, {exhausted} searched every pair (or cut on the last)"
     );
-    println!("k: moves asked by kind {kinds:?} | cutoffs by kind");
-    for k in 1..17 {
-        println!("{k:>2}: {:?} | {:?}", reach[k], cut[k]);
+    println!("pair searched (1 = second): asked {PAIR_KINDS:?} | cutoffs");
+    for k in 1..engine::MAX_PAIRS {
+        println!("{k:>2}: {:?} | {:?}", asked[k], cut[k]);
     }
-}
-
-/// Visits by node depth (printed per position when `VERBOSE` is set).
-fn v_depths(visits: &[Visit]) -> Vec<(u32, usize)> {
-    let mut by: Vec<(u32, usize)> = Vec::new();
-    for v in visits {
-        match by.iter_mut().find(|(d, _)| *d == v.depth) {
-            Some((_, n)) => *n += 1,
-            None => by.push((v.depth, 1)),
-        }
-    }
-    by.sort_unstable();
-    if std::env::var("VERBOSE").is_ok() {
-        println!("  visits by depth {by:?}");
-    }
-    by
 }
