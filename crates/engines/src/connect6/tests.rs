@@ -1123,13 +1123,19 @@ struct Visit {
     kinds: Vec<PairKind>,
 }
 
+/// The visits a search made, and the open visit of each (position hash, depth).
+#[derive(Default)]
+struct Visits {
+    all: Vec<Visit>,
+    open: std::collections::HashMap<(u64, u32), usize>,
+}
+
 /// The engine's evaluator, recording every late-move question of the search (the search
 /// asks about every pair of a node at depth ≥ 2 but the first), and answering with the
 /// engine's own reduction (none on main).
 struct LateMoveProbe {
     inner: Connect6Eval,
-    /// The visits, and the open visit of each (position, depth).
-    visits: std::sync::Mutex<(Vec<Visit>, std::collections::HashMap<(u64, u32), usize>)>,
+    visits: std::sync::Mutex<Visits>,
 }
 
 impl search::Evaluator<EnginePosition> for LateMoveProbe {
@@ -1152,7 +1158,7 @@ impl search::Evaluator<EnginePosition> for LateMoveProbe {
     ) -> u32 {
         let kind = pair_kind(pos, mv);
         let mut guard = self.visits.lock().expect("probe lock");
-        let (visits, open) = &mut *guard;
+        let Visits { all: visits, open } = &mut *guard;
         let key = (pos.hash(), depth);
         // The first question of a visit is about its second pair.
         if searched == 1 {
@@ -1234,7 +1240,7 @@ fn measure_connect6_late_moves() {
         total_nodes += s.nodes;
         beta += s.beta_cutoffs;
         first += s.first_move_cutoffs;
-        let (visits, _) = std::mem::take(&mut *searcher.evaluator().visits.lock().expect("lock"));
+        let visits = std::mem::take(&mut *searcher.evaluator().visits.lock().expect("lock")).all;
         for v in &visits {
             visits_all += 1;
             for (k, &kind) in v.kinds.iter().enumerate() {
