@@ -24,7 +24,9 @@ import subprocess
 import sys
 
 SIZE = 15
-EVAL = re.compile(r"\bEval\s+(-?\d+)")
+EVAL = re.compile(r"\bEval\s+([-+]?M?[-+]?\d+)")
+# A mate in n plies, as an evaluation.
+MATE = 20000
 MOVE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
 
 
@@ -49,8 +51,9 @@ def canonical(moves):
     return min(images)
 
 
-def evaluate(command, moves, max_node, time_ms):
-    """The brain's evaluation of the position after `moves`, for the side to move, from a
+def search(command, moves, max_node, time_ms):
+    """The brain's evaluation of the position after `moves` (Piskvork X,Y pairs), for the
+    side to move (a mate `+M n` / `-M n` as +/-(MATE - n)), and its move as X,Y, from a
     fresh brain process (Rapfi stopped answering RESTART, or took the stones after a
     second BOARD for commands, after some searches: a process per position avoids that,
     and it starts in about 0.15 s)."""
@@ -76,13 +79,24 @@ def evaluate(command, moves, max_node, time_ms):
             sys.exit(f"brain: exited during the search of {moves}")
         m = EVAL.search(line)
         if m:
-            last = int(m.group(1))
-        if MOVE.match(line):
+            text = m.group(1)
+            if "M" in text:
+                sign = -1 if text.startswith("-") else 1
+                last = sign * (MATE - int(text.strip("+-M")))
+            else:
+                last = int(text)
+        m = MOVE.match(line)
+        if m:
             break
     proc.stdin.write("END\n")
     proc.stdin.close()
     proc.wait(timeout=10)
-    return last
+    return last, (int(m.group(1)), int(m.group(2)))
+
+
+def evaluate(command, moves, max_node, time_ms):
+    """The brain's evaluation of the position after `moves`, for the side to move."""
+    return search(command, moves, max_node, time_ms)[0]
 
 
 def main():

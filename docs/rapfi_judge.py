@@ -19,15 +19,14 @@ positions and evaluations as JSON with --json.
 
 import argparse
 import json
-import re
+import os
 import statistics
-import subprocess
 import sys
 
-SIZE = 15
-EVAL = re.compile(r"\bEval\s+([-+]?M?[-+]?\d+)")
-MOVE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
-MATE = 20000
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rapfi_book import SIZE, search  # noqa: E402  (the same way of asking the brain)
+
+# Our view at or under this: the brain sees a forced loss (a mate is +/-(20000 - plies)).
 LOST = -15000
 
 
@@ -41,37 +40,9 @@ def name(x, y):
 
 
 def judge(brain, moves, max_node):
-    """The brain's evaluation (side to move's view) and move after `moves`."""
-    proc = subprocess.Popen([brain], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    own = len(moves) % 2
-    lines = [f"START {SIZE}", "INFO rule 0", "INFO timeout_turn 10000", "INFO timeout_match 0",
-             f"INFO max_node {max_node}", "INFO thread_num 1", "BOARD"]
-    lines += [f"{x},{y},{1 if i % 2 == own else 2}" for i, (x, y) in enumerate(map(xy, moves))]
-    lines.append("DONE")
-    proc.stdin.write("\n".join(lines) + "\n")
-    proc.stdin.flush()
-    value, best = None, None
-    while True:
-        line = proc.stdout.readline()
-        if not line:
-            sys.exit(f"brain: exited during the search of {' '.join(moves)}")
-        m = EVAL.search(line)
-        if m:
-            text = m.group(1)
-            if "M" in text:
-                sign = -1 if text.startswith("-") else 1
-                value = sign * (MATE - int(text.strip("+-M")))
-            else:
-                value = int(text)
-        m = MOVE.match(line)
-        if m:
-            best = name(int(m.group(1)), int(m.group(2)))
-            break
-    proc.stdin.write("END\n")
-    proc.stdin.close()
-    proc.wait(timeout=10)
-    return value, best
+    """The brain's evaluation (side to move's view) and move after `moves` (our notation)."""
+    value, (x, y) = search(brain, [xy(m) for m in moves], max_node, 10000)
+    return value, name(x, y)
 
 
 def records(path):
