@@ -24,7 +24,9 @@
 //! the minimax value: the games include zugzwang-heavy ones (Amazons endgames, k-in-a-row
 //! threats) where pruning on general grounds is unsafe, and a game prunes in its own
 //! [`Evaluator::candidates`] where it knows it is safe. Late-move reductions are available
-//! opt-in ([`SearchOptions::with_late_move_reductions`]). Null-move pruning is not offered:
+//! opt-in: the search's generic rule for unhinted quiet moves
+//! ([`SearchOptions::with_late_move_reductions`]), or the game's own rule for any move
+//! ([`Evaluator::late_move_reduction`]). Null-move pruning is not offered:
 //! a [`board_core::Position`] has no pass move, and zugzwang is common in these games.
 //!
 //! # Example: a tiny game, its evaluator, a search
