@@ -19,7 +19,7 @@ use super::board::{
     CellSet, CodeTables, EvalWeights, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2, TO_MOVE, WAITING,
 };
 use super::classes::{ClassTable, threat_value};
-use super::threats::{defence_set, vcf, vct};
+use super::threats::{VcfFailures, defence_set, vcf, vcf_searched, vct};
 
 /// The engine's position: the rules position plus [`GomokuState`].
 pub type EnginePosition = Incremental<GomokuPosition, GomokuState>;
@@ -48,6 +48,8 @@ pub struct GomokuEval {
     /// The ply of the current search's root (set by the agent before each search), which
     /// tells `candidates` how deep a node is.
     root_ply: AtomicU32,
+    /// Where the interior VCF already failed (see [`VcfFailures`]).
+    vcf_failures: VcfFailures,
 }
 
 impl GomokuEval {
@@ -284,7 +286,20 @@ impl Evaluator<EnginePosition> for GomokuEval {
         if !(2..ROOT_DEPTH).contains(&depth) {
             return None;
         }
-        find_vcf(pos, (depth * depth * 6).min(INTERIOR_VCF_MAX), false, None)
+        let budget = (depth * depth * 6).min(INTERIOR_VCF_MAX);
+        // Board size and rule apart, one evaluator may serve several games.
+        let p = pos.position();
+        let key = pos.hash()
+            ^ u64::from(p.size()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ (p.rule() as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        if self.vcf_failures.covers(key, budget) {
+            return None;
+        }
+        let (found, complete) = find_vcf_searched(pos, budget, false, None);
+        if found.is_none() {
+            self.vcf_failures.record(key, budget, complete);
+        }
+        found
     }
 }
 
@@ -380,25 +395,27 @@ pub fn find_vcf(
     memo: bool,
     deadline: Option<Instant>,
 ) -> Option<ForcedWin<Move>> {
+    find_vcf_searched(pos, budget, memo, deadline).0
+}
+
+/// [`find_vcf`], and whether the search was complete (a failure then holds at any budget).
+fn find_vcf_searched(
+    pos: &mut EnginePosition,
+    budget: u32,
+    memo: bool,
+    deadline: Option<Instant>,
+) -> (Option<ForcedWin<Move>>, bool) {
     let p = pos.position();
-    if p.outcome().is_some() || budget == 0 {
-        return None;
+    if p.outcome().is_some() {
+        return (None, true);
     }
     let me = p.side_to_move();
-    let st = pos.state();
-    if let Some(sq) = st.five_point(me) {
-        return Some(ForcedWin {
-            mv: Move::new(sq),
-            turns: 1,
-        });
-    }
-    if st.fours(me).is_empty() || st.fives(me.other()).iter().nth(1).is_some() {
-        return None;
-    }
-    vcf(pos.state_mut(), me, budget, memo, deadline).map(|(turns, sq)| ForcedWin {
+    let (found, complete) = vcf_searched(pos.state_mut(), me, budget, memo, deadline);
+    let win = found.map(|(turns, sq)| ForcedWin {
         mv: Move::new(sq),
         turns,
-    })
+    });
+    (win, complete)
 }
 
 /// A forced win for the side to move by continuous threats (fours and open threes, at most

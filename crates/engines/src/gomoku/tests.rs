@@ -136,6 +136,53 @@ fn vcf_leaves_the_position_as_it_found_it() {
     }
 }
 
+/// The interior VCF's failure cache hides nothing: asked at growing, shrinking and growing
+/// depths (so budgets), the cached evaluator answers as a fresh one does each time. The
+/// first position (from a match game) has a win by fours that 24 nodes (depth 2) do not
+/// find and 200 (depth 8) do; the second has none at all.
+#[test]
+fn interior_vcf_failures_cached_answer_as_a_fresh_search() {
+    use search::Evaluator as _;
+    let long = play(
+        15,
+        Rule::Freestyle,
+        "j6 h10 h8 i7 f8 i10 h6 g8 g7 i5 f6 i9 i8 f9",
+    );
+    let fresh = |pos: &GomokuPosition, depth| {
+        GomokuEval::new()
+            .forced_win(&mut wrap(pos), depth)
+            .map(|w| (w.mv, w.turns))
+    };
+    assert!(fresh(&long, 2).is_none() && fresh(&long, 8).is_some());
+    let quiet = play(15, Rule::Freestyle, "h8 g8 i8 h9 j8 a1");
+    let cached = GomokuEval::new();
+    for pos in [long, quiet] {
+        for depth in (2..=8).chain((2..=8).rev()).chain(2..=8) {
+            let mut p = wrap(&pos);
+            let got = cached.forced_win(&mut p, depth).map(|w| (w.mv, w.turns));
+            assert_eq!(got, fresh(&pos, depth), "depth {depth}");
+            assert!(p == wrap(&pos), "depth {depth}: the state changed");
+        }
+    }
+}
+
+#[test]
+fn vcf_failures_cover_smaller_budgets_and_complete_searches_all() {
+    use super::threats::VcfFailures;
+    let f = VcfFailures::new();
+    let (a, b) = (0x1234_5678_9abc_de00_u64, 0x0fed_cba9_8765_4300_u64);
+    assert!(!f.covers(a, 1));
+    f.record(a, 24, false);
+    assert!(f.covers(a, 24) && f.covers(a, 6));
+    assert!(!f.covers(a, 25), "a larger budget may still win");
+    assert!(!f.covers(b, 1), "another position");
+    f.record(b, 24, true);
+    assert!(
+        f.covers(b, 200) && f.covers(b, 10_000),
+        "out of fours: fails at any budget"
+    );
+}
+
 #[test]
 fn no_vcf_without_threes() {
     let pos = play(15, Rule::Freestyle, "h8 h9 i8 i9");

@@ -127,14 +127,26 @@ pub(crate) fn vcf(
     memo: bool,
     deadline: Option<Instant>,
 ) -> Option<(u32, Square)> {
+    vcf_searched(st, attacker, budget, memo, deadline).0
+}
+
+/// [`vcf`], and whether the search was complete: a failure with `true` is a failure at
+/// any budget (the search ran out of fours, not of nodes or time).
+pub(crate) fn vcf_searched(
+    st: &mut GomokuState,
+    attacker: Player,
+    budget: u32,
+    memo: bool,
+    deadline: Option<Instant>,
+) -> (Option<(u32, Square)>, bool) {
     if budget == 0 {
-        return None;
+        return (None, false);
     }
     if let Some(sq) = st.five_point(attacker) {
-        return Some((1, sq));
+        return (Some((1, sq)), true);
     }
     if st.fours(attacker).is_empty() || st.fives(attacker.other()).iter().nth(1).is_some() {
-        return None;
+        return (None, true);
     }
     let mut search = Vcf {
         st,
@@ -145,7 +157,10 @@ pub(crate) fn vcf(
         hash: 0,
         deadline,
     };
-    search.search(VCF_MAX_FOURS)
+    let found = search.search(VCF_MAX_FOURS);
+    // The budget is zeroed when the deadline passes.
+    let complete = search.budget > 0 && search.nodes <= search.budget;
+    (found, complete)
 }
 
 /// Most attacker moves (fours and threes together) in a VCT line.
@@ -413,4 +428,59 @@ pub(crate) fn vct_after(
     }
     search.st.take(first, attacker);
     result.map(|t| t + 1)
+}
+
+/// Slots of [`VcfFailures`] (8 bytes each).
+const VCF_FAILURE_SLOTS: usize = 1 << 16;
+
+/// Positions where a VCF failed, and within how many nodes: the search's interior VCF asks
+/// again at the same nodes in every iteration (and at transpositions), and a failure
+/// within `b` nodes is a failure within any budget up to `b` (within any at all when the
+/// search ran out of fours). Shared by the search threads without locks: a slot holds the
+/// last position written to it, keyed by its upper 56 bits and tagged with the budget in
+/// the low byte (255: complete). Only failures are kept, so a collision can hide a win but
+/// never announce one.
+pub(crate) struct VcfFailures {
+    slots: Box<[std::sync::atomic::AtomicU64]>,
+}
+
+impl VcfFailures {
+    pub(crate) fn new() -> VcfFailures {
+        VcfFailures {
+            slots: (0..VCF_FAILURE_SLOTS)
+                .map(|_| std::sync::atomic::AtomicU64::new(0))
+                .collect(),
+        }
+    }
+
+    /// Whether the VCF at the position `key` is known to fail within `budget` nodes.
+    #[inline]
+    pub(crate) fn covers(&self, key: u64, budget: u32) -> bool {
+        let e =
+            self.slots[key as usize % VCF_FAILURE_SLOTS].load(std::sync::atomic::Ordering::Relaxed);
+        let tag = e as u8;
+        e & !0xFF == key & !0xFF && (tag == 255 || u32::from(tag) >= budget)
+    }
+
+    /// Records that the VCF at `key` failed within `budget` nodes (`complete`: at any).
+    #[inline]
+    pub(crate) fn record(&self, key: u64, budget: u32, complete: bool) {
+        let tag = if complete { 255 } else { budget.min(254) };
+        self.slots[key as usize % VCF_FAILURE_SLOTS].store(
+            key & !0xFF | u64::from(tag),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+}
+
+impl std::fmt::Debug for VcfFailures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VcfFailures").finish_non_exhaustive()
+    }
+}
+
+impl Default for VcfFailures {
+    fn default() -> VcfFailures {
+        VcfFailures::new()
+    }
 }
