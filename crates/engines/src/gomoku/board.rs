@@ -20,7 +20,10 @@ use board_core::{Player, Rules as _, Square, SquareSet};
 use rules_gomoku::{GomokuPosition, Move};
 use search::EvalState;
 
-use super::classes::{BROKEN_THREE, ClassTable, FIVE, FOUR, OPEN_FOUR, OPEN_THREE, threat_value};
+use super::classes::{
+    BROKEN_THREE, CLOSED_THREE, ClassTable, FIVE, FOUR, OPEN_FOUR, OPEN_THREE, OPEN_TWO,
+    threat_value,
+};
 
 /// Cells of padding around the board (the reach of a key).
 const PAD: i32 = 5;
@@ -76,6 +79,47 @@ pub struct CellWeights {
     pub three2: i32,
     /// Extra weight of a cell where a stone makes a four and an open three.
     pub four3: i32,
+    /// Extra weight of a cell by the combination its four lines make short of a winning
+    /// threat ([`Combo`], by its index): what the line weights, summed axis by axis, do
+    /// not see.
+    pub combo: [i32; COMBOS],
+}
+
+/// Combinations of a cell's line classes that the per-axis weights miss: a stone there
+/// builds on two lines at once, so that one more stone can make a double threat (the
+/// strongest classical engines score a cell by its four line patterns together). A cell
+/// has at most one, the first that applies in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Combo {
+    /// A three or a four, and an open two on another line: after the answer to the threat,
+    /// the two is still there to make a second three.
+    ThreatTwo = 0,
+    /// A closed three and, on another line, at least an open two (no winning threat):
+    /// the closed three is a four in reserve beside a growing line.
+    ClosedThreeTwo = 1,
+    /// Two open twos (nothing stronger): the cell that prepares a double three.
+    TwoTwo = 2,
+}
+
+/// Number of [`Combo`]s.
+pub const COMBOS: usize = 3;
+
+/// The combination a stone of one colour makes on a cell whose line classes are `c` and
+/// whose kind is `kind` (`None` for none, and for the winning threats, which the kinds and
+/// their own weights cover).
+fn combo_of(c: [u8; 4], kind: usize) -> Option<Combo> {
+    let count = |x: u8| c.iter().filter(|&&y| y == x).count();
+    let open_twos = count(OPEN_TWO);
+    match kind {
+        K_THREE | K_FOUR if open_twos > 0 => Some(Combo::ThreatTwo),
+        K_NONE | K_THREE | K_FOUR
+            if count(CLOSED_THREE) > 0 && c.iter().filter(|&&y| y >= OPEN_TWO).count() >= 2 =>
+        {
+            Some(Combo::ClosedThreeTwo)
+        }
+        K_NONE if open_twos >= 2 => Some(Combo::TwoTwo),
+        _ => None,
+    }
 }
 
 impl CellWeights {
@@ -86,7 +130,8 @@ impl CellWeights {
             K_FOUR3 => self.four3,
             _ => 0,
         };
-        c.iter().map(|&x| self.line[x as usize]).sum::<i32>() + bonus
+        let combo = combo_of(c, kind).map_or(0, |x| self.combo[x as usize]);
+        c.iter().map(|&x| self.line[x as usize]).sum::<i32>() + bonus + combo
     }
 }
 
@@ -98,6 +143,16 @@ pub struct EvalWeights {
     pub to_move: CellWeights,
     /// The waiting side's weights.
     pub waiting: CellWeights,
+}
+
+/// One colour's counts of what [`CellWeights`] weighs: (empty cell, axis) pairs by line
+/// class, and empty cells of kind double three, of kind four-three and by [`Combo`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ClassCounts {
+    pub lines: [i64; 9],
+    pub three2: i64,
+    pub four3: i64,
+    pub combos: [i64; COMBOS],
 }
 
 /// Which of [`EvalWeights`]' two sets: the side to move's.
@@ -114,30 +169,37 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
         line: [0, 2, 5, 9, 45, 54, 68, 300, 750],
         three2: 150,
         four3: 300,
+        combo: [0; COMBOS],
     },
     waiting: CellWeights {
         line: [0, 1, 3, 6, 30, 36, 45, 200, 500],
         three2: 100,
         four3: 200,
+        combo: [0; COMBOS],
     },
 };
 
-/// The engine's evaluation weights: [`HAND_WEIGHTS`] fitted to the results of 800
-/// self-play games (`gomoku::tune`; the games are `data/gomoku-selfplay-n4000-s9.txt`,
-/// the commands and the matches that kept them are in `docs/strength.md`, session 9).
-/// What the fit changed: a broken three is worth less than an open one to the side to
-/// move, a four-three point far more (the opponent's four must be answered, then it
-/// wins), a double-three point less than its two threes.
+/// The engine's evaluation weights: [`HAND_WEIGHTS`] fitted to the results of 1,200
+/// games (`gomoku::tune`): 800 self-play games, 200 against Rapfi and PentaZen at 500 ms
+/// and 200 against Rapfi at 100 ms (the files are in `data/`, listed by the test
+/// `shipped_weights_are_the_fit_of_the_shipped_games`; the commands and the matches that
+/// kept them are in `docs/strength.md`, session 11). What the fit says: a broken three is
+/// worth less than an open one to the side to move, a four-three point far more (the
+/// opponent's four must be answered, then it wins), a double-three point less than its
+/// two threes, and a cell that builds on two lines at once ([`Combo`]) more than its
+/// lines apart.
 pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
     to_move: CellWeights {
-        line: [0, 2, 5, 13, 38, 57, 58, 300, 750],
-        three2: -46,
-        four3: 1271,
+        line: [0, 2, 5, 16, 50, 58, 96, 300, 750],
+        three2: -52,
+        four3: 1344,
+        combo: [48, 32, 20],
     },
     waiting: CellWeights {
-        line: [0, 1, 3, 8, 36, 37, 65, 198, 500],
-        three2: -18,
-        four3: 196,
+        line: [0, 1, 3, 6, 45, 26, 101, 267, 500],
+        three2: -8,
+        four3: 291,
+        combo: [57, 35, 11],
     },
 };
 
@@ -607,19 +669,38 @@ impl GomokuState {
         self.tally.sum[player.index()][set]
     }
 
-    /// For `player`, how many (empty cell, axis) pairs are of each line class, with the
-    /// number of its empty cells of kind double three and four-three: what
-    /// [`CellWeights`] weighs, counted from the board (for fitting the weights).
-    pub(crate) fn class_counts(&self, player: Player) -> ([i64; 9], i64, i64) {
+    /// For `player`, what [`CellWeights`] weighs, counted from the board (for fitting the
+    /// weights).
+    pub(crate) fn class_counts(&self, player: Player) -> ClassCounts {
         let c = player.index();
-        let mut lines = [0i64; 9];
+        let mut counts = ClassCounts::default();
         for cell in self.cells.iter().filter(|cell| cell.stone == EMPTY) {
             for &class in &cell.line[c] {
-                lines[usize::from(class)] += 1;
+                counts.lines[usize::from(class)] += 1;
+            }
+            if let Some(x) = self.cell_combo(cell, c) {
+                counts.combos[x as usize] += 1;
             }
         }
         let kinds = &self.tally.kinds[c];
-        (lines, i64::from(kinds[K_THREE2]), i64::from(kinds[K_FOUR3]))
+        counts.three2 = i64::from(kinds[K_THREE2]);
+        counts.four3 = i64::from(kinds[K_FOUR3]);
+        counts
+    }
+
+    /// The [`Combo`] a stone of `player` would make on the empty square `sq` (`None` on an
+    /// occupied square).
+    pub(crate) fn combo_at(&self, player: Player, sq: Square) -> Option<Combo> {
+        let cell = &self.cells[self.pad_of(sq)];
+        if cell.stone != EMPTY {
+            return None;
+        }
+        self.cell_combo(cell, player.index())
+    }
+
+    fn cell_combo(&self, cell: &Cell, c: usize) -> Option<Combo> {
+        let kind = usize::from(self.tables.eval_kind[usize::from(cell.code[c])].kind);
+        combo_of(cell.line[c], kind)
     }
 
     /// The ordering value of `sq` for `player` (its threat value) and for the opponent.

@@ -16,7 +16,7 @@ use smallvec::SmallVec;
 
 pub use super::board::GomokuState;
 use super::board::{
-    CellSet, CodeTables, EvalWeights, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2, TO_MOVE, WAITING,
+    COMBOS, CellSet, CodeTables, EvalWeights, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2, TO_MOVE, WAITING,
 };
 use super::classes::{ClassTable, threat_value};
 use super::threats::{VcfFailures, defence_set, vcf, vcf_searched, vct};
@@ -181,17 +181,19 @@ fn forcing(st: &GomokuState, me: Player) -> Forcing {
 }
 
 /// Number of terms of [`quiet_features`] (and of [`EvalWeights::to_vec`]).
-pub const FEATURES: usize = 20;
+pub const FEATURES: usize = 2 * (8 + 2 + COMBOS);
 
 impl TunedWeights for EvalWeights {
     /// The weights as [`quiet_features`] orders its terms: the side to move's line weights
-    /// of classes 1 to 8, its double-three and four-three bonuses, then the waiting side's
-    /// the same way (class 0, an empty line, weighs nothing).
+    /// of classes 1 to 8, its double-three and four-three bonuses and its combination
+    /// bonuses (by [`Combo`](super::board::Combo)), then the waiting side's the same way
+    /// (class 0, an empty line, weighs nothing).
     fn to_vec(&self) -> Vec<i32> {
         let mut v = Vec::with_capacity(FEATURES);
         for w in [&self.to_move, &self.waiting] {
             v.extend_from_slice(&w.line[1..]);
             v.extend([w.three2, w.four3]);
+            v.extend_from_slice(&w.combo);
         }
         v
     }
@@ -209,11 +211,12 @@ impl TunedWeights for EvalWeights {
                 line,
                 three2: w[8],
                 four3: w[9],
+                combo: w[10..].try_into().expect("COMBOS weights"),
             }
         };
         Some(EvalWeights {
-            to_move: set(&v[..10]),
-            waiting: set(&v[10..]),
+            to_move: set(&v[..FEATURES / 2]),
+            waiting: set(&v[FEATURES / 2..]),
         })
     }
 }
@@ -228,9 +231,10 @@ pub fn quiet_features(st: &GomokuState, me: Player) -> Option<Vec<i64>> {
     }
     let mut f = Vec::with_capacity(FEATURES);
     for (player, sign) in [(me, 1), (me.other(), -1)] {
-        let (lines, three2, four3) = st.class_counts(player);
-        f.extend(lines[1..].iter().map(|n| sign * n));
-        f.extend([sign * three2, sign * four3]);
+        let counts = st.class_counts(player);
+        f.extend(counts.lines[1..].iter().map(|n| sign * n));
+        f.extend([sign * counts.three2, sign * counts.four3]);
+        f.extend(counts.combos.iter().map(|n| sign * n));
     }
     Some(f)
 }

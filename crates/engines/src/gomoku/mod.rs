@@ -17,7 +17,9 @@
 //!   opponent has a four to answer with; our four-three, or double three, wins if the
 //!   opponent has no four (nor open three). Otherwise the sum of our cells' weights minus
 //!   the opponent's, each side with its own weights ([`EVAL_WEIGHTS`]: the side to move's
-//!   cells are worth more, it plays first), fitted to game results ([`tune`]).
+//!   cells are worth more, it plays first): a cell weighs its four line classes, its kind's
+//!   bonus and its [`Combo`] (a three or closed three beside an open two, two open twos),
+//!   all fitted to game results ([`tune`]).
 //! - **Candidates** (the staged picker; the search tries the TT move first): our five; else
 //!   the blocks of the opponent's five points; else, against an open three (or double-four
 //!   point), only its defence points (where the opponent would make a four) and our own
@@ -66,7 +68,7 @@ mod threats;
 pub mod tune;
 
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
-pub use board::{CellWeights, EVAL_WEIGHTS, EvalWeights, HAND_WEIGHTS};
+pub use board::{COMBOS, CellWeights, Combo, EVAL_WEIGHTS, EvalWeights, HAND_WEIGHTS};
 pub use engine::{
     DEFENCE_VCT_THREES, EnginePosition, FEATURES, FUTILITY_MARGINS, GomokuEval, GomokuState,
     MAX_CANDIDATES, RAZOR_MARGINS, find_vcf, find_vct, quiet_features, quiet_value, static_value,

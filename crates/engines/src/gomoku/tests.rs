@@ -404,6 +404,44 @@ fn cell_kinds_of_an_open_three_and_a_four() {
     );
 }
 
+/// The combinations the cell weights add to the line weights: a cell that makes a three
+/// and an open two, a closed three and an open two, or two open twos, each counted where
+/// the fit reads it.
+#[test]
+fn cell_combinations_of_two_lines() {
+    // Black h8 i8 h10: j8 makes the open three h8-j8 and the two j8 . h10 on the
+    // anti-diagonal; i10 makes the twos h10 i10 and i8 . i10 and no three; g8 only a three.
+    let pos = wrap(&play(15, Rule::Freestyle, "h8 a1 i8 a3 h10"));
+    let st = pos.state();
+    let at = |s: &str| st.combo_at(Player::First, sq(pos.position(), s));
+    assert_eq!(at("j8"), Some(Combo::ThreatTwo));
+    assert_eq!(at("i10"), Some(Combo::TwoTwo));
+    assert_eq!(at("g8"), None);
+    assert_eq!(at("h8"), None, "an occupied cell makes nothing");
+    // Black h8 i8 k9, White g8: j8 makes the closed three h8-j8 and the two j8 k9.
+    let pos = wrap(&play(15, Rule::Freestyle, "h8 g8 i8 a1 k9"));
+    let st = pos.state();
+    assert_eq!(
+        st.combo_at(Player::First, sq(pos.position(), "j8")),
+        Some(Combo::ClosedThreeTwo)
+    );
+    // The fit counts every empty cell's combination, in both positions.
+    for moves in ["h8 a1 i8 a3 h10", "h8 g8 i8 a1 k9"] {
+        let pos = wrap(&play(15, Rule::Freestyle, moves));
+        let st = pos.state();
+        let counts = st.class_counts(Player::First);
+        for c in [Combo::ThreatTwo, Combo::ClosedThreeTwo, Combo::TwoTwo] {
+            let listed = pos
+                .position()
+                .geometry()
+                .squares()
+                .filter(|&s| st.combo_at(Player::First, s) == Some(c))
+                .count();
+            assert_eq!(counts.combos[c as usize], listed as i64, "{moves}: {c:?}");
+        }
+    }
+}
+
 /// White's double-four combination: h3 i3 j3 (closed at g3) and k4 k5 k6 (closed at k7),
 /// so k3 makes two fours; Black has h8 i8 and j9 j10.
 const WHITE_VCF_BLACK_THREE_THREE: &str = "h8 h3 i8 i3 j9 j3 j10 k4 g3 k5 k7 k6";
@@ -753,9 +791,17 @@ fn fit_follows_the_results() {
     );
 }
 
-/// The self-play games the shipped weights were fitted to (`docs/strength.md`, session 9).
-const SHIPPED_RECORDS: &str = include_str!("../../data/gomoku-selfplay-n4000-s9.txt");
-/// The opening plies of those games, drawn at random and skipped.
+/// The games the shipped weights were fitted to (`docs/strength.md`, session 11): 800
+/// self-play games, then games against the sparring brains (Rapfi and PentaZen at 500 ms,
+/// Rapfi at 100 ms).
+const SHIPPED_RECORDS: [&str; 4] = [
+    include_str!("../../data/gomoku-selfplay-n4000-s9.txt"),
+    include_str!("../../data/gomoku-vs-rapfi-500ms-s1001.txt"),
+    include_str!("../../data/gomoku-vs-pentazen-500ms-s1002.txt"),
+    include_str!("../../data/gomoku-vs-rapfi-100ms-s1111.txt"),
+];
+/// The opening plies of those games, skipped (drawn at random in the self-play games,
+/// from a book in the others).
 const SHIPPED_SKIP: usize = 4;
 
 /// The shipped weights are what the fit makes of the shipped games from the hand weights:
@@ -763,8 +809,10 @@ const SHIPPED_SKIP: usize = 4;
 #[test]
 fn shipped_weights_are_the_fit_of_the_shipped_games() {
     let mut s = tune::Samples::default();
-    tune::add_samples(SHIPPED_RECORDS, SHIPPED_SKIP, &mut s).expect("records load");
-    assert_eq!((s.games, s.unfinished), (800, 0));
+    for records in SHIPPED_RECORDS {
+        tune::add_samples(records, SHIPPED_SKIP, &mut s).expect("records load");
+    }
+    assert_eq!((s.games, s.unfinished), (1200, 0));
     let (weights, fitted) = tune::fit_weights(&s.samples, &HAND_WEIGHTS).expect("fits");
     assert_eq!(weights, EVAL_WEIGHTS, "{fitted:?}");
     assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
