@@ -690,6 +690,7 @@ impl GomokuState {
 
     /// The [`Combo`] a stone of `player` would make on the empty square `sq` (`None` on an
     /// occupied square).
+    #[cfg(test)]
     pub(crate) fn combo_at(&self, player: Player, sq: Square) -> Option<Combo> {
         let cell = &self.cells[self.pad_of(sq)];
         if cell.stone != EMPTY {
