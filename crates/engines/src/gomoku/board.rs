@@ -182,8 +182,9 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
 /// The engine's evaluation weights: [`HAND_WEIGHTS`] fitted to the results of 1,200
 /// games (`gomoku::tune`): 800 self-play games, 200 against Rapfi and PentaZen at 500 ms
 /// and 200 against Rapfi at 100 ms (the files are in `data/`, listed by the test
-/// `shipped_weights_are_the_fit_of_the_shipped_games`; the commands and the matches that
-/// kept them are in `docs/strength.md`, session 11). What the fit says: a broken three is
+/// `shipped_weights_are_the_fit_of_the_shipped_games`; the commands are in
+/// `docs/strength.md`, session 11, and the SPRT that kept them over 958 games at 500 ms,
+/// session 16). What the fit says: a broken three is
 /// worth less than an open one to the side to move, a four-three point far more (the
 /// opponent's four must be answered, then it wins), a double-three point less than its
 /// two threes, and a cell that builds on two lines at once ([`Combo`]) more than its
