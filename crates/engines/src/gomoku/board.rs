@@ -184,11 +184,10 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
 /// and 200 against Rapfi at 100 ms (the files are in `data/`, listed by the test
 /// `shipped_weights_are_the_fit_of_the_shipped_games`; the commands are in
 /// `docs/strength.md`, session 11, and the SPRT that kept them over 958 games at 500 ms,
-/// session 16). What the fit says: a broken three is
-/// worth less than an open one to the side to move, a four-three point far more (the
-/// opponent's four must be answered, then it wins), a double-three point less than its
-/// two threes, and a cell that builds on two lines at once ([`Combo`]) more than its
-/// lines apart.
+/// session 16). What the fit says: a broken three is worth less than an open one to the
+/// side to move, a four-three point far more (the opponent's four must be answered, then
+/// it wins), a double-three point less than its two threes, and a cell that builds on two
+/// lines at once ([`Combo`]) more than its lines apart.
 pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
     to_move: CellWeights {
         line: [0, 2, 5, 16, 50, 58, 96, 300, 750],
