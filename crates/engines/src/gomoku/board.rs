@@ -143,7 +143,14 @@ pub struct EvalWeights {
     pub to_move: CellWeights,
     /// The waiting side's weights.
     pub waiting: CellWeights,
+    /// A value for the side to move by which threats each side can make next
+    /// ([`threat_mask`](super::engine::threat_mask)): who holds the initiative, which the
+    /// cells' sums, weighed one cell at a time, do not see.
+    pub threats: [i32; THREAT_MASKS],
 }
+
+/// Number of threat masks ([`EvalWeights::threats`]): five bits.
+pub const THREAT_MASKS: usize = 32;
 
 /// One colour's counts of what [`CellWeights`] weighs: (empty cell, axis) pairs by line
 /// class, and empty cells of kind double three, of kind four-three and by [`Combo`].
@@ -177,6 +184,7 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
         four3: 200,
         combo: [0; COMBOS],
     },
+    threats: [0; THREAT_MASKS],
 };
 
 /// The engine's evaluation weights: [`HAND_WEIGHTS`] fitted to the results of 1,200
@@ -190,17 +198,21 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
 /// lines at once ([`Combo`]) more than its lines apart.
 pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
     to_move: CellWeights {
-        line: [0, 2, 5, 16, 50, 58, 96, 300, 750],
-        three2: -52,
-        four3: 1344,
-        combo: [48, 32, 20],
+        line: [0, 2, 5, 10, 38, 42, 91, 300, 750],
+        three2: 13,
+        four3: 1389,
+        combo: [54, 38, 14],
     },
     waiting: CellWeights {
-        line: [0, 1, 3, 6, 45, 26, 101, 267, 500],
-        three2: -8,
-        four3: 291,
-        combo: [57, 35, 11],
+        line: [0, 1, 3, 6, 39, 26, 107, 292, 500],
+        three2: 24,
+        four3: 256,
+        combo: [52, 34, 14],
     },
+    threats: [
+        145, -298, 94, -181, 254, 135, 456, 143, -30, -90, 90, 134, 136, -57, 220, 244, 0, 0, 0, 0,
+        632, 393, 525, 495, -177, -68, 171, 311, 363, 120, 98, 166,
+    ],
 };
 
 fn code_classes(code: usize) -> [u8; 4] {

@@ -16,7 +16,8 @@ use smallvec::SmallVec;
 
 pub use super::board::GomokuState;
 use super::board::{
-    COMBOS, CellSet, CodeTables, EvalWeights, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2, TO_MOVE, WAITING,
+    COMBOS, CellSet, CodeTables, EVAL_WEIGHTS, EvalWeights, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2,
+    THREAT_MASKS, TO_MOVE, WAITING,
 };
 use super::classes::{ClassTable, threat_value};
 use super::threats::{VcfFailures, defence_set, vcf, vcf_searched, vct};
@@ -140,6 +141,25 @@ pub fn static_value(st: &GomokuState, me: Player) -> i32 {
 #[inline]
 pub fn quiet_value(st: &GomokuState, me: Player) -> i32 {
     st.potential(me, TO_MOVE) - st.potential(me.other(), WAITING)
+        + EVAL_WEIGHTS.threats[threat_mask(st, me)]
+}
+
+/// Which threats each side can make next, as five bits, from the side to move's (`me`)
+/// point of view: 1, `me` can make a four; 2, `me` can make an open three (or a
+/// four-three); 4, the opponent can make a four; 8, the opponent can make an open three;
+/// 16, the opponent can make a winning threat (an open four, a four-three or a double
+/// three), which `me` must meet at once. The index of [`EvalWeights::threats`].
+#[inline]
+pub fn threat_mask(st: &GomokuState, me: Player) -> usize {
+    let op = me.other();
+    usize::from(has_four_move(st, me))
+        | usize::from(!st.threes(me).is_empty() || st.kind_count(me, K_FOUR3) > 0) << 1
+        | usize::from(has_four_move(st, op)) << 2
+        | usize::from(!st.threes(op).is_empty()) << 3
+        | usize::from(
+            st.kind_count(op, K_FLEX4) + st.kind_count(op, K_FOUR3) + st.kind_count(op, K_THREE2)
+                > 0,
+        ) << 4
 }
 
 /// What the forcing threats say about a position, before the cells' weights.
@@ -181,7 +201,7 @@ fn forcing(st: &GomokuState, me: Player) -> Forcing {
 }
 
 /// Number of terms of [`quiet_features`] (and of [`EvalWeights::to_vec`]).
-pub const FEATURES: usize = 2 * (8 + 2 + COMBOS);
+pub const FEATURES: usize = 2 * (8 + 2 + COMBOS) + THREAT_MASKS;
 
 impl TunedWeights for EvalWeights {
     /// The weights as [`quiet_features`] orders its terms: the side to move's line weights
@@ -195,6 +215,7 @@ impl TunedWeights for EvalWeights {
             v.extend([w.three2, w.four3]);
             v.extend_from_slice(&w.combo);
         }
+        v.extend_from_slice(&self.threats);
         v
     }
 
@@ -214,9 +235,11 @@ impl TunedWeights for EvalWeights {
                 combo: w[10..].try_into().expect("COMBOS weights"),
             }
         };
+        let side = (FEATURES - THREAT_MASKS) / 2;
         Some(EvalWeights {
-            to_move: set(&v[..FEATURES / 2]),
-            waiting: set(&v[FEATURES / 2..]),
+            to_move: set(&v[..side]),
+            waiting: set(&v[side..2 * side]),
+            threats: v[2 * side..].try_into().expect("THREAT_MASKS weights"),
         })
     }
 }
@@ -236,6 +259,8 @@ pub fn quiet_features(st: &GomokuState, me: Player) -> Option<Vec<i64>> {
         f.extend([sign * counts.three2, sign * counts.four3]);
         f.extend(counts.combos.iter().map(|n| sign * n));
     }
+    let mask = threat_mask(st, me);
+    f.extend((0..THREAT_MASKS).map(|m| i64::from(m == mask)));
     Some(f)
 }
 

@@ -18,8 +18,10 @@
 //!   opponent has no four (nor open three). Otherwise the sum of our cells' weights minus
 //!   the opponent's, each side with its own weights ([`EVAL_WEIGHTS`]: the side to move's
 //!   cells are worth more, it plays first): a cell weighs its four line classes, its kind's
-//!   bonus and its [`Combo`] (a three or closed three beside an open two, two open twos),
-//!   all fitted to game results ([`tune`]).
+//!   bonus and its [`Combo`] (a three or closed three beside an open two, two open twos);
+//!   plus a value by [`threat_mask`] (which of a four, an open three and a winning threat
+//!   each side can make next: who holds the initiative), all fitted to game results
+//!   ([`tune`]).
 //! - **Candidates** (the staged picker; the search tries the TT move first): our five; else
 //!   the blocks of the opponent's five points; else, against an open three (or double-four
 //!   point), only its defence points (where the opponent would make a four) and our own
@@ -68,11 +70,13 @@ mod threats;
 pub mod tune;
 
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
-pub use board::{COMBOS, CellWeights, Combo, EVAL_WEIGHTS, EvalWeights, HAND_WEIGHTS};
+pub use board::{
+    COMBOS, CellWeights, Combo, EVAL_WEIGHTS, EvalWeights, HAND_WEIGHTS, THREAT_MASKS,
+};
 pub use engine::{
     DEFENCE_VCT_THREES, EnginePosition, FEATURES, FUTILITY_MARGINS, GomokuEval, GomokuState,
     MAX_CANDIDATES, RAZOR_MARGINS, find_vcf, find_vct, quiet_features, quiet_value, static_value,
-    threat_defence, wrap,
+    threat_defence, threat_mask, wrap,
 };
 use rules_gomoku::Move;
 use std::time::Instant;

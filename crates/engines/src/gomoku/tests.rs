@@ -693,6 +693,31 @@ fn vct_claims_survive_every_reply() {
     assert!(checked >= 3, "only {checked} VCT claims met");
 }
 
+/// The threat mask names what each side can make next, from the side to move's point of
+/// view: the evaluation's initiative term reads it.
+#[test]
+fn threat_mask_names_each_sides_next_threats() {
+    let mask = |moves: &str| {
+        let pos = wrap(&play(15, Rule::Freestyle, moves));
+        threat_mask(pos.state(), pos.side_to_move())
+    };
+    // Lone stones: nothing for either side.
+    assert_eq!(mask("h8 a1"), 0);
+    // Black to move with two in a row: it can make an open three (White's a1 a3 on the
+    // edge make only a closed three at a2).
+    assert_eq!(mask("h8 a1 i8 a3"), 2);
+    // The same two, White to move: the opponent can make an open three.
+    assert_eq!(mask("h8 a1 i8"), 8);
+    // Black's open three, White to move: the opponent can make a four and a winning threat
+    // (an open four), and White nothing of the kind.
+    let m = mask("h8 a1 i8 a3 j8");
+    assert_eq!(m & (4 | 16), 4 | 16, "{m:#b}");
+    assert_eq!(m & (1 | 2), 0, "{m:#b}");
+    // Black's closed three, Black to move: it can make a four; White cannot.
+    let m = mask("h8 g8 i8 a1 j8 a3");
+    assert_eq!(m & (1 | 4), 1, "{m:#b}");
+}
+
 /// The quiet value is exactly the fitted model: the terms [`quiet_features`] counts from the
 /// board, weighed with [`EVAL_WEIGHTS`], give the value the incremental sums keep (so the
 /// tuner fits what the engine evaluates), on positions of random games near the stones.
