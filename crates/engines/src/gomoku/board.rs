@@ -56,7 +56,11 @@ pub(crate) struct CodeTables {
     /// [`EvalWeights`]): one load for all three, since make and unmake need them for both
     /// the old and the new code.
     pub eval_kind: [EvalKind; CODES],
+    /// The threat value (`classes::threat_value`): the threat searches' order.
     pub order: [i32; CODES],
+    /// The candidate order's terms ([`ORDER_WEIGHTS`]): what the code is worth to the side
+    /// to move as its own cell (`[0]`) and as the opponent's (`[1]`).
+    pub policy: [[i32; 2]; CODES],
 }
 
 /// A code's weights (by [`TO_MOVE`] and [`WAITING`]) and kind.
@@ -215,6 +219,53 @@ pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
     ],
 };
 
+/// Terms of the candidate order per cell and colour ([`OrderWeights`]): the count of
+/// each line class 1-8 over the four axes, then the kind (three, double three, four,
+/// four-three, flex four, five) and the [`Combo`], each 0 or 1.
+pub const ORDER_FEATURES: usize = 8 + 6 + COMBOS;
+
+/// The weights of the quiet candidates' order (`engine::candidates` keeps the best few of
+/// the cells near the stones, and the search tries them in this order): a cell's value is
+/// its terms ([`ORDER_FEATURES`]) for the side to move weighed with `attack` plus its terms
+/// for the opponent weighed with `defence`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderWeights {
+    /// Weights of the side to move's terms.
+    pub attack: [i32; ORDER_FEATURES],
+    /// Weights of the opponent's terms (the value of taking the cell from it).
+    pub defence: [i32; ORDER_FEATURES],
+}
+
+/// The candidate order's weights: a softmax policy over the cells near the stones (the
+/// probability of a cell proportional to `exp(value / 100)`), fitted to the quiet moves of
+/// Rapfi and PentaZen in 1,100 games against our engine (see `docs/strength.md`,
+/// session 17). The five, a five's block and the block of a flex four never occur among
+/// the fitted positions (`engine::candidates` plays them first by rule); their weights are
+/// set above every fitted value so that the move hints keep them first.
+pub const ORDER_WEIGHTS: OrderWeights = OrderWeights {
+    attack: [
+        16, 123, 149, 165, 253, 265, 609, 0, 122, 346, 75, 522, 588, 10_000, 64, 38, 23,
+    ],
+    defence: [
+        -5, 37, 60, 65, 146, 172, 0, 0, 94, 172, 89, 283, 600, 5_000, 43, 0, -5,
+    ],
+};
+
+/// The candidate order's terms of a cell whose line classes are `c` and kind is `kind`.
+fn order_features(c: [u8; 4], kind: usize) -> [i32; ORDER_FEATURES] {
+    let mut f = [0; ORDER_FEATURES];
+    for x in c.into_iter().filter(|&x| x > 0) {
+        f[usize::from(x) - 1] += 1;
+    }
+    if kind > K_NONE {
+        f[8 + kind - 1] = 1;
+    }
+    if let Some(x) = combo_of(c, kind) {
+        f[14 + x as usize] = 1;
+    }
+    f
+}
+
 fn code_classes(code: usize) -> [u8; 4] {
     [
         (code % 9) as u8,
@@ -260,6 +311,7 @@ impl CodeTables {
             let mut t = Box::new(CodeTables {
                 eval_kind: [EvalKind::default(); CODES],
                 order: [0; CODES],
+                policy: [[0; 2]; CODES],
             });
             let w = EVAL_WEIGHTS;
             for code in 0..CODES {
@@ -270,6 +322,9 @@ impl CodeTables {
                     kind: kind as u8,
                 };
                 t.order[code] = threat_value(c);
+                let f = order_features(c, kind);
+                let dot = |w: &[i32; ORDER_FEATURES]| f.iter().zip(w).map(|(f, w)| f * w).sum();
+                t.policy[code] = [dot(&ORDER_WEIGHTS.attack), dot(&ORDER_WEIGHTS.defence)];
             }
             t
         })
@@ -728,9 +783,16 @@ impl GomokuState {
         )
     }
 
-    /// Appends the empty squares within distance 2 of a stone, each with its ordering
-    /// value for `me`: `own + opponent·4/5` of the two colours' order values (attack plus
-    /// most of the defence).
+    /// The candidate value of the empty square `sq` for `me` ([`ORDER_WEIGHTS`]).
+    #[inline]
+    pub(crate) fn policy_value(&self, me: Player, sq: Square) -> i32 {
+        let codes = self.cells[self.pad_of(sq)].code;
+        let t = &self.tables.policy;
+        t[usize::from(codes[me.index()])][0] + t[usize::from(codes[me.other().index()])][1]
+    }
+
+    /// Appends the empty squares within distance 2 of a stone, each with its candidate
+    /// value for `me` ([`GomokuState::policy_value`]).
     pub(crate) fn near_cells(&self, me: Player, out: &mut impl Extend<(i32, Square)>) {
         let t = self.tables;
         let (mi, oi) = (me.index(), me.other().index());
@@ -741,8 +803,8 @@ impl GomokuState {
                 let cell = &self.cells[p];
                 if cell.stone == EMPTY && cell.near > 0 {
                     let codes = cell.code;
-                    let (a, d) = (t.order[codes[mi] as usize], t.order[codes[oi] as usize]);
-                    out.extend([(a + d * 4 / 5, Square::new((r * self.n) as u16 + c as u16))]);
+                    let v = t.policy[codes[mi] as usize][0] + t.policy[codes[oi] as usize][1];
+                    out.extend([(v, Square::new((r * self.n) as u16 + c as u16))]);
                 }
             }
         }

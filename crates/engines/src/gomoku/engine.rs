@@ -278,8 +278,10 @@ impl Evaluator<EnginePosition> for GomokuEval {
         if !p.is_empty_square(mv.square()) {
             return -1;
         }
-        let (a, d) = pos.state().order_values(p.side_to_move(), mv.square());
-        1 + a + d * 4 / 5
+        1 + pos
+            .state()
+            .policy_value(p.side_to_move(), mv.square())
+            .max(0)
     }
 
     fn noisy(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {
