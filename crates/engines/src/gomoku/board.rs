@@ -196,10 +196,15 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
 /// and 200 against Rapfi at 100 ms (the files are in `data/`, listed by the test
 /// `shipped_weights_are_the_fit_of_the_shipped_games`; the commands are in
 /// `docs/strength.md`, session 11, and the SPRT that kept them over 958 games at 500 ms,
-/// session 16). What the fit says: a broken three is worth less than an open one to the
-/// side to move, a four-three point far more (the opponent's four must be answered, then
-/// it wins), a double-three point less than its two threes, and a cell that builds on two
-/// lines at once ([`Combo`]) more than its lines apart.
+/// session 16; the threat masks were added and everything refitted in session 17, kept by
+/// an SPRT over 360 games). What the fit says: a broken three is worth less than an open
+/// one to the side to move, a four-three point far more (the opponent's four must be
+/// answered, then it wins), a double-three point less than its two threes, a cell that
+/// builds on two lines at once ([`Combo`]) more than its lines apart. The threat masks
+/// correct the cells' sums by −300 to +630; the largest corrections are upward where the
+/// opponent holds a winning-threat point and a four (its cells already weigh those threats
+/// heavily, point by point) and downward where only the side to move can make a four
+/// (a lone four is one forcing move, not a lasting advantage).
 pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
     to_move: CellWeights {
         line: [0, 2, 5, 10, 38, 42, 91, 300, 750],
@@ -238,10 +243,12 @@ pub struct OrderWeights {
 
 /// The candidate order's weights: a softmax policy over the cells near the stones (the
 /// probability of a cell proportional to `exp(value / 100)`), fitted to the quiet moves of
-/// Rapfi and PentaZen in 1,100 games against our engine (see `docs/strength.md`,
-/// session 17). The five, a five's block and the block of a flex four never occur among
-/// the fitted positions (`engine::candidates` plays them first by rule); their weights are
-/// set above every fitted value so that the move hints keep them first.
+/// Rapfi and PentaZen in 1,100 games against our engine (`gomoku::tune::fit_order_weights`;
+/// the files are listed by the test `shipped_order_weights_are_the_fit_of_the_shipped_games`,
+/// the measurements are in `docs/strength.md`, session 17), with [`ORDER_UNSEEN`] for the
+/// terms none of those positions has. What the fit says: an open two of our own is worth
+/// almost as much as a three, our four-three or flex-four point far more than its lines,
+/// and the opponent's cells about half as much as our own.
 pub const ORDER_WEIGHTS: OrderWeights = OrderWeights {
     attack: [
         16, 123, 149, 165, 253, 265, 609, 0, 122, 346, 75, 522, 588, 10_000, 64, 38, 23,
@@ -249,6 +256,14 @@ pub const ORDER_WEIGHTS: OrderWeights = OrderWeights {
     defence: [
         -5, 37, 60, 65, 146, 172, 0, 0, 94, 172, 89, 283, 600, 5_000, 43, 0, -5,
     ],
+};
+
+/// The candidate order's weights of the terms no fitted position has (a five to make or
+/// to block, an open three to answer: `engine::candidates` plays those by rule), set above
+/// every fitted value so that the move hints keep such moves first.
+pub const ORDER_UNSEEN: OrderWeights = OrderWeights {
+    attack: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10_000, 0, 0, 0],
+    defence: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 600, 5_000, 0, 0, 0],
 };
 
 /// The candidate order's terms of a cell whose line classes are `c` and kind is `kind`.
@@ -781,6 +796,35 @@ impl GomokuState {
             t.order[codes[me.index()] as usize],
             t.order[codes[me.other().index()] as usize],
         )
+    }
+
+    /// The empty squares within distance 2 of a stone (in [`GomokuState::near_cells`]'
+    /// order), each with its candidate order's terms for `me` then for the opponent
+    /// ([`ORDER_FEATURES`] each): the choices of a policy fit.
+    pub(crate) fn near_order_terms(&self, me: Player) -> Vec<(Square, [i16; 2 * ORDER_FEATURES])> {
+        let (mi, oi) = (me.index(), me.other().index());
+        let terms = |code: u16| {
+            let c = code_classes(usize::from(code));
+            order_features(c, kind_of(c))
+        };
+        let mut out = Vec::new();
+        for r in 0..self.n {
+            let row = self.pad(r, 0);
+            for c in 0..self.n as usize {
+                let cell = &self.cells[row + c];
+                if cell.stone == EMPTY && cell.near > 0 {
+                    let mut f = [0i16; 2 * ORDER_FEATURES];
+                    for (x, t) in f
+                        .iter_mut()
+                        .zip(terms(cell.code[mi]).into_iter().chain(terms(cell.code[oi])))
+                    {
+                        *x = t as i16;
+                    }
+                    out.push((Square::new((r * self.n) as u16 + c as u16), f));
+                }
+            }
+        }
+        out
     }
 
     /// The candidate value of the empty square `sq` for `me` ([`ORDER_WEIGHTS`]).
