@@ -56,11 +56,7 @@ pub(crate) struct CodeTables {
     /// [`EvalWeights`]): one load for all three, since make and unmake need them for both
     /// the old and the new code.
     pub eval_kind: [EvalKind; CODES],
-    /// The threat value (`classes::threat_value`): the threat searches' order.
     pub order: [i32; CODES],
-    /// The candidate order's terms ([`ORDER_WEIGHTS`]): what the code is worth to the side
-    /// to move as its own cell (`[0]`) and as the opponent's (`[1]`).
-    pub policy: [[i32; 2]; CODES],
 }
 
 /// A code's weights (by [`TO_MOVE`] and [`WAITING`]) and kind.
@@ -196,15 +192,10 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
 /// and 200 against Rapfi at 100 ms (the files are in `data/`, listed by the test
 /// `shipped_weights_are_the_fit_of_the_shipped_games`; the commands are in
 /// `docs/strength.md`, session 11, and the SPRT that kept them over 958 games at 500 ms,
-/// session 16; the threat masks were added and everything refitted in session 17, kept by
-/// an SPRT over 360 games). What the fit says: a broken three is worth less than an open
-/// one to the side to move, a four-three point far more (the opponent's four must be
-/// answered, then it wins), a double-three point less than its two threes, a cell that
-/// builds on two lines at once ([`Combo`]) more than its lines apart. The threat masks
-/// correct the cells' sums by −300 to +630; the largest corrections are upward where the
-/// opponent holds a winning-threat point and a four (its cells already weigh those threats
-/// heavily, point by point) and downward where only the side to move can make a four
-/// (a lone four is one forcing move, not a lasting advantage).
+/// session 16). What the fit says: a broken three is worth less than an open one to the
+/// side to move, a four-three point far more (the opponent's four must be answered, then
+/// it wins), a double-three point less than its two threes, and a cell that builds on two
+/// lines at once ([`Combo`]) more than its lines apart.
 pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
     to_move: CellWeights {
         line: [0, 2, 5, 10, 38, 42, 91, 300, 750],
@@ -223,63 +214,6 @@ pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
         632, 393, 525, 495, -177, -68, 171, 311, 363, 120, 98, 166,
     ],
 };
-
-/// Terms of the candidate order per cell and colour ([`OrderWeights`]): the count of
-/// each line class 1-8 over the four axes, then the kind (three, double three, four,
-/// four-three, flex four, five) and the [`Combo`], each 0 or 1.
-pub const ORDER_FEATURES: usize = 8 + 6 + COMBOS;
-
-/// The weights of the quiet candidates' order (`engine::candidates` keeps the best few of
-/// the cells near the stones, and the search tries them in this order): a cell's value is
-/// its terms ([`ORDER_FEATURES`]) for the side to move weighed with `attack` plus its terms
-/// for the opponent weighed with `defence`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OrderWeights {
-    /// Weights of the side to move's terms.
-    pub attack: [i32; ORDER_FEATURES],
-    /// Weights of the opponent's terms (the value of taking the cell from it).
-    pub defence: [i32; ORDER_FEATURES],
-}
-
-/// The candidate order's weights: a softmax policy over the cells near the stones (the
-/// probability of a cell proportional to `exp(value / 100)`), fitted to the quiet moves of
-/// Rapfi and PentaZen in 1,100 games against our engine (`gomoku::tune::fit_order_weights`;
-/// the files are listed by the test `shipped_order_weights_are_the_fit_of_the_shipped_games`,
-/// the measurements are in `docs/strength.md`, session 17), with [`ORDER_UNSEEN`] for the
-/// terms none of those positions has. What the fit says: an open two of our own is worth
-/// almost as much as a three, our four-three or flex-four point far more than its lines,
-/// and the opponent's cells about half as much as our own.
-pub const ORDER_WEIGHTS: OrderWeights = OrderWeights {
-    attack: [
-        16, 123, 149, 165, 253, 265, 609, 0, 122, 346, 75, 522, 588, 10_000, 64, 38, 23,
-    ],
-    defence: [
-        -5, 37, 60, 65, 146, 172, 0, 0, 94, 172, 89, 283, 600, 5_000, 43, 0, -5,
-    ],
-};
-
-/// The candidate order's weights of the terms no fitted position has (a five to make or
-/// to block, an open three to answer: `engine::candidates` plays those by rule), set above
-/// every fitted value so that the move hints keep such moves first.
-pub const ORDER_UNSEEN: OrderWeights = OrderWeights {
-    attack: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10_000, 0, 0, 0],
-    defence: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 600, 5_000, 0, 0, 0],
-};
-
-/// The candidate order's terms of a cell whose line classes are `c` and kind is `kind`.
-fn order_features(c: [u8; 4], kind: usize) -> [i32; ORDER_FEATURES] {
-    let mut f = [0; ORDER_FEATURES];
-    for x in c.into_iter().filter(|&x| x > 0) {
-        f[usize::from(x) - 1] += 1;
-    }
-    if kind > K_NONE {
-        f[8 + kind - 1] = 1;
-    }
-    if let Some(x) = combo_of(c, kind) {
-        f[14 + x as usize] = 1;
-    }
-    f
-}
 
 fn code_classes(code: usize) -> [u8; 4] {
     [
@@ -326,7 +260,6 @@ impl CodeTables {
             let mut t = Box::new(CodeTables {
                 eval_kind: [EvalKind::default(); CODES],
                 order: [0; CODES],
-                policy: [[0; 2]; CODES],
             });
             let w = EVAL_WEIGHTS;
             for code in 0..CODES {
@@ -337,9 +270,6 @@ impl CodeTables {
                     kind: kind as u8,
                 };
                 t.order[code] = threat_value(c);
-                let f = order_features(c, kind);
-                let dot = |w: &[i32; ORDER_FEATURES]| f.iter().zip(w).map(|(f, w)| f * w).sum();
-                t.policy[code] = [dot(&ORDER_WEIGHTS.attack), dot(&ORDER_WEIGHTS.defence)];
             }
             t
         })
@@ -798,45 +728,9 @@ impl GomokuState {
         )
     }
 
-    /// The empty squares within distance 2 of a stone (in [`GomokuState::near_cells`]'
-    /// order), each with its candidate order's terms for `me` then for the opponent
-    /// ([`ORDER_FEATURES`] each): the choices of a policy fit.
-    pub(crate) fn near_order_terms(&self, me: Player) -> Vec<(Square, [i16; 2 * ORDER_FEATURES])> {
-        let (mi, oi) = (me.index(), me.other().index());
-        let terms = |code: u16| {
-            let c = code_classes(usize::from(code));
-            order_features(c, kind_of(c))
-        };
-        let mut out = Vec::new();
-        for r in 0..self.n {
-            let row = self.pad(r, 0);
-            for c in 0..self.n as usize {
-                let cell = &self.cells[row + c];
-                if cell.stone == EMPTY && cell.near > 0 {
-                    let mut f = [0i16; 2 * ORDER_FEATURES];
-                    for (x, t) in f
-                        .iter_mut()
-                        .zip(terms(cell.code[mi]).into_iter().chain(terms(cell.code[oi])))
-                    {
-                        *x = t as i16;
-                    }
-                    out.push((Square::new((r * self.n) as u16 + c as u16), f));
-                }
-            }
-        }
-        out
-    }
-
-    /// The candidate value of the empty square `sq` for `me` ([`ORDER_WEIGHTS`]).
-    #[inline]
-    pub(crate) fn policy_value(&self, me: Player, sq: Square) -> i32 {
-        let codes = self.cells[self.pad_of(sq)].code;
-        let t = &self.tables.policy;
-        t[usize::from(codes[me.index()])][0] + t[usize::from(codes[me.other().index()])][1]
-    }
-
-    /// Appends the empty squares within distance 2 of a stone, each with its candidate
-    /// value for `me` ([`GomokuState::policy_value`]).
+    /// Appends the empty squares within distance 2 of a stone, each with its ordering
+    /// value for `me`: `own + opponent·4/5` of the two colours' order values (attack plus
+    /// most of the defence).
     pub(crate) fn near_cells(&self, me: Player, out: &mut impl Extend<(i32, Square)>) {
         let t = self.tables;
         let (mi, oi) = (me.index(), me.other().index());
@@ -847,8 +741,8 @@ impl GomokuState {
                 let cell = &self.cells[p];
                 if cell.stone == EMPTY && cell.near > 0 {
                     let codes = cell.code;
-                    let v = t.policy[codes[mi] as usize][0] + t.policy[codes[oi] as usize][1];
-                    out.extend([(v, Square::new((r * self.n) as u16 + c as u16))]);
+                    let (a, d) = (t.order[codes[mi] as usize], t.order[codes[oi] as usize]);
+                    out.extend([(a + d * 4 / 5, Square::new((r * self.n) as u16 + c as u16))]);
                 }
             }
         }

@@ -278,10 +278,8 @@ impl Evaluator<EnginePosition> for GomokuEval {
         if !p.is_empty_square(mv.square()) {
             return -1;
         }
-        1 + pos
-            .state()
-            .policy_value(p.side_to_move(), mv.square())
-            .max(0)
+        let (a, d) = pos.state().order_values(p.side_to_move(), mv.square());
+        1 + a + d * 4 / 5
     }
 
     fn noisy(&self, pos: &EnginePosition, moves: &mut Vec<Move>) {

@@ -71,8 +71,7 @@ pub mod tune;
 
 pub use baseline::{BASELINE_DEPTH, BaselineEval, baseline_candidates, baseline_eval, run_score};
 pub use board::{
-    COMBOS, CellWeights, Combo, EVAL_WEIGHTS, EvalWeights, HAND_WEIGHTS, ORDER_FEATURES,
-    ORDER_UNSEEN, ORDER_WEIGHTS, OrderWeights, THREAT_MASKS,
+    COMBOS, CellWeights, Combo, EVAL_WEIGHTS, EvalWeights, HAND_WEIGHTS, THREAT_MASKS,
 };
 pub use engine::{
     DEFENCE_VCT_THREES, EnginePosition, FEATURES, FUTILITY_MARGINS, GomokuEval, GomokuState,
