@@ -192,10 +192,15 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
 /// and 200 against Rapfi at 100 ms (the files are in `data/`, listed by the test
 /// `shipped_weights_are_the_fit_of_the_shipped_games`; the commands are in
 /// `docs/strength.md`, session 11, and the SPRT that kept them over 958 games at 500 ms,
-/// session 16). What the fit says: a broken three is worth less than an open one to the
-/// side to move, a four-three point far more (the opponent's four must be answered, then
-/// it wins), a double-three point less than its two threes, and a cell that builds on two
-/// lines at once ([`Combo`]) more than its lines apart.
+/// session 16; the threat masks were added and everything refitted in session 17, kept by
+/// an SPRT over 360 games). What the fit says: a broken three is worth less than an open
+/// one to the side to move, a four-three point far more (the opponent's four must be
+/// answered, then it wins), a double-three point less than its two threes, a cell that
+/// builds on two lines at once ([`Combo`]) more than its lines apart. The threat masks
+/// correct the cells' sums by −300 to +630; the largest corrections are upward where the
+/// opponent holds a winning-threat point and a four (its cells already weigh those threats
+/// heavily, point by point) and downward where only the side to move can make a four
+/// (a lone four is one forcing move, not a lasting advantage).
 pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
     to_move: CellWeights {
         line: [0, 2, 5, 10, 38, 42, 91, 300, 750],
