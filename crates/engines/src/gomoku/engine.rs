@@ -136,8 +136,9 @@ pub fn static_value(st: &GomokuState, me: Player) -> i32 {
 }
 
 /// The quiet part of the static value: the side to move's cells weighed with
-/// [`EvalWeights::to_move`] minus the opponent's weighed with [`EvalWeights::waiting`]
-/// (the weights are [`EVAL_WEIGHTS`](super::board::EVAL_WEIGHTS)).
+/// [`EvalWeights::to_move`] minus the opponent's weighed with [`EvalWeights::waiting`],
+/// plus the value of the position's [`threat_mask`] (the weights are
+/// [`EVAL_WEIGHTS`](super::board::EVAL_WEIGHTS)).
 #[inline]
 pub fn quiet_value(st: &GomokuState, me: Player) -> i32 {
     st.potential(me, TO_MOVE) - st.potential(me.other(), WAITING)
@@ -207,7 +208,7 @@ impl TunedWeights for EvalWeights {
     /// The weights as [`quiet_features`] orders its terms: the side to move's line weights
     /// of classes 1 to 8, its double-three and four-three bonuses and its combination
     /// bonuses (by [`Combo`](super::board::Combo)), then the waiting side's the same way
-    /// (class 0, an empty line, weighs nothing).
+    /// (class 0, an empty line, weighs nothing), then the value of each threat mask.
     fn to_vec(&self) -> Vec<i32> {
         let mut v = Vec::with_capacity(FEATURES);
         for w in [&self.to_move, &self.waiting] {
@@ -245,7 +246,8 @@ impl TunedWeights for EvalWeights {
 }
 
 /// The terms [`quiet_value`] weighs, from the side to move's point of view (the side to
-/// move's counts, then the opponent's negated, in the order of [`EvalWeights::to_vec`]),
+/// move's counts, then the opponent's negated, then 1 for the position's threat mask and
+/// 0 for the others, in the order of [`EvalWeights::to_vec`]),
 /// or `None` when a forcing threat decides the static value instead: the samples of a
 /// Texel fit of the weights (`gomoku::tune`).
 pub fn quiet_features(st: &GomokuState, me: Player) -> Option<Vec<i64>> {
