@@ -83,6 +83,26 @@ pub struct CellWeights {
     /// threat ([`Combo`], by its index): what the line weights, summed axis by axis, do
     /// not see.
     pub combo: [i32; COMBOS],
+    /// Extra weight of a cell by its two strongest line classes together, when both are
+    /// between a closed two and a four (by [`pair_of`]'s index): a stone there builds on
+    /// two lines at once, which the line weights, summed axis by axis, value as if apart.
+    pub pair: [i32; PAIRS],
+}
+
+/// Number of line-class pairs ([`CellWeights::pair`]): the unordered pairs of the six
+/// classes from a closed two to a four.
+pub const PAIRS: usize = 21;
+
+/// The index in [`CellWeights::pair`] of a cell whose four line classes are `c`: its two
+/// strongest classes, when both lie between a closed two and a four (`None` otherwise: a
+/// cell on one line only, which the line weights cover, or one with an open four or a
+/// five, which decides the value before the cells' weights count).
+pub(crate) fn pair_of(c: [u8; 4]) -> Option<usize> {
+    let mut s = c;
+    s.sort_unstable_by(|a, b| b.cmp(a));
+    let (hi, lo) = (usize::from(s[0]), usize::from(s[1]));
+    let four = usize::from(FOUR);
+    (lo >= 1 && hi <= four).then(|| (hi - 1) * hi / 2 + lo - 1)
 }
 
 /// Combinations of a cell's line classes that the per-axis weights miss: a stone there
@@ -131,7 +151,8 @@ impl CellWeights {
             _ => 0,
         };
         let combo = combo_of(c, kind).map_or(0, |x| self.combo[x as usize]);
-        c.iter().map(|&x| self.line[x as usize]).sum::<i32>() + bonus + combo
+        let pair = pair_of(c).map_or(0, |i| self.pair[i]);
+        c.iter().map(|&x| self.line[x as usize]).sum::<i32>() + bonus + combo + pair
     }
 }
 
@@ -160,6 +181,7 @@ pub(crate) struct ClassCounts {
     pub three2: i64,
     pub four3: i64,
     pub combos: [i64; COMBOS],
+    pub pairs: [i64; PAIRS],
 }
 
 /// Which of [`EvalWeights`]' two sets: the side to move's.
@@ -177,12 +199,14 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
         three2: 150,
         four3: 300,
         combo: [0; COMBOS],
+        pair: [0; PAIRS],
     },
     waiting: CellWeights {
         line: [0, 1, 3, 6, 30, 36, 45, 200, 500],
         three2: 100,
         four3: 200,
         combo: [0; COMBOS],
+        pair: [0; PAIRS],
     },
     threats: [0; THREAT_MASKS],
 };
@@ -203,20 +227,28 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
 /// (a lone four is one forcing move, not a lasting advantage).
 pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
     to_move: CellWeights {
-        line: [0, 2, 5, 10, 38, 42, 91, 300, 750],
-        three2: 13,
-        four3: 1389,
-        combo: [54, 38, 14],
+        line: [0, 2, 5, 9, 43, 41, 74, 300, 750],
+        three2: 306,
+        four3: 1198,
+        combo: [32, 5, 14],
+        pair: [
+            -1, 1, 0, 12, 28, 56, -5, -2, 46, -203, 10, 23, 36, -399, -253, 10, 98, 163, 152, 435,
+            0,
+        ],
     },
     waiting: CellWeights {
-        line: [0, 1, 3, 6, 39, 26, 107, 292, 500],
-        three2: 24,
-        four3: 256,
-        combo: [52, 34, 14],
+        line: [0, 1, 3, 6, 44, 22, 78, 312, 500],
+        three2: 313,
+        four3: 669,
+        combo: [15, 3, 16],
+        pair: [
+            4, -1, 1, 20, 20, 40, 3, 12, 42, -222, -2, 49, 49, -341, -262, 44, 99, 138, -382, -371,
+            360,
+        ],
     },
     threats: [
-        145, -298, 94, -181, 254, 135, 456, 143, -30, -90, 90, 134, 136, -57, 220, 244, 0, 0, 0, 0,
-        632, 393, 525, 495, -177, -68, 171, 311, 363, 120, 98, 166,
+        151, -265, 105, -157, 242, 162, 457, 131, -14, -49, 105, 161, 147, -37, 239, 275, 0, 0, 0,
+        0, 656, 450, 540, 523, -203, -40, 174, 341, 358, 170, 143, 196,
     ],
 };
 
@@ -697,6 +729,9 @@ impl GomokuState {
             }
             if let Some(x) = self.cell_combo(cell, c) {
                 counts.combos[x as usize] += 1;
+            }
+            if let Some(i) = pair_of(cell.line[c]) {
+                counts.pairs[i] += 1;
             }
         }
         let kinds = &self.tally.kinds[c];

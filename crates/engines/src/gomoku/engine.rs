@@ -17,7 +17,7 @@ use smallvec::SmallVec;
 pub use super::board::GomokuState;
 use super::board::{
     COMBOS, CellSet, CodeTables, EVAL_WEIGHTS, EvalWeights, K_FIVE, K_FLEX4, K_FOUR3, K_THREE2,
-    THREAT_MASKS, TO_MOVE, WAITING,
+    PAIRS, THREAT_MASKS, TO_MOVE, WAITING,
 };
 use super::classes::{ClassTable, threat_value};
 use super::threats::{VcfFailures, defence_set, vcf, vcf_searched, vct};
@@ -202,7 +202,7 @@ fn forcing(st: &GomokuState, me: Player) -> Forcing {
 }
 
 /// Number of terms of [`quiet_features`] (and of [`EvalWeights::to_vec`]).
-pub const FEATURES: usize = 2 * (8 + 2 + COMBOS) + THREAT_MASKS;
+pub const FEATURES: usize = 2 * (8 + 2 + COMBOS + PAIRS) + THREAT_MASKS;
 
 impl TunedWeights for EvalWeights {
     /// The weights as [`quiet_features`] orders its terms: the side to move's line weights
@@ -215,6 +215,7 @@ impl TunedWeights for EvalWeights {
             v.extend_from_slice(&w.line[1..]);
             v.extend([w.three2, w.four3]);
             v.extend_from_slice(&w.combo);
+            v.extend_from_slice(&w.pair);
         }
         v.extend_from_slice(&self.threats);
         v
@@ -233,7 +234,8 @@ impl TunedWeights for EvalWeights {
                 line,
                 three2: w[8],
                 four3: w[9],
-                combo: w[10..].try_into().expect("COMBOS weights"),
+                combo: w[10..10 + COMBOS].try_into().expect("COMBOS weights"),
+                pair: w[10 + COMBOS..].try_into().expect("PAIRS weights"),
             }
         };
         let side = (FEATURES - THREAT_MASKS) / 2;
@@ -260,6 +262,7 @@ pub fn quiet_features(st: &GomokuState, me: Player) -> Option<Vec<i64>> {
         f.extend(counts.lines[1..].iter().map(|n| sign * n));
         f.extend([sign * counts.three2, sign * counts.four3]);
         f.extend(counts.combos.iter().map(|n| sign * n));
+        f.extend(counts.pairs.iter().map(|n| sign * n));
     }
     let mask = threat_mask(st, me);
     f.extend((0..THREAT_MASKS).map(|m| i64::from(m == mask)));
