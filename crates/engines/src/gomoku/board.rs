@@ -85,7 +85,7 @@ pub struct CellWeights {
     /// not see.
     pub combo: [i32; COMBOS],
     /// Extra weight of a cell by its two strongest line classes together, when both are
-    /// between a closed two and a four (by [`pair_of`]'s index): a stone there builds on
+    /// between a closed two and a four (indexed by the pair): a stone there builds on
     /// two lines at once, which the line weights, summed axis by axis, value as if apart.
     pub pair: [i32; PAIRS],
 }
