@@ -856,3 +856,27 @@ fn fit_eval_weights() {
         ("quiet positions", "forcing skipped"),
     );
 }
+
+/// The class-pair term indexes each unordered pair of two lines' classes (closed two to
+/// four) once, by the two strongest lines of the cell, and leaves out cells on one line
+/// and cells with an open four (a forcing threat, valued before the cells).
+#[test]
+fn class_pairs_index_each_pair_once() {
+    use super::board::{PAIRS, pair_of};
+    let mut seen = [false; PAIRS];
+    for hi in 1..=6u8 {
+        for lo in 1..=hi {
+            let i = pair_of([0, lo, 0, hi]).expect("two lines");
+            assert!(!seen[i], "pair ({hi}, {lo}) shares index {i}");
+            seen[i] = true;
+            assert_eq!(
+                pair_of([hi, 0, lo, 1]),
+                Some(i),
+                "a weaker third line is ignored"
+            );
+        }
+    }
+    assert!(seen.iter().all(|&s| s));
+    assert_eq!(pair_of([0, 0, 5, 0]), None);
+    assert_eq!(pair_of([7, 5, 0, 0]), None);
+}
