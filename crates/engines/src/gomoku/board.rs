@@ -218,19 +218,19 @@ pub const HAND_WEIGHTS: EvalWeights = EvalWeights {
 /// `shipped_weights_are_the_fit_of_the_shipped_games`; the commands are in
 /// `docs/strength.md`, session 11, and the SPRT that kept them over 958 games at 500 ms,
 /// session 16; the threat masks were added and everything refitted in session 17, kept by
-/// an SPRT over 360 games; the class pairs in session 18). What the fit says: a broken three is worth less than an open
-/// one to the side to move, a four-three point far more (the opponent's four must be
-/// answered, then it wins), a double-three point less than its two threes, a cell that
-/// builds on two lines at once ([`Combo`]) more than its lines apart. The threat masks
-/// correct the cells' sums by −300 to +630; the largest corrections are upward where the
-/// opponent holds a winning-threat point and a four (its cells already weigh those threats
-/// heavily, point by point) and downward where only the side to move can make a four
-/// (a lone four is one forcing move, not a lasting advantage). The class pairs overlap the
-/// double-three and four-three bonuses (a cell of two threes has a pair of threes), so
-/// they are read together: a double-three point of an open and a broken three is worth
-/// less to the side to move than one of two broken threes (306 − 399 against 306 − 203),
-/// and a four beside an open three (a four-three point: its bonus, 1,198, and 435 for the
-/// pair) far more than a four beside an open two (98).
+/// an SPRT over 360 games; the class pairs in session 18, kept by an SPRT over 816 games).
+/// What the fit says: a four-three point is worth far more to the side to move than its
+/// lines (the opponent's four must be answered, then it wins); a cell that builds on two
+/// lines at once ([`Combo`], the class pairs) more than its lines apart. The class pairs
+/// overlap the double-three and four-three bonuses (a cell of two threes has a pair of
+/// threes), so they are read together: a double-three point of an open and a broken three
+/// is worth less to the side to move than one of two broken threes (306 − 399 against
+/// 306 − 203), and a four beside an open three (a four-three point: its bonus, 1,198, and
+/// 435 for the pair) far more than a four beside an open two (98). The threat masks
+/// correct the cells' sums by about −270 to +660; the largest corrections are upward where
+/// the opponent holds a winning-threat point and a four (its cells already weigh those
+/// threats heavily, point by point) and downward where only the side to move can make a
+/// four (a lone four is one forcing move, not a lasting advantage).
 pub const EVAL_WEIGHTS: EvalWeights = EvalWeights {
     to_move: CellWeights {
         line: [0, 2, 5, 9, 43, 41, 74, 300, 750],
