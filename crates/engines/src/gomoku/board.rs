@@ -410,11 +410,19 @@ pub struct GomokuState {
     cells: Vec<Cell>,
     /// What the empty cells' codes add up to.
     tally: Tally,
+    /// What each stone placed since [`from_position`](EvalState::from_position)
+    /// overwrote, latest last: the cells its placing changed (its own, then those within
+    /// reach along each axis) and the tally. Taking the last stone back copies them back
+    /// instead of recomputing them: the search and the threat searches take stones back
+    /// last placed, first removed, and recomputing was half the cost of a move made and
+    /// taken back.
+    saved_cells: Vec<Cell>,
+    saved_tallies: Vec<(usize, Tally)>,
 }
 
 /// The aggregates of the empty cells' codes, kept apart from the cells so that an update
 /// can hold a cell and the tally at once.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 struct Tally {
     /// Per colour and weight set ([`TO_MOVE`], [`WAITING`]): the sum of the evaluation
     /// weights of the empty cells.
@@ -500,6 +508,8 @@ impl GomokuState {
                 cells
             ],
             tally: Tally::default(),
+            saved_cells: Vec::new(),
+            saved_tallies: Vec::new(),
         };
         for r in 0..n {
             for c in 0..n {
@@ -621,17 +631,72 @@ impl GomokuState {
         }
     }
 
+    /// Keeps the cells a stone on `p` is about to change (`p`, then the cells within reach
+    /// of it along each axis, nearer first, below before above) and the tally, for
+    /// [`remove`](GomokuState::remove) to put back.
+    fn save(&mut self, p: usize) {
+        self.saved_tallies.push((p, self.tally));
+        let reach = self.reach as usize;
+        self.saved_cells.reserve(1 + 8 * reach);
+        self.saved_cells.push(self.cells[p]);
+        for step in self.step {
+            let s = step as usize;
+            for k in 1..=reach {
+                self.saved_cells.push(self.cells[p - k * s]);
+                self.saved_cells.push(self.cells[p + k * s]);
+            }
+        }
+    }
+
+    /// Puts back what [`save`](GomokuState::save) kept for the stone on `p` if it is the
+    /// last one placed. Otherwise (a stone taken back out of order, or one of the
+    /// position's own) every record kept may describe cells that have changed since: they
+    /// are all dropped, and false says that nothing was put back.
+    fn restore(&mut self, p: usize) -> bool {
+        if self.saved_tallies.last().map(|&(q, _)| q) != Some(p) {
+            self.saved_cells.clear();
+            self.saved_tallies.clear();
+            return false;
+        }
+        let reach = self.reach as usize;
+        let len = self.saved_cells.len();
+        let saved = &self.saved_cells[len - 1 - 8 * reach..];
+        self.cells[p] = saved[0];
+        for (a, step) in self.step.into_iter().enumerate() {
+            let s = step as usize;
+            for k in 1..=reach {
+                let i = 1 + 2 * (a * reach + k - 1);
+                self.cells[p - k * s] = saved[i];
+                self.cells[p + k * s] = saved[i + 1];
+            }
+        }
+        self.saved_cells.truncate(len - 1 - 8 * reach);
+        if let Some((_, tally)) = self.saved_tallies.pop() {
+            self.tally = tally;
+        }
+        true
+    }
+
     /// Places a stone of colour `c` on the empty cell `p`.
     fn place(&mut self, p: usize, c: usize) {
+        self.save(p);
         self.clear(p);
         self.cells[p].stone = c as u8 + 1;
         self.spread::<true>(p, c);
         self.bump(p, true);
     }
 
-    /// Removes the stone of colour `c` from `p`.
+    /// Removes the stone of colour `c` from `p`: copies back what placing it changed when it
+    /// is the last stone placed (as the searches take stones back), else recomputes it
+    /// from the keys.
     fn remove(&mut self, p: usize, c: usize) {
+        // The cells out of reach along the axes but within the neighbourhood's square
+        // were not saved: their counts of near stones are taken down here (the saved
+        // cells' counts are copied back over theirs, to the same values).
         self.bump(p, false);
+        if self.restore(p) {
+            return;
+        }
         self.spread::<false>(p, c);
         self.cells[p].stone = EMPTY;
         self.classify(p);
@@ -813,6 +878,9 @@ impl EvalState<GomokuPosition> for GomokuState {
                 st.place(pi, p.index());
             }
         }
+        // The position's own stones are not taken back by `unmake`.
+        st.saved_cells.clear();
+        st.saved_tallies.clear();
         st
     }
 

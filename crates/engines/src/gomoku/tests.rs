@@ -880,3 +880,51 @@ fn class_pairs_index_each_pair_once() {
     assert_eq!(pair_of([0, 0, 5, 0]), None);
     assert_eq!(pair_of([7, 5, 0, 0]), None);
 }
+
+/// Taking a stone back copies back what placing it changed only when it is the last stone
+/// placed; stones taken back in any other order (and the position's own stones) are
+/// recomputed. Either way the state is the one a fresh board with the same stones has.
+#[test]
+fn stones_taken_back_in_any_order_leave_the_state_of_the_same_stones() {
+    use board_core::SquareSet as _;
+    let mut rng = ChaCha8Rng::seed_from_u64(19);
+    for (size, rule) in [(15u32, Rule::Freestyle), (15, Rule::Exact5)] {
+        let start = play(size, rule, "h8 i9 g9");
+        let mut st = GomokuState::from_position(&start);
+        let own: Vec<(Square, Player)> = Player::BOTH
+            .into_iter()
+            .flat_map(|p| start.stones(p).squares().map(move |s| (s, p)))
+            .collect();
+        let empty = GomokuState::from_position(&play(size, rule, ""));
+        let mut on = own.clone();
+        for step in 0..600 {
+            // Mostly the last stone (as the searches do), sometimes any other.
+            if on.len() > 3 && rng.random_bool(0.45) {
+                let i = if rng.random_bool(0.7) {
+                    on.len() - 1
+                } else {
+                    rng.random_range(0..on.len())
+                };
+                let (s, p) = on.remove(i);
+                st.take(s, p);
+            } else {
+                // Near the centre, so that lines form.
+                let (r, c) = (rng.random_range(4..11u16), rng.random_range(4..11u16));
+                let s = Square::new(r * size as u16 + c);
+                let p = if rng.random_bool(0.5) {
+                    Player::First
+                } else {
+                    Player::Second
+                };
+                if st.put(s, p) {
+                    on.push((s, p));
+                }
+            }
+            let mut fresh = empty.clone();
+            for &(s, p) in &on {
+                fresh.put(s, p);
+            }
+            assert_eq!(st, fresh, "{rule:?}, step {step}");
+        }
+    }
+}
