@@ -6,6 +6,12 @@
 //! Games that did not end on the board (a timeout, a crash, an illegal move of an external
 //! engine, a stopped match) say nothing about their positions and are skipped, and
 //! counted; a record that does not load is an error naming it.
+//!
+//! Positions can also be valued by another engine instead of a game's result
+//! (`add_valued_samples`; for gomoku, `gomoku::tune::add_valued_samples`): a stronger
+//! engine's search value for each position, turned into a win probability, is a target
+//! with far less noise than the one result of a whole game (a game lost forty moves later
+//! says little about its tenth position).
 
 use board_core::{Outcome, Player, Position, Rules, savefile};
 use eval::tune::{Fit, Sample, fit};
@@ -19,6 +25,14 @@ pub enum TuneError {
     Record {
         /// The game's number in the file, from 1.
         game: usize,
+        /// What was wrong with it.
+        error: String,
+    },
+    /// A line of a valued-positions file did not read.
+    #[error("valued positions line {line}: {error}")]
+    Valued {
+        /// The line's number in the file, from 1.
+        line: usize,
         /// What was wrong with it.
         error: String,
     },
@@ -93,6 +107,79 @@ where
             pos.make_move(mv);
         }
     }
+    Ok(())
+}
+
+/// Adds the quiet positions of a valued-positions file to `out`, each with the win
+/// probability its value gives the side to move, `1 / (1 + e^(−value / scale))`.
+///
+/// The file has one game a line: its moves in the game's notation, separated by spaces,
+/// a tab, then `ply=value` pairs separated by spaces, each the value of the position after
+/// the game's first `ply` moves for the side to move there, in the valuing engine's units
+/// (`scale` of them are one logistic unit). Lines that are empty or start with `#` are
+/// comments. `initial` is the position the games start from; `start` and `features` are
+/// [`add_samples`]'. A line that does not read (a move that is not legal there, a ply past
+/// the game's end, a value that is not a number) is an error naming it, and then nothing
+/// of the file is added. `out.games` counts the lines read.
+pub(crate) fn add_valued_samples<P, E>(
+    text: &str,
+    initial: &P,
+    scale: f64,
+    out: &mut Samples,
+    start: impl Fn(&P) -> E,
+    features: impl Fn(&E, Player) -> Option<Vec<i64>>,
+) -> Result<(), TuneError>
+where
+    P: Position,
+    E: Rules<Move = P::Move>,
+{
+    let mut read = Samples::default();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |error: String| TuneError::Valued { line: i + 1, error };
+        let (moves, values) = line
+            .split_once('\t')
+            .ok_or_else(|| bad("expected moves, a tab, then ply=value pairs".into()))?;
+        let mut wanted = Vec::new();
+        for pair in values.split_whitespace() {
+            let parsed = pair.split_once('=').and_then(|(ply, value)| {
+                Some((ply.parse::<usize>().ok()?, value.parse::<i32>().ok()?))
+            });
+            wanted.push(parsed.ok_or_else(|| bad(format!("{pair:?} is not ply=value")))?);
+        }
+        wanted.sort_unstable();
+        let mut rules = initial.clone();
+        let mut pos = start(initial);
+        let mut next = wanted.iter().peekable();
+        for (ply, text) in moves.split_whitespace().map(Some).chain([None]).enumerate() {
+            while let Some(&(_, value)) = next.next_if(|(p, _)| *p == ply) {
+                let me = pos.side_to_move();
+                match features(&pos, me) {
+                    Some(features) => read.samples.push(Sample {
+                        features,
+                        result: 1.0 / (1.0 + (-f64::from(value) / scale).exp()),
+                    }),
+                    None => read.forcing += 1,
+                }
+            }
+            let Some(text) = text else { break };
+            let mv = rules
+                .parse_legal_move(text)
+                .map_err(|e| bad(format!("move {} ({text}): {e}", ply + 1)))?;
+            rules.make_move(mv);
+            pos.make_move(mv);
+        }
+        if let Some((ply, _)) = next.next() {
+            return Err(bad(format!("ply {ply} is past the game's end")));
+        }
+        read.games += 1;
+    }
+    out.samples.append(&mut read.samples);
+    out.games += read.games;
+    out.forcing += read.forcing;
     Ok(())
 }
 

@@ -843,6 +843,39 @@ fn shipped_weights_are_the_fit_of_the_shipped_games() {
     assert!(fitted.error_after < fitted.error_before, "{fitted:?}");
 }
 
+/// A valued-positions line that does not read is an error naming the line, and nothing of
+/// the file is added; a good file adds a sample per quiet valued position, with the win
+/// probability of its value.
+#[test]
+fn valued_positions_load_all_or_nothing() {
+    let config = GomokuConfig::new(15, Rule::Freestyle).expect("valid config");
+    let good = "# a comment\n\nh8 i9 g9 i7\t2=0 4=175\n";
+    let mut s = tune::Samples::default();
+    tune::add_valued_samples(good, config, 175.0, &mut s).expect("loads");
+    assert_eq!((s.games, s.samples.len(), s.forcing), (1, 2, 0));
+    assert!((s.samples[0].result - 0.5).abs() < 1e-12);
+    let e = 1.0 / (1.0 + (-1f64).exp());
+    assert!((s.samples[1].result - e).abs() < 1e-12);
+    for (bad, says) in [
+        ("h8 i9 h8\t2=10", "line 4: move 3 (h8): h8 is occupied"),
+        ("h8 i9\t3=10", "line 4: ply 3 is past the game's end"),
+        ("h8 i9\t1=ten", "line 4: \"1=ten\" is not ply=value"),
+        ("h8 i9 1=10", "line 4: expected moves, a tab"),
+    ] {
+        let mut out = tune::Samples::default();
+        let text = format!("{good}{bad}\n");
+        let err = tune::add_valued_samples(&text, config, 175.0, &mut out)
+            .expect_err(bad)
+            .to_string();
+        assert!(err.contains(says), "{bad}: {err}");
+        assert_eq!(
+            (out.games, out.samples.len(), out.forcing),
+            (0, 0, 0),
+            "{bad}"
+        );
+    }
+}
+
 /// Fits the evaluation weights to recorded games, from the hand weights (or, with
 /// `START=shipped`, from the shipped ones): `RECORDS=a.txt,b.txt SKIP=4 cargo test
 /// --release -p boardlab-engines fit_eval_weights -- --ignored --nocapture`.
@@ -855,6 +888,52 @@ fn fit_eval_weights() {
         tune::add_samples,
         ("quiet positions", "forcing skipped"),
     );
+}
+
+/// Fits the evaluation weights to valued positions (`tune::add_valued_samples`, values on
+/// Rapfi's scale; RECORDS=a.txt,... adds the results of recorded games, after their 4
+/// first plies, to the same fit), from the shipped weights (or, with `START=hand`, the hand
+/// ones):
+/// `VALUED=a.txt,b.txt cargo test --release -p boardlab-engines --lib
+/// fit_eval_weights_to_values -- --ignored --nocapture`.
+#[test]
+#[ignore = "a tuning run over valued positions"]
+fn fit_eval_weights_to_values() {
+    let files = std::env::var("VALUED").expect("VALUED=file,file,...");
+    let start = match std::env::var("START").as_deref() {
+        Ok("hand") => HAND_WEIGHTS,
+        Ok("shipped") | Err(_) => EVAL_WEIGHTS,
+        Ok(other) => panic!("START is hand or shipped, not {other}"),
+    };
+    let config = GomokuConfig::new(15, Rule::Freestyle).expect("valid config");
+    let mut s = tune::Samples::default();
+    for f in files.split(',') {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        tune::add_valued_samples(&text, config, tune::RAPFI_SCALE, &mut s)
+            .unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
+    if let Ok(files) = std::env::var("RECORDS") {
+        for f in files.split(',') {
+            let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+            tune::add_samples(&text, 4, &mut s).unwrap_or_else(|e| panic!("{f}: {e}"));
+        }
+    }
+    println!(
+        "{} games, {} quiet positions, {} forcing skipped",
+        s.games,
+        s.samples.len(),
+        s.forcing
+    );
+    let t = std::time::Instant::now();
+    let (weights, fitted) = tune::fit_weights(&s.samples, &start).expect("fits");
+    println!(
+        "scale {:e}, error {:.6} -> {:.6} in {:.1} s",
+        fitted.scale,
+        fitted.error_before,
+        fitted.error_after,
+        t.elapsed().as_secs_f64()
+    );
+    println!("{weights:?}");
 }
 
 /// The class-pair term indexes each unordered pair of two lines' classes (closed two to
