@@ -970,12 +970,12 @@ fn stones_taken_back_in_any_order_leave_the_state_of_the_same_stones() {
     for (size, rule) in [(15u32, Rule::Freestyle), (15, Rule::Exact5)] {
         let start = play(size, rule, "h8 i9 g9");
         let mut st = GomokuState::from_position(&start);
-        let own: Vec<(Square, Player)> = Player::BOTH
+        // The stones on the board, in any order.
+        let mut on: Vec<(Square, Player)> = Player::BOTH
             .into_iter()
             .flat_map(|p| start.stones(p).squares().map(move |s| (s, p)))
             .collect();
         let empty = GomokuState::from_position(&play(size, rule, ""));
-        let mut on = own.clone();
         for step in 0..600 {
             // Mostly the last stone (as the searches do), sometimes any other.
             if on.len() > 3 && rng.random_bool(0.45) {
