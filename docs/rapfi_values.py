@@ -2,7 +2,7 @@
 """Values positions of recorded gomoku games with another engine (not ours) through its
 Gomocup (Piskvork) interface, for fitting our evaluation to a stronger engine's judgement
 (`boardlab_engines::gomoku::tune::add_valued_samples`; `docs/strength.md`, session 20, says
-how `crates/engines/data/gomoku-rapfi-values.txt` was made).
+which games were valued and what the fit to them did).
 
 Every EVERY-th position of each game of the records files (`boardlab match --records` or
 `boardlab selfplay` output, 15x15), from ply FROM, is searched by a fresh brain process on

@@ -56,6 +56,17 @@ pub struct Samples {
     pub forcing: usize,
 }
 
+impl Samples {
+    /// Adds a position's sample: its weighed terms and its result for the side to move,
+    /// or, with no terms (a forcing threat decides its value), counts it as skipped.
+    fn add(&mut self, features: Option<Vec<i64>>, result: f64) {
+        match features {
+            Some(features) => self.samples.push(Sample { features, result }),
+            None => self.forcing += 1,
+        }
+    }
+}
+
 /// Adds the quiet positions of the games of a records file (save files, one after another:
 /// `arena::records_text`) to `out`, after the first `skip_plies` plies of each game (the
 /// opening, when it was drawn at random or taken from a book rather than played). Each game
@@ -96,13 +107,7 @@ where
         for (ply, &mv) in loaded.moves.iter().enumerate() {
             if ply >= skip_plies {
                 let me = pos.side_to_move();
-                match features(&pos, me) {
-                    Some(features) => out.samples.push(Sample {
-                        features,
-                        result: result_for(me),
-                    }),
-                    None => out.forcing += 1,
-                }
+                out.add(features(&pos, me), result_for(me));
             }
             pos.make_move(mv);
         }
@@ -157,13 +162,8 @@ where
         for (ply, text) in moves.split_whitespace().map(Some).chain([None]).enumerate() {
             while let Some(&(_, value)) = next.next_if(|(p, _)| *p == ply) {
                 let me = pos.side_to_move();
-                match features(&pos, me) {
-                    Some(features) => read.samples.push(Sample {
-                        features,
-                        result: 1.0 / (1.0 + (-f64::from(value) / scale).exp()),
-                    }),
-                    None => read.forcing += 1,
-                }
+                let result = 1.0 / (1.0 + (-f64::from(value) / scale).exp());
+                read.add(features(&pos, me), result);
             }
             let Some(text) = text else { break };
             let mv = rules
