@@ -29,7 +29,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rapfi_judge import LOST, judge, records  # noqa: E402
+from rapfi_judge import LOST, book_length, judge, read_book, records  # noqa: E402
 
 
 class Judge:
@@ -49,7 +49,7 @@ class Judge:
 
 
 def collect(a, asked):
-    book = [l.split("#")[0].split() for l in open(a.book) if l.strip() and not l.startswith("#")]
+    book = read_book(a.book)
     seen, cliffs = set(), []
     for path in a.records:
         for header, moves in records(path):
@@ -58,7 +58,7 @@ def collect(a, asked):
             us = 1 if a.theirs in header.split("(first)")[0] else 0
             if (len(moves) % 2 == 1) == (us == 0):
                 continue  # we won
-            start = max((len(b) for b in book if moves[:len(b)] == b), default=0)
+            start = book_length(book, moves)
             for ply in range(start, len(moves)):
                 if ply % 2 != us:
                     continue

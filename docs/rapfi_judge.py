@@ -45,6 +45,16 @@ def judge(brain, moves, max_node):
     return value, name(x, y)
 
 
+def read_book(path):
+    """The openings of a book file (`data/openings/*.txt`), each a list of moves."""
+    return [l.split("#")[0].split() for l in open(path) if l.strip() and not l.startswith("#")]
+
+
+def book_length(book, moves):
+    """How many of a game's first moves are its opening from `book` (0 for none)."""
+    return max((len(b) for b in book if moves[:len(b)] == b), default=0)
+
+
 def records(path):
     """(header, moves) of each game of a records file."""
     header, moves = None, None
@@ -70,7 +80,7 @@ def main():
     ap.add_argument("--cliff", type=int, default=-300, help="a cliff starts above this")
     ap.add_argument("--json", help="write the judged positions here")
     a = ap.parse_args()
-    book = [l.split("#")[0].split() for l in open(a.book) if l.strip() and not l.startswith("#")]
+    book = read_book(a.book)
     judged, summary = [], []
     for header, moves in records(a.records):
         if len(judged) >= a.games or "in a row" not in header:
@@ -78,7 +88,7 @@ def main():
         us = 0 if a.ours in header.split("(first)")[0] else 1
         if (len(moves) % 2 == 1) == (us == 0):
             continue  # we won
-        start = max((len(b) for b in book if moves[:len(b)] == b), default=0)
+        start = book_length(book, moves)
         evals = []
         for ply in range(start, len(moves)):
             value, best = judge(a.brain, moves[:ply], a.max_node)
