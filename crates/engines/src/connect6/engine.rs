@@ -9,7 +9,7 @@ use rules_connect6::{Connect6Position, Move};
 use search::{Evaluator, ForcedWin, Incremental};
 
 use super::state::{self, WindowCounts, WindowState, blockers_needed, pair_blocks, threat_cells};
-use super::threats::{PairEffect, ThreatMakers, pair_effect};
+use super::threats::{PairEffect, ThreatMakers, may_share_window, pair_effect};
 
 /// The position the engine searches: the rules position plus its window state.
 pub type EnginePosition = Incremental<Connect6Position, WindowState>;
@@ -395,6 +395,17 @@ pub fn candidates(pos: &EnginePosition, eval: &Connect6Eval, moves: &mut Vec<Mov
             tried.push(mv);
         }
     }
+    // Each pool square's stone alone: most pairs share no window, and their effect is the
+    // sum of their stones' (which saves visiting each stone's windows once per pair).
+    let alone: Vec<PairEffect> = pool
+        .iter()
+        .map(|&a| {
+            let mut e = PairEffect::default();
+            pair_effect(st, me, a, a, &mut e);
+            e
+        })
+        .collect();
+    let alone_at = |sq: Square| pool.iter().position(|&p| p == sq).map(|i| &alone[i]);
     let mut eff = PairEffect::default();
     let mut pairs: Vec<(i32, i32, Move)> = Vec::with_capacity(tried.len());
     for mv in tried {
@@ -402,7 +413,10 @@ pub fn candidates(pos: &EnginePosition, eval: &Connect6Eval, moves: &mut Vec<Mov
         if !ts.is_empty() && !pair_blocks(&ts, a, b) {
             continue;
         }
-        pair_effect(st, me, a, b, &mut eff);
+        match (alone_at(a), alone_at(b)) {
+            (Some(ea), Some(eb)) if a != b && !may_share_window(st, a, b) => eff.set_sum(ea, eb),
+            _ => pair_effect(st, me, a, b, &mut eff),
+        }
         let (v, need) = pair_value(st, me, &eff, &eval.weights);
         if need >= 3 {
             // The opponent has no threat left after this pair and cannot block ours.

@@ -5,7 +5,7 @@ use rules_connect6::{Connect6Config, Connect6Position, Move};
 use search::{EvalState, Limits, ScoreKind, SearchOptions};
 
 use super::state::{self, WindowState, blockers_needed, pair_blocks};
-use super::threats::{PairEffect, ThreatMakers, pair_effect};
+use super::threats::{PairEffect, ThreatMakers, may_share_window, pair_effect};
 use super::*;
 use crate::EngineGame;
 use crate::tune::TunedWeights;
@@ -425,6 +425,65 @@ fn pair_effect_matches_placing_the_stones() {
             ep.make_move(mv);
         }
     }
+}
+
+#[test]
+fn pairs_sharing_no_window_add_their_stones_effects() {
+    // The candidate generator sums the effects of two stones placed alone when no window
+    // holds both: on positions from random games, that sum equals the pair's own effect
+    // for every such pair of the best cells (the threats as a set: their order differs),
+    // and `may_share_window` is true for every pair that does share a window.
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let (mut eff, mut summed) = (PairEffect::default(), PairEffect::default());
+    let (mut apart, mut sharing) = (0, 0);
+    for _ in 0..3 {
+        let mut ep = wrap(&Connect6Position::new(Connect6Config::default()));
+        let mut moves = Vec::new();
+        for _ in 0..30 {
+            if ep.outcome().is_some() {
+                break;
+            }
+            let st = ep.state().clone();
+            let me = ep.side_to_move();
+            let mut vals = Vec::new();
+            engine::cell_values(&st, me, &mut vals);
+            let mut cells = Vec::new();
+            engine::top_cells(&vals, 14, &mut cells);
+            let table = st.table();
+            for (i, &a) in cells.iter().enumerate() {
+                for &b in &cells[i + 1..] {
+                    let shared = table
+                        .through(a)
+                        .iter()
+                        .any(|w| table.through(b).contains(w));
+                    if may_share_window(&st, a, b) {
+                        sharing += 1;
+                        continue;
+                    }
+                    assert!(!shared, "{a:?} and {b:?} share a window");
+                    apart += 1;
+                    let (mut ea, mut eb) = (PairEffect::default(), PairEffect::default());
+                    pair_effect(&st, me, a, a, &mut ea);
+                    pair_effect(&st, me, b, b, &mut eb);
+                    summed.set_sum(&ea, &eb);
+                    pair_effect(&st, me, a, b, &mut eff);
+                    assert_eq!(summed.windows_delta, eff.windows_delta);
+                    assert_eq!(summed.threats.len(), eff.threats.len());
+                    for t in &eff.threats {
+                        assert!(summed.threats.contains(t), "{t:?} not summed");
+                    }
+                }
+            }
+            engine::candidates(&ep, &Connect6Eval::default(), &mut moves);
+            let mv = moves[rng.random_range(0..moves.len().min(4))];
+            ep.make_move(mv);
+        }
+    }
+    // Both kinds occur often enough for the test to mean something.
+    assert!(
+        apart > 1000 && sharing > 200,
+        "apart {apart}, sharing {sharing}"
+    );
 }
 
 #[test]

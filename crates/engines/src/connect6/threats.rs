@@ -39,17 +39,10 @@ pub fn pair_effect(st: &WindowState, me: Player, a: Square, b: Square, out: &mut
     let table = st.table();
     let a_ok = st.is_empty(a);
     let b_ok = b != a && st.is_empty(b);
-    let mut visit = |w: usize, skip_if_has_a: bool| {
-        let cells = state::window(table, w);
-        let has_a = a_ok && cells.contains(&a);
-        if skip_if_has_a && has_a {
-            return; // already counted from `a`'s side
-        }
-        let has_b = b_ok && cells.contains(&b);
+    // A window through one stone changes by `added` stones; the window's squares are read
+    // only when it becomes a threat (to list its empty squares).
+    let mut visit = |w: usize, has_a: bool, has_b: bool| {
         let added = u8::from(has_a) + u8::from(has_b);
-        if added == 0 {
-            return;
-        }
         let c = st.counts[w];
         let (m0, o0) = (c[mi], c[oi]);
         let m1 = m0 + added;
@@ -67,7 +60,7 @@ pub fn pair_effect(st: &WindowState, me: Player, a: Square, b: Square, out: &mut
                 empties: [Square(u16::MAX); 2],
                 len: 0,
             };
-            for &sq in cells {
+            for &sq in state::window(table, w) {
                 if st.board[sq.index()] == 0
                     && !(has_a && sq == a)
                     && !(has_b && sq == b)
@@ -80,15 +73,64 @@ pub fn pair_effect(st: &WindowState, me: Player, a: Square, b: Square, out: &mut
             out.threats.push(t);
         }
     };
-    if a_ok {
-        for &w in table.through(a) {
-            visit(w as usize, false);
+    if !(a_ok && b_ok && may_share_window(st, a, b)) {
+        // No window holds both stones (or only one is placed): each window through a
+        // placed stone gains that stone alone.
+        if a_ok {
+            for &w in table.through(a) {
+                visit(w as usize, true, false);
+            }
+        }
+        if b_ok {
+            for &w in table.through(b) {
+                visit(w as usize, false, true);
+            }
+        }
+        return;
+    }
+    for &w in table.through(a) {
+        let has_b = state::window(table, w as usize).contains(&b);
+        visit(w as usize, true, has_b);
+    }
+    for &w in table.through(b) {
+        // Windows holding `a` as well were counted from `a`'s side.
+        if !state::window(table, w as usize).contains(&a) {
+            visit(w as usize, false, true);
         }
     }
-    if b_ok {
-        for &w in table.through(b) {
-            visit(w as usize, a_ok);
+}
+
+/// Whether some window of six could hold both `a` and `b`: they lie on one line (row,
+/// column or diagonal) within 5 steps. Only then does a pair's effect differ from the sum
+/// of its two stones' effects ([`PairEffect::set_sum`]); a `true` for two squares whose
+/// line is too short for a window only costs the exact computation.
+pub fn may_share_window(st: &WindowState, a: Square, b: Square) -> bool {
+    let g = st.table().geometry();
+    let dx = g.col(a).abs_diff(g.col(b));
+    let dy = g.row(a).abs_diff(g.row(b));
+    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) < K as u32
+}
+
+impl PairEffect {
+    /// Makes `self` the effect of a pair from the effects of its two stones placed alone
+    /// (`pair_effect(st, me, a, a, ..)` and the same for `b`), for squares `a` and `b` that
+    /// share no window (`!may_share_window(st, a, b)`): every window changes as it would
+    /// for its one stone, so the deltas add and the threat lists join. This is what
+    /// [`pair_effect`] would give (the threats possibly in another order), without
+    /// visiting a window again for every pair a stone is part of.
+    pub fn set_sum(&mut self, a: &PairEffect, b: &PairEffect) {
+        for (side, (da, db)) in self
+            .windows_delta
+            .iter_mut()
+            .zip(a.windows_delta.iter().zip(&b.windows_delta))
+        {
+            for (d, (x, y)) in side.iter_mut().zip(da.iter().zip(db)) {
+                *d = x + y;
+            }
         }
+        self.threats.clear();
+        self.threats.extend_from_slice(&a.threats);
+        self.threats.extend_from_slice(&b.threats);
     }
 }
 
