@@ -16,6 +16,7 @@
 pub mod amazons;
 pub mod clamp;
 pub mod connect6;
+pub mod failures;
 pub mod fourshift;
 pub mod gomoku;
 #[cfg(test)]

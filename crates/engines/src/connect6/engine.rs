@@ -2,7 +2,10 @@
 //! threat-space search for continuous double threats.
 
 use crate::tune::TunedWeights;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use crate::failures::ThreatFailures;
 
 use board_core::{Player, Rules as _, Square};
 use rules_connect6::{Connect6Position, Move};
@@ -153,6 +156,12 @@ pub struct Connect6Eval {
     pub interior_tss_depth: u32,
     /// Pair tests of one interior threat-space search.
     pub interior_tss_budget: u32,
+    /// Where an interior threat-space search already failed: the search asks again at the
+    /// same nodes in every iteration and at transpositions (pairs played in another order
+    /// make the same position), and the same search of the same stones fails again.
+    /// Shared by the clones of an evaluator (a cache: the key holds all the search
+    /// depends on).
+    pub tss_failures: Arc<ThreatFailures>,
 }
 
 impl Default for Connect6Eval {
@@ -168,6 +177,7 @@ impl Default for Connect6Eval {
             interior_tss: true,
             interior_tss_depth: 4,
             interior_tss_budget: 300,
+            tss_failures: Arc::default(),
         }
     }
 }
@@ -1019,10 +1029,25 @@ impl Evaluator<EnginePosition> for Connect6Eval {
         if st.threats[me.index()] > 0 {
             return None; // the candidates play the win
         }
-        threat_space_search(
-            pos,
+        let (depth, budget) = (
             depth.clamp(1, self.interior_tss_depth),
             self.interior_tss_budget,
-        )
+        );
+        // The search is a function of the stones, the side to move, its depth and budget
+        // (no deadline inside the tree), so exactly these fail again. A failure within a
+        // budget says nothing about another budget (the search is depth-first: a larger
+        // one can spend itself elsewhere), hence both in the key and the table's budget 0.
+        let key = pos.hash()
+            ^ u64::from(pos.position().size()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ u64::from(depth).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ u64::from(budget).wrapping_mul(0x1656_67B1_9E37_79F9);
+        if self.tss_failures.covers(key, 0) {
+            return None;
+        }
+        let found = threat_space_search(pos, depth, budget);
+        if found.is_none() {
+            self.tss_failures.record(key, 0, false);
+        }
+        found
     }
 }

@@ -20,7 +20,8 @@ use super::board::{
     PAIRS, THREAT_MASKS, TO_MOVE, WAITING,
 };
 use super::classes::{ClassTable, threat_value};
-use super::threats::{VcfFailures, defence_set, vcf, vcf_searched, vct};
+use super::threats::{defence_set, vcf, vcf_searched, vct};
+use crate::failures::ThreatFailures;
 
 /// The engine's position: the rules position plus [`GomokuState`].
 pub type EnginePosition = Incremental<GomokuPosition, GomokuState>;
@@ -49,8 +50,8 @@ pub struct GomokuEval {
     /// The ply of the current search's root (set by the agent before each search), which
     /// tells `candidates` how deep a node is.
     root_ply: AtomicU32,
-    /// Where the interior VCF already failed (see [`VcfFailures`]).
-    vcf_failures: VcfFailures,
+    /// Where the interior VCF already failed (see [`ThreatFailures`]).
+    vcf_failures: ThreatFailures,
 }
 
 impl GomokuEval {

@@ -168,8 +168,8 @@ fn interior_vcf_failures_cached_answer_as_a_fresh_search() {
 
 #[test]
 fn vcf_failures_cover_smaller_budgets_and_complete_searches_all() {
-    use super::threats::VcfFailures;
-    let f = VcfFailures::new();
+    use crate::failures::ThreatFailures;
+    let f = ThreatFailures::new();
     let (a, b) = (0x1234_5678_9abc_de00_u64, 0x0fed_cba9_8765_4300_u64);
     assert!(!f.covers(a, 1));
     f.record(a, 24, false);
