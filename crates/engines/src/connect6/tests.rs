@@ -372,54 +372,29 @@ fn threats_after(st: &WindowState, me: Player, mv: Move) -> u32 {
     blockers_needed(&ts)
 }
 
-#[test]
-fn pair_effect_matches_placing_the_stones() {
-    // On positions from random games, the effect computed from the window counts equals
-    // the change of the incremental state when the pair is really placed, for every pair
-    // of the candidate cells (pairs sharing windows included) and for single stones.
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let mut eff = PairEffect::default();
+/// Plays 3 random games of `plies` turns (each turn one of the engine's 4 best candidates,
+/// from `seed`) and calls `f` with the window state, the side to move and its `top` best
+/// cells (by cell value) before every turn.
+fn each_position_of_random_games(
+    seed: u64,
+    plies: usize,
+    top: usize,
+    mut f: impl FnMut(&WindowState, Player, &[Square]),
+) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..3 {
         let mut ep = wrap(&Connect6Position::new(Connect6Config::default()));
         let mut moves = Vec::new();
-        for _ in 0..24 {
+        for _ in 0..plies {
             if ep.outcome().is_some() {
                 break;
             }
-            let st = ep.state().clone();
             let me = ep.side_to_move();
             let mut vals = Vec::new();
-            engine::cell_values(&st, me, &mut vals);
+            engine::cell_values(ep.state(), me, &mut vals);
             let mut cells = Vec::new();
-            engine::top_cells(&vals, 10, &mut cells);
-            for (i, &a) in cells.iter().enumerate() {
-                for &b in &cells[i..] {
-                    pair_effect(&st, me, a, b, &mut eff);
-                    let mut placed = st.clone();
-                    placed.place(me, a);
-                    placed.place(me, b);
-                    for c in 0..2 {
-                        for n in 0..=state::K {
-                            assert_eq!(
-                                eff.windows_delta[c][n],
-                                placed.windows[c][n] - st.windows[c][n],
-                                "colour {c}, {n} stones"
-                            );
-                        }
-                    }
-                    let mut through = Vec::new();
-                    placed.threat_windows_through(me, a, &mut through);
-                    placed.threat_windows_through(me, b, &mut through);
-                    assert_eq!(blockers_needed(&eff.threats), blockers_needed(&through));
-                    // The same windows (the state's list leaves out repeated square sets).
-                    for t in &eff.threats {
-                        assert!(through.contains(t), "{t:?} not among {through:?}");
-                    }
-                    for t in &through {
-                        assert!(eff.threats.contains(t), "{t:?} not among {:?}", eff.threats);
-                    }
-                }
-            }
+            engine::top_cells(&vals, top, &mut cells);
+            f(ep.state(), me, &cells);
             engine::candidates(&ep, &Connect6Eval::default(), &mut moves);
             let mv = moves[rng.random_range(0..moves.len().min(4))];
             ep.make_move(mv);
@@ -428,57 +403,78 @@ fn pair_effect_matches_placing_the_stones() {
 }
 
 #[test]
+fn pair_effect_matches_placing_the_stones() {
+    // On positions from random games, the effect computed from the window counts equals
+    // the change of the incremental state when the pair is really placed, for every pair
+    // of the candidate cells (pairs sharing windows included) and for single stones.
+    let mut eff = PairEffect::default();
+    each_position_of_random_games(11, 24, 10, |st, me, cells| {
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in &cells[i..] {
+                pair_effect(st, me, a, b, &mut eff);
+                let mut placed = st.clone();
+                placed.place(me, a);
+                placed.place(me, b);
+                for c in 0..2 {
+                    for n in 0..=state::K {
+                        assert_eq!(
+                            eff.windows_delta[c][n],
+                            placed.windows[c][n] - st.windows[c][n],
+                            "colour {c}, {n} stones"
+                        );
+                    }
+                }
+                let mut through = Vec::new();
+                placed.threat_windows_through(me, a, &mut through);
+                placed.threat_windows_through(me, b, &mut through);
+                assert_eq!(blockers_needed(&eff.threats), blockers_needed(&through));
+                // The same windows (the state's list leaves out repeated square sets).
+                for t in &eff.threats {
+                    assert!(through.contains(t), "{t:?} not among {through:?}");
+                }
+                for t in &through {
+                    assert!(eff.threats.contains(t), "{t:?} not among {:?}", eff.threats);
+                }
+            }
+        }
+    });
+}
+
+#[test]
 fn pairs_sharing_no_window_add_their_stones_effects() {
     // The candidate generator sums the effects of two stones placed alone when no window
     // holds both: on positions from random games, that sum equals the pair's own effect
     // for every such pair of the best cells (the threats as a set: their order differs),
     // and `may_share_window` is true for every pair that does share a window.
-    let mut rng = ChaCha8Rng::seed_from_u64(12);
     let (mut eff, mut summed) = (PairEffect::default(), PairEffect::default());
     let (mut apart, mut sharing) = (0, 0);
-    for _ in 0..3 {
-        let mut ep = wrap(&Connect6Position::new(Connect6Config::default()));
-        let mut moves = Vec::new();
-        for _ in 0..30 {
-            if ep.outcome().is_some() {
-                break;
-            }
-            let st = ep.state().clone();
-            let me = ep.side_to_move();
-            let mut vals = Vec::new();
-            engine::cell_values(&st, me, &mut vals);
-            let mut cells = Vec::new();
-            engine::top_cells(&vals, 14, &mut cells);
-            let table = st.table();
-            for (i, &a) in cells.iter().enumerate() {
-                for &b in &cells[i + 1..] {
-                    let shared = table
-                        .through(a)
-                        .iter()
-                        .any(|w| table.through(b).contains(w));
-                    if may_share_window(&st, a, b) {
-                        sharing += 1;
-                        continue;
-                    }
-                    assert!(!shared, "{a:?} and {b:?} share a window");
-                    apart += 1;
-                    let (mut ea, mut eb) = (PairEffect::default(), PairEffect::default());
-                    pair_effect(&st, me, a, a, &mut ea);
-                    pair_effect(&st, me, b, b, &mut eb);
-                    summed.set_sum(&ea, &eb);
-                    pair_effect(&st, me, a, b, &mut eff);
-                    assert_eq!(summed.windows_delta, eff.windows_delta);
-                    assert_eq!(summed.threats.len(), eff.threats.len());
-                    for t in &eff.threats {
-                        assert!(summed.threats.contains(t), "{t:?} not summed");
-                    }
+    each_position_of_random_games(12, 30, 14, |st, me, cells| {
+        let table = st.table();
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in &cells[i + 1..] {
+                let shared = table
+                    .through(a)
+                    .iter()
+                    .any(|w| table.through(b).contains(w));
+                if may_share_window(st, a, b) {
+                    sharing += 1;
+                    continue;
+                }
+                assert!(!shared, "{a:?} and {b:?} share a window");
+                apart += 1;
+                let (mut ea, mut eb) = (PairEffect::default(), PairEffect::default());
+                pair_effect(st, me, a, a, &mut ea);
+                pair_effect(st, me, b, b, &mut eb);
+                summed.set_sum(&ea, &eb);
+                pair_effect(st, me, a, b, &mut eff);
+                assert_eq!(summed.windows_delta, eff.windows_delta);
+                assert_eq!(summed.threats.len(), eff.threats.len());
+                for t in &eff.threats {
+                    assert!(summed.threats.contains(t), "{t:?} not summed");
                 }
             }
-            engine::candidates(&ep, &Connect6Eval::default(), &mut moves);
-            let mv = moves[rng.random_range(0..moves.len().min(4))];
-            ep.make_move(mv);
         }
-    }
+    });
     // Both kinds occur often enough for the test to mean something.
     assert!(
         apart > 1000 && sharing > 200,
